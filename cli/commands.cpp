@@ -1,0 +1,324 @@
+// replay, legal and simulate: thin shells over the engine and the record format.
+#include "commands.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "atout/protocol/json.hpp"
+#include "atout/rng.hpp"
+#include "atout/state.hpp"
+
+namespace atout::cli {
+
+namespace {
+using protocol::json;
+
+std::string describe(Refusal r) {
+  switch (r) {
+    case Refusal::game_over: return "the match is already over";
+    case Refusal::not_your_turn: return "it is not this seat's turn";
+    case Refusal::wrong_phase: return "this action is not taken in the current phase";
+    case Refusal::card_not_in_hand: return "the seat does not hold this card (or it was already played)";
+    case Refusal::must_follow_suit: return "the seat must follow the suit led";
+    case Refusal::must_beat: return "the seat must play a higher card of the suit led";
+    case Refusal::must_trump: return "the seat cannot follow and must trump";
+    case Refusal::must_overtrump: return "the seat must overtrump";
+    case Refusal::must_undertrump: return "the seat cannot overtrump and must still play a trump";
+    case Refusal::bid_too_low: return "the bid does not beat the last bid";
+    case Refusal::invalid_bid: return "this bid is not allowed in this variant";
+    case Refusal::invalid_trump: return "this trump cannot be taken now";
+    case Refusal::cannot_double: return "there is no opposing bid to double";
+    case Refusal::cannot_redouble: return "there is no double against this side to redouble";
+    case Refusal::not_announced: return "this combination was not announced";
+    case Refusal::invalid_combination: return "these cards are not a combination the seat holds";
+    case Refusal::not_allowed: return "this action is not available to this seat now";
+    case Refusal::none: break;
+  }
+  return "refused";
+}
+
+bool wants_help(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") return true;
+  return false;
+}
+
+// Reads FILE or '-' (standard input) into `text`.
+bool read_input(const std::vector<std::string>& args, std::istream& in, std::string& text, std::string& error) {
+  if (args.size() != 1) {
+    error = "expected exactly one input: a file name, or - for standard input";
+    return false;
+  }
+  std::stringstream buf;
+  if (args[0] == "-") {
+    buf << in.rdbuf();
+  } else {
+    std::ifstream f(args[0], std::ios::binary);
+    if (!f) {
+      error = "cannot read '" + args[0] + "'";
+      return false;
+    }
+    buf << f.rdbuf();
+  }
+  text = buf.str();
+  return true;
+}
+
+json result_json(const State& s) {
+  json hands = json::array();
+  for (const HandResult& r : s.hand_results()) hands.push_back(protocol::to_json(r));
+  json j = {{"variant", s.record().variant},
+            {"options", protocol::to_json(s.record().options)},
+            {"actions", s.record().actions.size()},
+            {"complete", s.is_terminal()},
+            {"phase", to_string(s.phase())},
+            {"match_score", s.match_score()},
+            {"hands", hands}};
+  j["winner"] = s.winner() ? json(*s.winner()) : json(nullptr);
+  j["next"] = s.is_terminal() ? json(nullptr) : json(s.current_player());
+  return j;
+}
+
+// Parses and replays a record; prints the error and returns a non-zero code on failure.
+int load(const std::string& cmd, const json& j, std::ostream& err, std::unique_ptr<State>& state) {
+  auto rec = protocol::parse_record(j);
+  if (!rec) {
+    err << "atout " << cmd << ": bad record: " << rec.error << "\n";
+    return kExitBadInput;
+  }
+  ReplayResult r = replay(*rec.value);
+  if (r.error) {
+    err << "atout " << cmd << ": " << r.error->code << ": " << r.error->message << "\n";
+    return kExitBadInput;
+  }
+  if (r.refusal != Refusal::none) {
+    const RecordedAction& a = rec.value->actions[r.failed_index];
+    const Seat seat = a.seat == kNoSeat ? r.state->current_player() : a.seat;
+    err << "atout " << cmd << ": action " << r.failed_index << " (" << to_string(a.action) << " by seat "
+        << static_cast<int>(seat) << ") refused: " << to_string(r.refusal) << ": " << describe(r.refusal) << "\n";
+    return kExitRefused;
+  }
+  state = std::move(r.state);
+  return kExitOk;
+}
+}  // namespace
+
+int run_replay(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (wants_help(args)) {
+    out << "usage: atout replay FILE|-\n\n"
+           "Reads a record (docs/records.md), checks every action with the engine and prints the\n"
+           "scored result as JSON. Exits 1 naming the first refused action's index and reason, and 2\n"
+           "on input that is not a well-formed record.\n";
+    return kExitOk;
+  }
+  std::string text, error;
+  if (!read_input(args, in, text, error)) {
+    err << "atout replay: " << error << "\n";
+    return kExitBadInput;
+  }
+  auto j = protocol::parse_text(text);
+  if (!j) {
+    err << "atout replay: " << j.error << "\n";
+    return kExitBadInput;
+  }
+  std::unique_ptr<State> state;
+  if (int rc = load("replay", *j.value, err, state)) return rc;
+  out << result_json(*state).dump(2) << "\n";
+  return kExitOk;
+}
+
+namespace {
+int legal_for_position(const json& j, std::ostream& out, std::ostream& err) {
+  auto bad = [&](const std::string& m) {
+    err << "atout legal: bad position: " << m << "\n";
+    return kExitBadInput;
+  };
+  const auto v = j.find("variant");
+  if (v == j.end() || !v->is_string()) return bad("needs a string field 'variant'");
+  const VariantInfo* info = find_variant(v->get<std::string>());
+  if (!info) return bad("unknown variant '" + v->get<std::string>() + "'");
+  Options options;
+  if (const auto o = j.find("options"); o != j.end()) {
+    auto p = protocol::parse_options(*o);
+    if (!p) return bad(p.error);
+    options = *p.value;
+  }
+  if (auto e = normalise_options(*info, options)) return bad(e->message);
+  const auto c = j.find("contract");
+  if (c == j.end() || !c->is_object() || !c->contains("trump") || !(*c)["trump"].is_string())
+    return bad("needs a field 'contract' with a string 'trump'");
+  const auto trump = parse_trump((*c)["trump"].get<std::string>());
+  if (!trump) return bad("'" + (*c)["trump"].get<std::string>() + "' is not a trump");
+  const auto s = j.find("seat");
+  if (s == j.end() || !s->is_number_integer() || s->get<int>() < 0 || s->get<int>() >= info->players)
+    return bad("needs a field 'seat' between 0 and " + std::to_string(info->players - 1));
+  const auto h = j.find("hand");
+  if (h == j.end()) return bad("needs a field 'hand'");
+  auto hand = protocol::parse_cards(*h);
+  if (!hand) return bad("hand: " + hand.error);
+  if (hand.value->empty()) return bad("the hand is empty");
+  Trick trick;
+  const Seat seat = static_cast<Seat>(s->get<int>());
+  if (const auto t = j.find("trick"); t != j.end()) {
+    if (!t->is_object()) return bad("'trick' must be an object with 'cards' (and optionally 'leader')");
+    auto cards = protocol::parse_cards(t->value("cards", json::array()));
+    if (!cards) return bad("trick: " + cards.error);
+    const auto list = t->value("cards", json::array());
+    if (static_cast<int>(list.size()) >= info->players) return bad("the trick already holds every seat's card");
+    if (!(*cards.value & *hand.value).empty()) return bad("a card is both in the hand and in the trick");
+    for (const json& x : list) trick.add(*protocol::parse_card(x).value, *trump);
+    trick.leader = static_cast<Seat>((seat - trick.count + info->players) % info->players);
+  }
+  const PlayRules rules = info->play_rules(options);
+  json legal = json::array();
+  for (Card card : legal_plays(*hand.value, trick, *trump, rules)) legal.push_back(protocol::to_json(Action::play(card)));
+  out << json{{"seat", seat}, {"legal", legal}}.dump(2) << "\n";
+  return kExitOk;
+}
+}  // namespace
+
+int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (wants_help(args)) {
+    out << "usage: atout legal FILE|-\n\n"
+           "Given a record, prints the legal actions of the seat to act at its end. Given a position\n"
+           "{\"variant\", \"options\"?, \"contract\": {\"trump\"}, \"seat\", \"hand\": [cards],\n"
+           " \"trick\": {\"cards\": [cards in play order]}}, prints that seat's legal plays.\n";
+    return kExitOk;
+  }
+  std::string text, error;
+  if (!read_input(args, in, text, error)) {
+    err << "atout legal: " << error << "\n";
+    return kExitBadInput;
+  }
+  auto j = protocol::parse_text(text);
+  if (!j) {
+    err << "atout legal: " << j.error << "\n";
+    return kExitBadInput;
+  }
+  if (j.value->is_object() && !j.value->contains("deal") && j.value->contains("hand"))
+    return legal_for_position(*j.value, out, err);
+  std::unique_ptr<State> state;
+  if (int rc = load("legal", *j.value, err, state)) return rc;
+  const Seat seat = state->current_player();
+  json legal = json::array();
+  for (const Action& a : state->legal_actions()) legal.push_back(protocol::to_json(a));
+  out << json{{"phase", to_string(state->phase())}, {"seat", seat == kNoSeat ? json(nullptr) : json(seat)}, {"legal", legal}}.dump(2)
+      << "\n";
+  return kExitOk;
+}
+
+int run_simulate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (wants_help(args)) {
+    out << "usage: atout simulate --variant V [--games N] [--seed S] [--options JSON]\n\n"
+           "Plays N complete matches in which every seat picks uniformly among its legal actions,\n"
+           "and prints a JSON summary. S is 32 hex digits or a decimal number (default 1); each\n"
+           "game's seed is derived from it, so the same S always gives the same games.\n";
+    return kExitOk;
+  }
+  std::string variant, options_text;
+  long long games = 1;
+  Seed seed{0, 1};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    auto value = [&](const char* name) -> const std::string* {
+      if (i + 1 >= args.size()) {
+        err << "atout simulate: " << name << " needs a value\n";
+        return nullptr;
+      }
+      return &args[++i];
+    };
+    if (args[i] == "--variant") {
+      const auto* v = value("--variant");
+      if (!v) return kExitBadInput;
+      variant = *v;
+    } else if (args[i] == "--games") {
+      const auto* v = value("--games");
+      if (!v) return kExitBadInput;
+      try {
+        std::size_t used = 0;
+        games = std::stoll(*v, &used);
+        if (used != v->size()) throw std::invalid_argument(*v);
+      } catch (const std::exception&) {
+        games = -1;
+      }
+      if (games < 1 || games > 10'000'000) {
+        err << "atout simulate: --games must be a whole number from 1 to 10000000\n";
+        return kExitBadInput;
+      }
+    } else if (args[i] == "--seed") {
+      const auto* v = value("--seed");
+      if (!v) return kExitBadInput;
+      if (auto s = Seed::parse(*v)) {
+        seed = *s;
+      } else if (!v->empty() && v->size() <= 19 && v->find_first_not_of("0123456789") == std::string::npos) {
+        seed = Seed{0, std::stoull(*v)};
+      } else {
+        err << "atout simulate: --seed must be 32 hex digits or a decimal number\n";
+        return kExitBadInput;
+      }
+    } else if (args[i] == "--options") {
+      const auto* v = value("--options");
+      if (!v) return kExitBadInput;
+      options_text = *v;
+    } else {
+      err << "atout simulate: unknown argument '" << args[i] << "'\n";
+      return kExitBadInput;
+    }
+  }
+  if (variant.empty()) {
+    err << "atout simulate: --variant is required\n";
+    return kExitBadInput;
+  }
+  Record header;
+  header.variant = variant;
+  if (!options_text.empty()) {
+    auto j = protocol::parse_text(options_text);
+    if (!j) {
+      err << "atout simulate: --options: " << j.error << "\n";
+      return kExitBadInput;
+    }
+    auto o = protocol::parse_options(*j.value);
+    if (!o) {
+      err << "atout simulate: --options: " << o.error << "\n";
+      return kExitBadInput;
+    }
+    header.options = *o.value;
+  }
+
+  std::array<long long, 2> wins{};
+  std::map<std::string, long long> outcomes;
+  long long hands = 0, actions = 0, capots = 0;
+  Rng policy(seed);
+  std::vector<Action> legal;
+  for (long long g = 0; g < games; ++g) {
+    header.deal.seed = derive_deal_seed(seed, static_cast<std::uint64_t>(g));
+    header.first_dealer = static_cast<Seat>(g % 4);
+    const VariantInfo* info = find_variant(variant);
+    if (info) header.first_dealer = static_cast<Seat>(g % info->players);
+    CreateResult c = create_state(header);
+    if (c.error) {
+      err << "atout simulate: " << c.error->code << ": " << c.error->message << "\n";
+      return kExitBadInput;
+    }
+    State& s = *c.state;
+    while (!s.is_terminal()) {
+      s.legal_actions(legal);
+      s.apply(legal[policy.below(static_cast<std::uint32_t>(legal.size()))]);
+      ++actions;
+    }
+    for (const HandResult& r : s.hand_results()) {
+      ++hands;
+      ++outcomes[to_string(r.outcome)];
+      capots += r.capot ? 1 : 0;
+    }
+    ++wins[static_cast<std::size_t>(*s.winner())];
+  }
+  json summary = {{"variant", variant}, {"games", games},   {"seed", seed.hex()},         {"hands", hands},
+                  {"actions", actions}, {"wins", wins},     {"outcomes", json(outcomes)}, {"capots", capots},
+                  {"options", protocol::to_json(header.options)}};
+  out << summary.dump(2) << "\n";
+  return kExitOk;
+}
+
+}  // namespace atout::cli

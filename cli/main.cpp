@@ -1,0 +1,33 @@
+// Entry point of the `atout` command-line tool.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+
+namespace {
+constexpr const char* kUsage = R"(usage: atout <command> [options]
+
+commands:
+  replay FILE|-     check every action of a record and print the scored result as JSON
+  legal FILE|-      print the legal actions at the end of a record, or for a position
+  simulate          play seeded random games and print a JSON summary
+
+Run 'atout <command> --help' for a command's options.
+)";
+}
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? atout::cli::kExitBadInput : atout::cli::kExitOk;
+  }
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  if (cmd == "replay") return atout::cli::run_replay(args, std::cin, std::cout, std::cerr);
+  if (cmd == "legal") return atout::cli::run_legal(args, std::cin, std::cout, std::cerr);
+  if (cmd == "simulate") return atout::cli::run_simulate(args, std::cout, std::cerr);
+  std::cerr << "atout: unknown command '" << cmd << "'\n" << kUsage;
+  return atout::cli::kExitBadInput;
+}

@@ -1,0 +1,310 @@
+// The shared match loop: deals, trick play, automatic declarations, observations.
+#include "game_base.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace atout {
+
+bool option_bool(const Options& o, const std::string& name) { return std::get<bool>(o.at(name)); }
+int option_int(const Options& o, const std::string& name) { return std::get<int>(o.at(name)); }
+const std::string& option_str(const Options& o, const std::string& name) {
+  return std::get<std::string>(o.at(name));
+}
+
+GameBase::GameBase(Record header, int players, CardSet deck)
+    : record_(std::move(header)), players_(players), deck_mask_(deck) {
+  dealer_ = record_.first_dealer;
+}
+
+std::vector<CardSet> GameBase::hands() const {
+  return std::vector<CardSet>(hands_.begin(), hands_.begin() + players_);
+}
+
+std::vector<Card> GameBase::next_deck() {
+  const auto i = static_cast<std::size_t>(hand_index_);
+  deal_seed_.reset();
+  if (i < record_.deal.decks.size()) return record_.deal.decks[i];
+  Seed seed;
+  if (i < record_.deal.seeds.size()) {
+    seed = record_.deal.seeds[i];
+  } else {
+    seed = derive_deal_seed(*record_.deal.seed, static_cast<std::uint64_t>(hand_index_));
+  }
+  deal_seed_ = seed;
+  Rng rng(seed);
+  const auto it = record_.options.find("deal");
+  const bool cut_mode = it != record_.options.end() && std::get<std::string>(it->second) == "cut";
+  if (cut_mode && !gathered_.empty()) {
+    std::vector<Card> deck = gathered_;
+    cut(deck, rng);
+    return deck;
+  }
+  std::vector<Card> deck;
+  for (Card c : deck_mask_) deck.push_back(c);
+  shuffle(deck, rng);
+  return deck;
+}
+
+void GameBase::start_deal() {
+  hands_ = {};
+  bids_.clear();
+  contract_.reset();
+  turn_up_.reset();
+  turn_up_public_ = false;
+  tricks_.clear();
+  combos_.assign(static_cast<std::size_t>(players_), {});
+  decl_team_.reset();
+  decl_shown_ = false;
+  belote_seat_.reset();
+  belote_calls_.clear();
+  conceded_ = false;
+  conceded_to_ = -1;
+  play_ = PlayPhase{};
+  stock_ = next_deck();
+  stock_pos_ = 0;
+  phase_ = Phase::bidding;
+  deal_first(stock_);
+}
+
+void GameBase::give(Seat seat, int n) {
+  for (int k = 0; k < n && stock_pos_ < stock_.size(); ++k) hands_[static_cast<std::size_t>(seat)].insert(stock_[stock_pos_++]);
+}
+
+void GameBase::all_passed() {
+  HandResult r;
+  r.hand = hand_index_;
+  r.dealer = dealer_;
+  r.outcome = Outcome::all_passed;
+  r.held_before = held_;
+  r.held_after = held_;
+  r.match_score = match_score_;
+  r.seed = deal_seed_;
+  results_.push_back(r);
+  // Gathered as they lie: each hand in seat order from the dealer's left, then the rest.
+  gathered_.clear();
+  for (int k = 1; k <= players_; ++k) {
+    const Seat s = static_cast<Seat>((dealer_ + k) % players_);
+    for (Card c : hands_[static_cast<std::size_t>(s)]) gathered_.push_back(c);
+  }
+  for (std::size_t k = stock_pos_; k < stock_.size(); ++k) gathered_.push_back(stock_[k]);
+  ++hand_index_;
+  if (record_.hand_limit && hand_index_ >= *record_.hand_limit) {
+    phase_ = Phase::match_over;
+    return;
+  }
+  dealer_ = next(dealer_);  // seed 002 line 9: the next player in rotation deals
+  start_deal();
+}
+
+void GameBase::start_play(const Contract& contract, Seat leader) {
+  contract_ = contract;
+  phase_ = Phase::playing;
+  play_ = PlayPhase{};
+  play_.trump = contract.trump;
+  play_.rules = play_rules();
+  play_.hands = hands_;
+  play_.tricks_total = hands_[0].size();
+  play_hands_ = hands_;
+  play_.start(leader);
+  current_ = leader;
+
+  const DeclarationRules rules = declaration_rules();
+  show_order_.clear();
+  std::vector<std::vector<Combo>> all(static_cast<std::size_t>(players_));
+  for (int k = 0; k < players_; ++k) {
+    const Seat s = static_cast<Seat>((leader + k) % players_);
+    show_order_.push_back(s);
+    all[static_cast<std::size_t>(s)] = best_combos(hands_[static_cast<std::size_t>(s)], contract.trump, rules);
+  }
+  combos_ = all;
+  decl_team_ = declaration_winner(combos_, show_order_, contract.trump, rules);
+  std::vector<CardSet> hs(hands_.begin(), hands_.begin() + players_);
+  if (rules.belote_points > 0) belote_seat_ = belote_holder(hs, contract.trump);
+}
+
+void GameBase::legal_actions(std::vector<Action>& out) const {
+  out.clear();
+  switch (phase_) {
+    case Phase::bidding:
+    case Phase::declaring:
+      bidding_legal(out);
+      return;
+    case Phase::playing: {
+      for (Card c : play_.legal()) out.push_back(Action::play(c));
+      extra_play_legal(current_, out);
+      return;
+    }
+    case Phase::match_over:
+      return;
+  }
+}
+
+Refusal GameBase::play_refusal(Seat seat, Card c) const {
+  const CardSet hand = play_.hands[static_cast<std::size_t>(seat)];
+  if (!hand.contains(c)) return Refusal::card_not_in_hand;
+  const Trick& t = play_.trick;
+  const Trump tr = play_.trump;
+  const CardSet follow = hand.in_suit(t.led());
+  if (!follow.empty()) return c.suit() != t.led() ? Refusal::must_follow_suit : Refusal::must_beat;
+  if (!tr.is_trump_suit(c.suit())) return Refusal::must_trump;
+  const Card best = t.cards[winning_index(t, tr)];
+  if (tr.is_trump_suit(best.suit()) && strength(tr, c) < strength(tr, best)) return Refusal::must_overtrump;
+  return Refusal::must_undertrump;
+}
+
+Refusal GameBase::apply_play(Seat seat, Card c) {
+  if (!play_.legal().contains(c)) return play_refusal(seat, c);
+  // Belote and rebelote are announced as the king and queen of trumps are played (seed 002 line 23).
+  if (belote_seat_ && *belote_seat_ == seat && play_.trump.mode == Mode::suit && c.suit() == play_.trump.suit &&
+      (c.rank() == Rank::king || c.rank() == Rank::queen))
+    belote_calls_.push_back(seat);
+  Trick done;
+  if (play_.play(c, &done)) {
+    tricks_.push_back(done);
+    if (tricks_.size() == 1) decl_shown_ = true;  // combinations are shown after the first trick
+    on_trick_done(done);
+  }
+  current_ = play_.current;
+  hands_ = play_.hands;
+  if (play_.done()) finish_hand();
+  return Refusal::none;
+}
+
+Refusal GameBase::apply(Seat seat, const Action& action) {
+  if (phase_ == Phase::match_over) return Refusal::game_over;
+  if (seat != current_) return Refusal::not_your_turn;
+  Refusal r = Refusal::none;
+  if (phase_ == Phase::playing) {
+    if (action.type == ActionType::play) {
+      r = apply_play(seat, action.card);
+    } else {
+      r = apply_extra_play(seat, action);
+    }
+  } else {
+    if (action.type == ActionType::play) return Refusal::wrong_phase;
+    r = apply_bid(seat, action);
+  }
+  if (r == Refusal::none) record_.actions.push_back({seat, action});
+  return r;
+}
+
+void GameBase::concede_rest(int team) {
+  conceded_ = true;
+  conceded_to_ = team;
+  CardSet rest = play_.trick.as_set();
+  for (int s = 0; s < players_; ++s) rest |= play_.hands[static_cast<std::size_t>(s)];
+  play_.won[static_cast<std::size_t>(team)] |= rest;
+  play_.tricks_won[static_cast<std::size_t>(team)] += play_.tricks_total - play_.tricks_done;
+  play_.last_winner = static_cast<Seat>(team);
+  play_.tricks_done = play_.tricks_total;
+  finish_hand();
+}
+
+void GameBase::tally_cards(HandResult& r, const PointTable& points) const {
+  for (int t = 0; t < 2; ++t) {
+    TeamTally& tt = r.teams[static_cast<std::size_t>(t)];
+    tt.card_points = points.sum(play_.trump, play_.won[static_cast<std::size_t>(t)]);
+    tt.tricks = play_.tricks_won[static_cast<std::size_t>(t)];
+    tt.last_trick = (play_.last_winner % 2 == t) ? points.last_trick : 0;
+  }
+  for (int t = 0; t < 2; ++t)
+    if (r.teams[static_cast<std::size_t>(1 - t)].tricks == 0) {
+      r.capot = true;
+      r.capot_team = t;
+    }
+}
+
+void GameBase::tally_declarations(HandResult& r) const {
+  if (decl_team_) {
+    int sum = 0;
+    for (int s = 0; s < players_; ++s)
+      if (team_of(static_cast<Seat>(s)) == *decl_team_)
+        for (const Combo& c : combos_[static_cast<std::size_t>(s)]) sum += c.points;
+    r.teams[static_cast<std::size_t>(*decl_team_)].declarations = sum;
+  }
+  if (belote_seat_) r.teams[static_cast<std::size_t>(team_of(*belote_seat_))].belote = declaration_rules().belote_points;
+}
+
+void GameBase::finish_hand() {
+  HandResult r;
+  r.hand = hand_index_;
+  r.dealer = dealer_;
+  r.contract = contract_;
+  r.held_before = held_;
+  r.seed = deal_seed_;
+  score_hand(r);
+  r.held_after = held_;
+  r.match_score = match_score_;
+  results_.push_back(r);
+
+  gathered_.clear();
+  for (const Trick& t : tricks_)
+    for (int i = 0; i < t.count; ++i) gathered_.push_back(t.cards[i]);
+  // Cards never played (a conceded hand) or never dealt go to the bottom, in index order.
+  CardSet seen;
+  for (Card c : gathered_) seen.insert(c);
+  for (Card c : deck_mask_ - seen) gathered_.push_back(c);
+
+  ++hand_index_;
+  if (match_finished() || (record_.hand_limit && hand_index_ >= *record_.hand_limit)) {
+    phase_ = Phase::match_over;
+    current_ = kNoSeat;
+    return;
+  }
+  dealer_ = next(dealer_);
+  start_deal();
+}
+
+Observation GameBase::observation(Seat seat) const {
+  Observation o;
+  o.variant = record_.variant;
+  o.seat = seat;
+  o.players = players_;
+  o.phase = phase_;
+  o.hand = hand_index_;
+  o.dealer = dealer_;
+  o.current = current_player();
+  const bool seated = seat >= 0 && seat < players_;
+  if (seated) o.own = hands_[static_cast<std::size_t>(seat)];
+  for (int s = 0; s < players_; ++s) o.hand_sizes[static_cast<std::size_t>(s)] = hands_[static_cast<std::size_t>(s)].size();
+  if (turn_up_ && turn_up_public_) o.turn_up = turn_up_;
+  o.bids = bids_;
+  o.contract = contract_;
+  if (phase_ == Phase::playing) {
+    o.trick = play_.trick;
+    o.tricks = tricks_;
+    o.tricks_won = play_.tricks_won;
+    for (int s = 0; s < players_; ++s) {
+      for (const Combo& c : combos_[static_cast<std::size_t>(s)]) {
+        // Everyone hears an announcement once its owner has played to the first trick; only the
+        // counting side's combinations are shown, after the first trick (seed 000 line 67).
+        const bool announced = !tricks_.empty() || play_.trick.count > (s - play_.trick.leader + players_) % players_;
+        if (!announced) continue;
+        DeclarationView d;
+        d.seat = static_cast<Seat>(s);
+        d.kind = c.kind;
+        d.top = c.top;
+        d.points = c.points;
+        d.shown = decl_shown_ && decl_team_ && team_of(static_cast<Seat>(s)) == *decl_team_;
+        if (d.shown) d.cards = c.cards;
+        o.declarations.push_back(d);
+      }
+    }
+    o.belote = belote_calls_;
+  }
+  o.match_score = match_score_;
+  o.held_points = held_;
+  if (seated && o.current == seat) legal_actions(o.legal);
+
+  CardSet visible = o.own;
+  if (o.turn_up) visible.insert(*o.turn_up);
+  visible |= o.trick.as_set();
+  for (const Trick& t : o.tricks) visible |= t.as_set();
+  for (const DeclarationView& d : o.declarations) visible |= d.cards;
+  add_variant_view(seat, o);
+  o.visible = visible | o.visible;
+  return o;
+}
+
+}  // namespace atout

@@ -1,0 +1,120 @@
+// What every variant's state shares: the match loop, dealing, trick play, automatic declarations,
+// belote, observations. A variant supplies its dealing packets, bidding and scoring.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "atout/declarations.hpp"
+#include "atout/play.hpp"
+#include "atout/state.hpp"
+
+namespace atout {
+
+// Option lookups on options that normalise_options has completed.
+bool option_bool(const Options& o, const std::string& name);
+int option_int(const Options& o, const std::string& name);
+const std::string& option_str(const Options& o, const std::string& name);
+
+class GameBase : public State {
+ public:
+  GameBase(Record header, int players, CardSet deck);
+
+  const Record& record() const override { return record_; }
+  int players() const override { return players_; }
+  Phase phase() const override { return phase_; }
+  Seat current_player() const override { return phase_ == Phase::match_over ? kNoSeat : current_; }
+  void legal_actions(std::vector<Action>& out) const override;
+  Refusal apply(Seat seat, const Action& action) override;
+  bool is_terminal() const override { return phase_ == Phase::match_over; }
+  Observation observation(Seat seat) const override;
+  std::array<int, 2> match_score() const override { return match_score_; }
+  std::optional<int> winner() const override { return winner_; }
+  const std::vector<HandResult>& hand_results() const override { return results_; }
+  std::vector<CardSet> hands() const override;
+
+  // Starts the first deal. Called once by the factory after construction.
+  void begin() { start_deal(); }
+
+ protected:
+  // ---- variant hooks ----
+  // Deals the first packets from deck_ and sets up bidding (phase_, current_).
+  virtual void deal_first(const std::vector<Card>& deck) = 0;
+  virtual void bidding_legal(std::vector<Action>& out) const = 0;
+  virtual Refusal apply_bid(Seat seat, const Action& action) = 0;
+  // Scores the finished hand into `r` (teams, outcome, match score changes).
+  virtual void score_hand(HandResult& r) = 0;
+  // True when the match is over after the latest hand; sets winner_.
+  virtual bool match_finished() = 0;
+  // Declaration table for the current contract (auto-declared at the start of play).
+  virtual DeclarationRules declaration_rules() const = 0;
+  virtual PlayRules play_rules() const = 0;
+  // Actions beside plays during the play phase (announce, show, concede). Default: none.
+  virtual void extra_play_legal(Seat, std::vector<Action>&) const {}
+  virtual Refusal apply_extra_play(Seat, const Action&) { return Refusal::wrong_phase; }
+  // Hook called after each completed trick (for variants that reveal or score something then).
+  virtual void on_trick_done(const Trick&) {}
+  // Publicly visible cards beside own/played/turn-up/shown (variant-specific).
+  virtual void add_variant_view(Seat, Observation&) const {}
+
+  // ---- helpers for variants ----
+  Seat next(Seat s) const { return static_cast<Seat>((s + 1) % players_); }
+  // Deals `n` cards from the stock to `seat`.
+  void give(Seat seat, int n);
+  // Ends bidding with no contract: scores nothing, records the deal, moves the deal on.
+  void all_passed();
+  // Enters the play phase with `contract` (hands must be complete). The lead goes to `leader`.
+  void start_play(const Contract& contract, Seat leader);
+  // Ends the hand early (concede): the tricks not played go to `team`.
+  void concede_rest(int team);
+  // Per-team totals of cards, last trick, capot flag, tricks, from the finished play.
+  void tally_cards(HandResult& r, const PointTable& points) const;
+  // The auto-declared combinations that count, and belote; fills declarations/belote in `r`.
+  void tally_declarations(HandResult& r) const;
+  int team_of(Seat s) const { return s % 2; }
+  const Options& options() const { return record_.options; }
+
+  Record record_;
+  int players_;
+  CardSet deck_mask_;
+  Phase phase_ = Phase::bidding;
+  int hand_index_ = 0;
+  Seat dealer_ = 0;
+  Seat current_ = 0;
+  std::array<CardSet, 4> hands_{};
+  std::vector<Card> stock_;
+  std::size_t stock_pos_ = 0;
+  std::optional<Card> turn_up_;
+  bool turn_up_public_ = false;
+  std::vector<RecordedAction> bids_;
+  std::optional<Contract> contract_;
+  std::optional<Seed> deal_seed_;
+
+  PlayPhase play_;
+  std::vector<Trick> tricks_;
+  std::array<CardSet, 4> play_hands_{};          // each hand as it was when play began
+  std::vector<std::vector<Combo>> combos_;       // each seat's declared combinations
+  std::optional<int> decl_team_;                 // whose combinations count
+  std::vector<Seat> show_order_;
+  bool decl_shown_ = false;
+  std::optional<Seat> belote_seat_;
+  std::vector<Seat> belote_calls_;
+  bool conceded_ = false;
+  int conceded_to_ = -1;
+
+  std::array<int, 2> match_score_{};
+  int held_ = 0;
+  std::optional<int> winner_;
+  std::vector<HandResult> results_;
+  std::vector<Card> gathered_;  // the last deal's cards in gathering order (deal: cut)
+
+ private:
+  void start_deal();
+  void finish_hand();
+  Refusal apply_play(Seat seat, Card c);
+  Refusal play_refusal(Seat seat, Card c) const;
+  std::vector<Card> next_deck();
+};
+
+}  // namespace atout

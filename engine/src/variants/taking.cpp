@@ -1,0 +1,161 @@
+// French classic (seeds 000, 002, 003) and head-to-head (seed 000) belote.
+#include "taking.hpp"
+
+namespace atout {
+
+DeclarationRules french_declarations(bool enabled) {
+  DeclarationRules d;
+  d.enabled = enabled;
+  d.sequence_points = {20, 50, 100};  // seed 003 lines 67-69
+  // Carrés of 9, 10, J, Q, K, A (seed 003 lines 62-64); ranks are 7 8 9 10 J Q K A.
+  d.carre_ranks = 0b11111100;
+  d.carre_points = {0, 0, 150, 100, 200, 100, 100, 100};
+  d.carre_points_no_trumps = d.carre_points;
+  // J > 9 > A > 10 > K > Q: by value, then by height.
+  d.carre_order = {0, 0, 5, 3, 6, 1, 2, 4};
+  d.carre_order_no_trumps = d.carre_order;
+  d.equal_first_wins = true;  // seed 000 line 71
+  d.belote_points = 20;       // seed 002 line 23, seed 003 line 71
+  return d;
+}
+
+PointTable french_points() {
+  PointTable p;
+  p.trump = kTrumpPoints;
+  p.plain = kPlainPoints;
+  p.no_trumps = kPlainPoints;
+  p.all_trumps = kTrumpPoints;
+  p.last_trick = 10;  // seed 002 line 27
+  return p;
+}
+
+TakingGame::TakingGame(Record header, TakingConfig config)
+    : GameBase(std::move(header), config.players, CardSet::deck32()), config_(config) {}
+
+PlayRules taking_play_rules(int players, const Options& options) {
+  PlayRules r;
+  r.players = players;
+  r.partner_master_frees = true;  // seed 002 line 25
+  r.undertrump = option_str(options, "undertrump") == "free" ? Undertrump::free : Undertrump::forced;
+  return r;
+}
+
+PlayRules TakingGame::play_rules() const { return taking_play_rules(players_, options()); }
+
+DeclarationRules TakingGame::declaration_rules() const {
+  return french_declarations(option_bool(options(), "declarations"));
+}
+
+void TakingGame::deal_first(const std::vector<Card>&) {
+  // Packets go round from the player after the dealer (seed 002 line 7; seed 003 line 44).
+  for (int packet : config_.first_packets)
+    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  turn_up_ = stock_[stock_pos_++];
+  turn_up_public_ = true;
+  phase_ = Phase::bidding;
+  current_ = next(dealer_);
+}
+
+void TakingGame::bidding_legal(std::vector<Action>& out) const {
+  out.push_back(Action::pass());
+  if (round() == 1) {
+    out.push_back(Action::take());
+    return;
+  }
+  for (int s = 0; s < kSuits; ++s)
+    if (static_cast<Suit>(s) != turn_up_->suit()) out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
+}
+
+Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
+  if (a.type == ActionType::pass) {
+    bids_.push_back({seat, a});
+    if (static_cast<int>(bids_.size()) == 2 * players_) {
+      all_passed();  // seed 002 line 9: all pass twice, the next player deals
+    } else {
+      current_ = next(current_);
+    }
+    return Refusal::none;
+  }
+  if (a.type != ActionType::take) return Refusal::not_allowed;
+  Trump trump = Trump::of(turn_up_->suit());
+  if (round() == 1) {
+    // Round one takes the turned-up suit (seed 002 line 9).
+    if (a.has_trump && !(a.trump == trump)) return Refusal::invalid_trump;
+  } else {
+    // Round two names another suit (seed 002 line 9; seed 003 line 48).
+    if (!a.has_trump || a.trump.mode != Mode::suit || a.trump.suit == turn_up_->suit()) return Refusal::invalid_trump;
+    trump = a.trump;
+  }
+  Action recorded = Action::take(trump);
+  bids_.push_back({seat, recorded});
+  // The taker gets the turned-up card and two more; the others three (seed 002 line 11).
+  hands_[static_cast<std::size_t>(seat)].insert(*turn_up_);
+  for (int k = 1; k <= players_; ++k) {
+    const Seat s = static_cast<Seat>((dealer_ + k) % players_);
+    give(s, s == seat ? 2 : 3);
+  }
+  Contract c;
+  c.taker = seat;
+  c.trump = trump;
+  start_play(c, next(dealer_));  // seed 002 line 15: the player after the dealer leads
+  return Refusal::none;
+}
+
+void TakingGame::score_hand(HandResult& r) {
+  const PointTable points = french_points();
+  tally_cards(r, points);
+  tally_declarations(r);
+  const int capot_value = option_int(options(), "capot");  // RULES-NOTES: 250, or 252 (seed 003 line 76)
+  const int all_cards = 152 + points.last_trick;           // seed 000 line 41; seed 003 line 76
+  if (r.capot) {
+    TeamTally& c = r.teams[static_cast<std::size_t>(r.capot_team)];
+    c.capot_bonus = capot_value - (c.card_points + c.last_trick);
+  }
+  for (TeamTally& t : r.teams) t.raw = t.card_points + t.last_trick + t.capot_bonus + t.declarations + t.belote;
+
+  const int taker = team_of(contract_->taker);
+  const int defence = 1 - taker;
+  TeamTally& tt = r.teams[static_cast<std::size_t>(taker)];
+  TeamTally& dt = r.teams[static_cast<std::size_t>(defence)];
+  const bool tie_loses = option_str(options(), "tie") == "tie_loses";
+  int hand_winner = -1;
+  if (tt.raw > dt.raw) {
+    // Made: each side scores what it took (seed 000 line 87; RULES-NOTES "must score more").
+    r.outcome = Outcome::made;
+    tt.score = tt.raw;
+    dt.score = dt.raw;
+    hand_winner = taker;
+  } else if (tt.raw < dt.raw || tie_loses) {
+    // Failed: the defence takes all the card points and every declaration; belote stays with
+    // the side that held it (RULES-NOTES.md, scoring).
+    r.outcome = Outcome::failed;
+    const int cards = (r.capot && r.capot_team == defence) ? capot_value : all_cards;
+    dt.score = cards + tt.declarations + dt.declarations + dt.belote;
+    tt.score = tt.belote;
+    hand_winner = defence;
+  } else {
+    // Litige (RULES-NOTES default): the defence scores; the taker's points wait for the next hand.
+    r.outcome = Outcome::tie_held;
+    dt.score = dt.raw;
+    tt.score = tt.belote;
+    held_ += tt.raw - tt.belote;
+  }
+  if (hand_winner >= 0 && r.held_before > 0) {
+    r.teams[static_cast<std::size_t>(hand_winner)].score += r.held_before;
+    r.held_to = hand_winner;
+    held_ = 0;
+  }
+  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
+}
+
+bool TakingGame::match_finished() {
+  // First to reach or pass the target wins (seed 000 line 89; seed 003 line 78). If both pass it
+  // on the same hand the higher wins; on equal scores play goes on (docs/rules/french.md).
+  const int target = option_int(options(), "target");
+  if (match_score_[0] < target && match_score_[1] < target) return false;
+  if (match_score_[0] == match_score_[1]) return false;
+  winner_ = match_score_[0] > match_score_[1] ? 0 : 1;
+  return true;
+}
+
+}  // namespace atout

@@ -1,0 +1,2 @@
+#include <gtest/gtest.h>
+TEST(CliSmoke, Exists) { EXPECT_TRUE(true); }
