@@ -81,13 +81,16 @@ void GameBase::all_passed() {
   r.match_score = match_score_;
   r.seed = deal_seed_;
   results_.push_back(r);
-  // Gathered as they lie: each hand in seat order from the dealer's left, then the rest.
+  // Gathered as they lie: each hand in seat order from the dealer's left, the turned-up card,
+  // then the undealt rest.
   gathered_.clear();
   for (int k = 1; k <= players_; ++k) {
     const Seat s = static_cast<Seat>((dealer_ + k) % players_);
     for (Card c : hands_[static_cast<std::size_t>(s)]) gathered_.push_back(c);
   }
+  if (turn_up_) gathered_.push_back(*turn_up_);
   for (std::size_t k = stock_pos_; k < stock_.size(); ++k) gathered_.push_back(stock_[k]);
+  complete_gathered();
   ++hand_index_;
   if (record_.hand_limit && hand_index_ >= *record_.hand_limit) {
     phase_ = Phase::match_over;
@@ -226,6 +229,14 @@ void GameBase::tally_declarations(HandResult& r) const {
   if (belote_seat_) r.teams[static_cast<std::size_t>(team_of(*belote_seat_))].belote = declaration_rules().belote_points;
 }
 
+void GameBase::complete_gathered() {
+  // Cards not gathered otherwise (never played in a conceded hand, never dealt) go to the
+  // bottom in index order, so the next cut always works on the whole deck.
+  CardSet seen;
+  for (Card c : gathered_) seen.insert(c);
+  for (Card c : deck_mask_ - seen) gathered_.push_back(c);
+}
+
 void GameBase::finish_hand() {
   HandResult r;
   r.hand = hand_index_;
@@ -241,10 +252,7 @@ void GameBase::finish_hand() {
   gathered_.clear();
   for (const Trick& t : tricks_)
     for (int i = 0; i < t.count; ++i) gathered_.push_back(t.cards[i]);
-  // Cards never played (a conceded hand) or never dealt go to the bottom, in index order.
-  CardSet seen;
-  for (Card c : gathered_) seen.insert(c);
-  for (Card c : deck_mask_ - seen) gathered_.push_back(c);
+  complete_gathered();
 
   ++hand_index_;
   if (match_finished() || (record_.hand_limit && hand_index_ >= *record_.hand_limit)) {

@@ -112,6 +112,7 @@ class GameBase : public State {
  private:
   void start_deal();
   void finish_hand();
+  void complete_gathered();
   Refusal apply_play(Seat seat, Card c);
   Refusal play_refusal(Seat seat, Card c) const;
   std::vector<Card> next_deck();

@@ -101,23 +101,19 @@ Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
   return Refusal::none;
 }
 
-void TakingGame::score_hand(HandResult& r) {
-  const PointTable points = french_points();
-  tally_cards(r, points);
-  tally_declarations(r);
-  const int capot_value = option_int(options(), "capot");  // RULES-NOTES: 250, or 252 (seed 003 line 76)
-  const int all_cards = 152 + points.last_trick;           // seed 000 line 41; seed 003 line 76
+void score_french(HandResult& r, int taker, const FrenchScoring& rules, int& held) {
+  // All the points won in the round (seed 000 line 87): 162 with four players (seed 000 line 41),
+  // less in head-to-head, where 18 of the 32 cards are dealt.
+  const int all_cards = r.teams[0].card_points + r.teams[0].last_trick + r.teams[1].card_points + r.teams[1].last_trick;
   if (r.capot) {
     TeamTally& c = r.teams[static_cast<std::size_t>(r.capot_team)];
-    c.capot_bonus = capot_value - (c.card_points + c.last_trick);
+    c.capot_bonus = rules.capot_value - (c.card_points + c.last_trick);
   }
   for (TeamTally& t : r.teams) t.raw = t.card_points + t.last_trick + t.capot_bonus + t.declarations + t.belote;
 
-  const int taker = team_of(contract_->taker);
   const int defence = 1 - taker;
   TeamTally& tt = r.teams[static_cast<std::size_t>(taker)];
   TeamTally& dt = r.teams[static_cast<std::size_t>(defence)];
-  const bool tie_loses = option_str(options(), "tie") == "tie_loses";
   int hand_winner = -1;
   if (tt.raw > dt.raw) {
     // Made: each side scores what it took (seed 000 line 87; RULES-NOTES "must score more").
@@ -125,11 +121,11 @@ void TakingGame::score_hand(HandResult& r) {
     tt.score = tt.raw;
     dt.score = dt.raw;
     hand_winner = taker;
-  } else if (tt.raw < dt.raw || tie_loses) {
+  } else if (tt.raw < dt.raw || rules.tie_loses) {
     // Failed: the defence takes all the card points and every declaration; belote stays with
-    // the side that held it (RULES-NOTES.md, scoring).
+    // the side that held it (RULES-NOTES.md, scoring; seed 002 line 13).
     r.outcome = Outcome::failed;
-    const int cards = (r.capot && r.capot_team == defence) ? capot_value : all_cards;
+    const int cards = (r.capot && r.capot_team == defence) ? rules.capot_value : all_cards;
     dt.score = cards + tt.declarations + dt.declarations + dt.belote;
     tt.score = tt.belote;
     hand_winner = defence;
@@ -138,24 +134,35 @@ void TakingGame::score_hand(HandResult& r) {
     r.outcome = Outcome::tie_held;
     dt.score = dt.raw;
     tt.score = tt.belote;
-    held_ += tt.raw - tt.belote;
+    held += tt.raw - tt.belote;
   }
   if (hand_winner >= 0 && r.held_before > 0) {
     r.teams[static_cast<std::size_t>(hand_winner)].score += r.held_before;
     r.held_to = hand_winner;
-    held_ = 0;
+    held = 0;
   }
+}
+
+std::optional<int> target_winner(const std::array<int, 2>& score, int target) {
+  if (score[0] < target && score[1] < target) return std::nullopt;
+  if (score[0] == score[1]) return std::nullopt;
+  return score[0] > score[1] ? 0 : 1;
+}
+
+void TakingGame::score_hand(HandResult& r) {
+  tally_cards(r, french_points());
+  tally_declarations(r);
+  FrenchScoring rules;
+  rules.capot_value = option_int(options(), "capot");
+  rules.tie_loses = option_str(options(), "tie") == "tie_loses";
+  score_french(r, team_of(contract_->taker), rules, held_);
   for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
 bool TakingGame::match_finished() {
-  // First to reach or pass the target wins (seed 000 line 89; seed 003 line 78). If both pass it
-  // on the same hand the higher wins; on equal scores play goes on (docs/rules/french.md).
-  const int target = option_int(options(), "target");
-  if (match_score_[0] < target && match_score_[1] < target) return false;
-  if (match_score_[0] == match_score_[1]) return false;
-  winner_ = match_score_[0] > match_score_[1] ? 0 : 1;
-  return true;
+  // Seed 000 line 89; seed 003 line 78. Equal scores past the target: play on (docs/rules/french.md).
+  winner_ = target_winner(match_score_, option_int(options(), "target"));
+  return winner_.has_value();
 }
 
 }  // namespace atout

@@ -30,6 +30,18 @@ class TakingGame final : public GameBase {
   TakingConfig config_;
 };
 
+// The French scoring rule, pure: `r.teams` holds each side's card points, last trick,
+// declarations, belote and tricks, and r.capot / r.capot_team. Fills capot_bonus, raw, score,
+// the outcome and the held points (`held` is updated in place).
+struct FrenchScoring {
+  int capot_value = 250;  // RULES-NOTES: 250 by default, 252 as an option
+  bool tie_loses = false;
+};
+void score_french(HandResult& r, int taker_team, const FrenchScoring& rules, int& held);
+
+// First to reach or pass the target wins; both at once: the higher; equal: nobody yet.
+std::optional<int> target_winner(const std::array<int, 2>& score, int target);
+
 // The declaration table of seed 003 lines 60-71, shared by the French-family variants.
 DeclarationRules french_declarations(bool enabled);
 PlayRules taking_play_rules(int players, const Options& options);

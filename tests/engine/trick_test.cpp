@@ -1,0 +1,126 @@
+// Scenario tests for each play constraint, with the trick and the hand written out.
+// Seats: the trick's leader is seat 0; seats 0 and 2 are partners, as are 1 and 3.
+#include <gtest/gtest.h>
+
+#include "atout/trick.hpp"
+#include "test_util.hpp"
+
+namespace atout {
+namespace {
+using test::C;
+using test::make_trick;
+using test::S;
+
+const Trump kHearts = Trump::of(Suit::hearts);
+
+PlayRules french_rules(Undertrump u = Undertrump::forced) {
+  PlayRules r;
+  r.undertrump = u;
+  return r;
+}
+
+struct Scenario {
+  const char* name;
+  const char* source;
+  std::vector<const char*> trick;  // cards already played, from the leader (seat 0)
+  std::vector<const char*> hand;
+  std::vector<const char*> legal;
+  Trump trump = kHearts;
+  Undertrump undertrump = Undertrump::forced;
+  Mode mode_override = Mode::suit;
+};
+
+CardSet set_of(const std::vector<const char*>& v) {
+  CardSet s;
+  for (const char* c : v) s.insert(C(c));
+  return s;
+}
+
+const Scenario kScenarios[] = {
+    {"lead: anything", "seed 000 line 19", {}, {"7S", "JH", "AD"}, {"7S", "JH", "AD"}},
+    {"follow suit", "seed 002 line 15; seed 000 line 21", {"KS"}, {"7S", "AS", "JH", "AD"}, {"7S", "AS"}},
+    {"follow suit even when partner wins", "seed 002 line 15", {"AS", "7S"}, {"8S", "JH"}, {"8S"}},
+    {"trumps led: must beat", "seed 002 line 15; seed 003 line 53", {"AH"}, {"7H", "9H", "KS"}, {"9H"}},
+    {"trumps led: must beat partner's trump too", "seed 002 line 15; RULES-NOTES row 1", {"AH", "7H"},
+     {"8H", "JH"}, {"JH"}},
+    {"trumps led: cannot beat, any trump", "seed 000 line 25", {"JH"}, {"7H", "AH", "KS"}, {"7H", "AH"}},
+    {"trumps led: no trump, anything", "seed 000 line 25", {"JH"}, {"KS", "AD"}, {"KS", "AD"}},
+    {"void, opponent winning: must trump", "seed 002 line 19; seed 003 line 54", {"AS"}, {"7H", "KD"}, {"7H"}},
+    {"void, opponent winning, no trump: discard", "seed 002 line 19", {"AS"}, {"KD", "7C"}, {"KD", "7C"}},
+    {"void, partner winning: free", "seed 002 lines 19, 25; RULES-NOTES row 2", {"AS", "7S"}, {"7H", "KD"},
+     {"7H", "KD"}},
+    {"void, partner winning by a trump: free", "seed 002 line 25", {"AS", "9H", "TS"}, {"7H", "KD"},
+     {"7H", "KD"}},
+    {"opponent trumped: overtrump", "seed 002 line 21; seed 003 line 55", {"7S", "9H"}, {"7H", "JH", "KD"},
+     {"JH"}},
+    {"opponent trumped, cannot overtrump: undertrump forced", "seed 002 line 21; RULES-NOTES row 4",
+     {"7S", "JH"}, {"7H", "KD"}, {"7H"}},
+    {"opponent trumped, cannot overtrump: free discard knob", "RULES-NOTES row 4 (belot, bazar option)",
+     {"7S", "JH"}, {"7H", "KD"}, {"7H", "KD"}, kHearts, Undertrump::free},
+    {"opponent overtrumped partner's trump: overtrump", "seed 002 line 21", {"7S", "8H", "9H"}, {"JH", "7H", "KD"},
+     {"JH"}},
+    {"no trumps: follow, no need to beat", "seed 004 line 95", {"QS"}, {"TS", "9S", "AD"}, {"TS", "9S"},
+     Trump::no_trumps()},
+    {"no trumps: void, anything", "seed 004 line 92", {"QS"}, {"AD", "7C"}, {"AD", "7C"}, Trump::no_trumps()},
+    {"all trumps: must beat in the suit led", "RULES-NOTES row 1 (belot: every suit led)", {"TS"},
+     {"9S", "KS", "AD"}, {"9S"}, Trump::all_trumps()},
+    {"all trumps: must beat partner too", "RULES-NOTES row 1 (belot)", {"AS", "KS"}, {"7S", "JS"}, {"JS"},
+     Trump::all_trumps()},
+    {"all trumps: void, anything", "seed 004 lines 90, 92", {"TS"}, {"AD", "7C"}, {"AD", "7C"},
+     Trump::all_trumps()},
+};
+
+TEST(Trick, LegalPlayScenarios) {
+  for (const Scenario& s : kScenarios) {
+    Trick t;
+    t.leader = 0;
+    for (const char* c : s.trick) t.add(C(c), s.trump);
+    PlayRules rules = french_rules(s.undertrump);
+    EXPECT_EQ(legal_plays(set_of(s.hand), t, s.trump, rules), set_of(s.legal))
+        << s.name << " (" << s.source << "): got " << to_string(legal_plays(set_of(s.hand), t, s.trump, rules));
+  }
+}
+
+TEST(Trick, TwoPlayersHaveNoPartner) {
+  // Head-to-head and simple belote: void in the suit led, the only other card is an opponent's.
+  PlayRules r;
+  r.players = 2;
+  const Trick t = make_trick(0, {"AS"}, kHearts);
+  EXPECT_EQ(legal_plays(S({"7H", "KD"}), t, kHearts, r), S({"7H"}));  // seed 001 line 12
+}
+
+TEST(Trick, PartnerMasterRelaxationCanBeSwitchedOff) {
+  PlayRules r;
+  r.partner_master_frees = false;
+  const Trick t = make_trick(0, {"AS", "7S"}, kHearts);
+  EXPECT_EQ(legal_plays(S({"7H", "KD"}), t, kHearts, r), S({"7H"}));
+}
+
+struct WinnerCase {
+  std::vector<const char*> cards;
+  int winner;
+  Trump trump;
+  const char* source;
+};
+
+TEST(Trick, Winner) {
+  const WinnerCase cases[] = {
+      {{"7S", "AS", "TS", "KS"}, 1, kHearts, "seed 000 line 13: ace highest plain"},
+      {{"7S", "AD", "TS", "KS"}, 2, kHearts, "off-suit cards never win"},
+      {{"AS", "7H", "TS", "KS"}, 1, kHearts, "seed 000 line 17: a trump beats plain cards"},
+      {{"AS", "7H", "JH", "9H"}, 2, kHearts, "seed 000 line 15: J beats 9 in trumps"},
+      {{"AH", "9H", "TH", "KH"}, 1, kHearts, "seed 000 line 15: 9 beats A in trumps"},
+      {{"JS", "9S", "AS", "TS"}, 2, Trump::no_trumps(), "seed 004 line 91: no trumps, ace highest"},
+      {{"AS", "9S", "JS", "TS"}, 2, Trump::all_trumps(), "seed 004 line 90: all trumps, J highest"},
+      {{"9S", "JD", "7S", "8S"}, 0, Trump::all_trumps(), "seed 004 line 90: no suit beats another"},
+  };
+  for (const WinnerCase& c : cases) {
+    Trick t;
+    t.leader = 0;
+    for (const char* x : c.cards) t.add(C(x), c.trump);
+    EXPECT_EQ(winning_index(t, c.trump), c.winner) << c.source;
+  }
+}
+
+}  // namespace
+}  // namespace atout
