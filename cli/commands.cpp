@@ -96,8 +96,9 @@ int load(const std::string& cmd, const json& j, std::ostream& err, std::unique_p
   if (r.refusal != Refusal::none) {
     const RecordedAction& a = rec.value->actions[r.failed_index];
     const Seat seat = a.seat == kNoSeat ? r.state->current_player() : a.seat;
-    err << "atout " << cmd << ": action " << r.failed_index << " (" << to_string(a.action) << " by seat "
-        << static_cast<int>(seat) << ") refused: " << to_string(r.refusal) << ": " << describe(r.refusal) << "\n";
+    const std::string who = seat == kNoSeat ? "with no seat to act" : "by seat " + std::to_string(seat);
+    err << "atout " << cmd << ": action " << r.failed_index << " (" << to_string(a.action) << " " << who
+        << ") refused: " << to_string(r.refusal) << ": " << describe(r.refusal) << "\n";
     return kExitRefused;
   }
   state = std::move(r.state);

@@ -144,16 +144,7 @@ void GameBase::legal_actions(std::vector<Action>& out) const {
 }
 
 Refusal GameBase::play_refusal(Seat seat, Card c) const {
-  const CardSet hand = play_.hands[static_cast<std::size_t>(seat)];
-  if (!hand.contains(c)) return Refusal::card_not_in_hand;
-  const Trick& t = play_.trick;
-  const Trump tr = play_.trump;
-  const CardSet follow = hand.in_suit(t.led());
-  if (!follow.empty()) return c.suit() != t.led() ? Refusal::must_follow_suit : Refusal::must_beat;
-  if (!tr.is_trump_suit(c.suit())) return Refusal::must_trump;
-  const Card best = t.cards[winning_index(t, tr)];
-  if (tr.is_trump_suit(best.suit()) && strength(tr, c) < strength(tr, best)) return Refusal::must_overtrump;
-  return Refusal::must_undertrump;
+  return refusal_for(play_.hands[static_cast<std::size_t>(seat)], play_.trick, play_.trump, c);
 }
 
 Refusal GameBase::apply_play(Seat seat, Card c) {

@@ -1,6 +1,8 @@
 // Trick winner and legal plays, written on bitsets so that random play stays cheap.
 #include "atout/trick.hpp"
 
+#include "atout/action.hpp"
+
 namespace atout {
 
 CardSet legal_plays(CardSet hand, const Trick& trick, Trump t, const PlayRules& rules) {
@@ -40,6 +42,17 @@ CardSet legal_plays(CardSet hand, const Trick& trick, Trump t, const PlayRules& 
   if (!over.empty()) return over;
   // ... and otherwise undertrump or discard, by the variant's knob.
   return rules.undertrump == Undertrump::forced ? trumps : hand;
+}
+
+Refusal refusal_for(CardSet hand, const Trick& t, Trump tr, Card c) {
+  if (!hand.contains(c)) return Refusal::card_not_in_hand;
+  const CardSet follow = hand.in_suit(t.led());
+  if (!follow.empty()) return c.suit() != t.led() ? Refusal::must_follow_suit : Refusal::must_beat;
+  // Void in the suit led, and the card was refused: a trump was owed.
+  const Card best = t.cards[t.win];
+  if (!tr.is_trump_suit(best.suit())) return Refusal::must_trump;
+  const CardSet over = hand & tr.trump_cards() & stronger_in_suit(tr, best);
+  return over.empty() ? Refusal::must_undertrump : Refusal::must_overtrump;
 }
 
 }  // namespace atout

@@ -48,6 +48,12 @@ OptionSpec deal_option() {
                 "RULES-NOTES.md, Dealing; seeds 002 and 003");
 }
 
+OptionSpec second_round_option() {
+  return choice("second_round", "other_suits", {"other_suits", "any_suit"},
+                "the second round of taking names a suit other than the turned-up one, or any suit",
+                "seed 002 line 9 and seed 003 line 48 (other suits); seed 000 lines 85, 97 (any of the 4)");
+}
+
 std::vector<VariantInfo> make_registry() {
   std::vector<VariantInfo> v;
   {
@@ -65,6 +71,7 @@ std::vector<VariantInfo> make_registry() {
         choice("undertrump", "forced", {"forced", "free"},
                "void, an opponent has trumped, cannot overtrump: must undertrump, or may discard",
                "RULES-NOTES.md; seeds 002 line 21 and 003 line 55"),
+        second_round_option(),
         deal_option(),
     };
     f.play_rules = [](const Options& o) { return taking_play_rules(4, o); };
@@ -77,11 +84,11 @@ std::vector<VariantInfo> make_registry() {
     d.players = 2;
     d.options = {
         boolean("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 73"),
-        integer("target", 1001, {501, 1001}, "match target in card points (1001 is 101 in tens)",
+        integer("target", 1001, {1001}, "match target in card points (1001 is 101 in tens)",
                 "seed 000 line 99; RULES-NOTES.md"),
         integer("capot", 250, {250, 252}, "what a capot is worth", "RULES-NOTES.md"),
         choice("tie", "litige", {"litige", "tie_loses"}, "as in french", "RULES-NOTES.md"),
-        choice("undertrump", "forced", {"forced", "free"}, "as in french", "RULES-NOTES.md"),
+        second_round_option(),
         deal_option(),
     };
     d.play_rules = [](const Options& o) { return taking_play_rules(2, o); };

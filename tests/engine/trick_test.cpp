@@ -2,6 +2,7 @@
 // Seats: the trick's leader is seat 0; seats 0 and 2 are partners, as are 1 and 3.
 #include <gtest/gtest.h>
 
+#include "atout/action.hpp"
 #include "atout/trick.hpp"
 #include "test_util.hpp"
 
@@ -119,6 +120,44 @@ TEST(Trick, Winner) {
     t.leader = 0;
     for (const char* x : c.cards) t.add(C(x), c.trump);
     EXPECT_EQ(winning_index(t, c.trump), c.winner) << c.source;
+  }
+}
+
+}  // namespace
+}  // namespace atout
+
+namespace atout {
+namespace {
+using test::C;
+using test::make_trick;
+using test::S;
+
+struct RefusalCase {
+  std::vector<const char*> trick;
+  std::vector<const char*> hand;
+  const char* card;
+  Refusal expected;
+};
+
+TEST(Trick, RefusalReasons) {
+  const Trump h = Trump::of(Suit::hearts);
+  const RefusalCase cases[] = {
+      {{"KS"}, {"7S", "AD"}, "QC", Refusal::card_not_in_hand},
+      {{"KS"}, {"7S", "AD"}, "AD", Refusal::must_follow_suit},
+      {{"AH"}, {"7H", "9H"}, "7H", Refusal::must_beat},
+      {{"AS"}, {"7H", "KD"}, "KD", Refusal::must_trump},
+      {{"7S", "9H"}, {"7H", "JH", "KD"}, "7H", Refusal::must_overtrump},
+      {{"7S", "9H"}, {"7H", "JH", "KD"}, "KD", Refusal::must_overtrump},
+      {{"7S", "JH"}, {"7H", "KD"}, "KD", Refusal::must_undertrump},
+  };
+  for (const RefusalCase& c : cases) {
+    Trick t;
+    t.leader = 0;
+    for (const char* x : c.trick) t.add(C(x), h);
+    CardSet hand;
+    for (const char* x : c.hand) hand.insert(C(x));
+    ASSERT_FALSE(legal_plays(hand, t, h, PlayRules{}).contains(C(c.card)));
+    EXPECT_EQ(refusal_for(hand, t, h, C(c.card)), c.expected) << c.card;
   }
 }
 

@@ -64,4 +64,8 @@ inline Seat seat_of(const Trick& trick, int i, int players) {
 // The cards of `hand` that may legally be played to `trick` (never empty when hand is not).
 CardSet legal_plays(CardSet hand, const Trick& trick, Trump t, const PlayRules& rules);
 
+// Why `c` may not be played from `hand` to `trick` (a card that legal_plays refuses).
+enum class Refusal : std::uint8_t;
+Refusal refusal_for(CardSet hand, const Trick& trick, Trump t, Card c);
+
 }  // namespace atout

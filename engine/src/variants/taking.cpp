@@ -36,7 +36,9 @@ PlayRules taking_play_rules(int players, const Options& options) {
   PlayRules r;
   r.players = players;
   r.partner_master_frees = true;  // seed 002 line 25
-  r.undertrump = option_str(options, "undertrump") == "free" ? Undertrump::free : Undertrump::forced;
+  // Two players never meet the undertrump case with a choice to make; french has the option.
+  const auto it = options.find("undertrump");
+  r.undertrump = it != options.end() && std::get<std::string>(it->second) == "free" ? Undertrump::free : Undertrump::forced;
   return r;
 }
 
@@ -62,8 +64,9 @@ void TakingGame::bidding_legal(std::vector<Action>& out) const {
     out.push_back(Action::take());
     return;
   }
+  const bool any_suit = option_str(options(), "second_round") == "any_suit";
   for (int s = 0; s < kSuits; ++s)
-    if (static_cast<Suit>(s) != turn_up_->suit()) out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
+    if (any_suit || static_cast<Suit>(s) != turn_up_->suit()) out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
 }
 
 Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
@@ -82,8 +85,11 @@ Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
     // Round one takes the turned-up suit (seed 002 line 9).
     if (a.has_trump && !(a.trump == trump)) return Refusal::invalid_trump;
   } else {
-    // Round two names another suit (seed 002 line 9; seed 003 line 48).
-    if (!a.has_trump || a.trump.mode != Mode::suit || a.trump.suit == turn_up_->suit()) return Refusal::invalid_trump;
+    // Round two names another suit (seed 002 line 9; seed 003 line 48), or any of the four
+    // under the `second_round: any_suit` option (seed 000 lines 85, 97).
+    const bool any_suit = option_str(options(), "second_round") == "any_suit";
+    if (!a.has_trump || a.trump.mode != Mode::suit || (!any_suit && a.trump.suit == turn_up_->suit()))
+      return Refusal::invalid_trump;
     trump = a.trump;
   }
   Action recorded = Action::take(trump);
