@@ -36,7 +36,8 @@ void BM_FrenchRandomPlayHand(benchmark::State& state) {
     benchmark::DoNotOptimize(p.won);
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["hands_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["hands_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_FrenchRandomPlayHand);
 

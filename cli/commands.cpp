@@ -17,24 +17,42 @@ using protocol::json;
 
 std::string describe(Refusal r) {
   switch (r) {
-    case Refusal::game_over: return "the match is already over";
-    case Refusal::not_your_turn: return "it is not this seat's turn";
-    case Refusal::wrong_phase: return "this action is not taken in the current phase";
-    case Refusal::card_not_in_hand: return "the seat does not hold this card (or it was already played)";
-    case Refusal::must_follow_suit: return "the seat must follow the suit led";
-    case Refusal::must_beat: return "the seat must play a higher card of the suit led";
-    case Refusal::must_trump: return "the seat cannot follow and must trump";
-    case Refusal::must_overtrump: return "the seat must overtrump";
-    case Refusal::must_undertrump: return "the seat cannot overtrump and must still play a trump";
-    case Refusal::bid_too_low: return "the bid does not beat the last bid";
-    case Refusal::invalid_bid: return "this bid is not allowed in this variant";
-    case Refusal::invalid_trump: return "this trump cannot be taken now";
-    case Refusal::cannot_double: return "there is no opposing bid to double";
-    case Refusal::cannot_redouble: return "there is no double against this side to redouble";
-    case Refusal::not_announced: return "this combination was not announced";
-    case Refusal::invalid_combination: return "these cards are not a combination the seat holds";
-    case Refusal::not_allowed: return "this action is not available to this seat now";
-    case Refusal::none: break;
+    case Refusal::game_over:
+      return "the match is already over";
+    case Refusal::not_your_turn:
+      return "it is not this seat's turn";
+    case Refusal::wrong_phase:
+      return "this action is not taken in the current phase";
+    case Refusal::card_not_in_hand:
+      return "the seat does not hold this card (or it was already played)";
+    case Refusal::must_follow_suit:
+      return "the seat must follow the suit led";
+    case Refusal::must_beat:
+      return "the seat must play a higher card of the suit led";
+    case Refusal::must_trump:
+      return "the seat cannot follow and must trump";
+    case Refusal::must_overtrump:
+      return "the seat must overtrump";
+    case Refusal::must_undertrump:
+      return "the seat cannot overtrump and must still play a trump";
+    case Refusal::bid_too_low:
+      return "the bid does not beat the last bid";
+    case Refusal::invalid_bid:
+      return "this bid is not allowed in this variant";
+    case Refusal::invalid_trump:
+      return "this trump cannot be taken now";
+    case Refusal::cannot_double:
+      return "there is no opposing bid to double";
+    case Refusal::cannot_redouble:
+      return "there is no double against this side to redouble";
+    case Refusal::not_announced:
+      return "this combination was not announced";
+    case Refusal::invalid_combination:
+      return "these cards are not a combination the seat holds";
+    case Refusal::not_allowed:
+      return "this action is not available to this seat now";
+    case Refusal::none:
+      break;
   }
   return "refused";
 }
@@ -174,7 +192,8 @@ int legal_for_position(const json& j, std::ostream& out, std::ostream& err) {
   }
   const PlayRules rules = info->play_rules(options);
   json legal = json::array();
-  for (Card card : legal_plays(*hand.value, trick, *trump, rules)) legal.push_back(protocol::to_json(Action::play(card)));
+  for (Card card : legal_plays(*hand.value, trick, *trump, rules))
+    legal.push_back(protocol::to_json(Action::play(card)));
   out << json{{"seat", seat}, {"legal", legal}}.dump(2) << "\n";
   return kExitOk;
 }
@@ -205,7 +224,10 @@ int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostre
   const Seat seat = state->current_player();
   json legal = json::array();
   for (const Action& a : state->legal_actions()) legal.push_back(protocol::to_json(a));
-  out << json{{"phase", to_string(state->phase())}, {"seat", seat == kNoSeat ? json(nullptr) : json(seat)}, {"legal", legal}}.dump(2)
+  out << json{{"phase", to_string(state->phase())},
+              {"seat", seat == kNoSeat ? json(nullptr) : json(seat)},
+              {"legal", legal}}
+             .dump(2)
       << "\n";
   return kExitOk;
 }
@@ -315,8 +337,14 @@ int run_simulate(const std::vector<std::string>& args, std::ostream& out, std::o
     }
     ++wins[static_cast<std::size_t>(*s.winner())];
   }
-  json summary = {{"variant", variant}, {"games", games},   {"seed", seed.hex()},         {"hands", hands},
-                  {"actions", actions}, {"wins", wins},     {"outcomes", json(outcomes)}, {"capots", capots},
+  json summary = {{"variant", variant},
+                  {"games", games},
+                  {"seed", seed.hex()},
+                  {"hands", hands},
+                  {"actions", actions},
+                  {"wins", wins},
+                  {"outcomes", json(outcomes)},
+                  {"capots", capots},
                   {"options", protocol::to_json(header.options)}};
   out << summary.dump(2) << "\n";
   return kExitOk;

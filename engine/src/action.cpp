@@ -8,7 +8,7 @@
 namespace atout {
 
 namespace {
-constexpr std::array<const char*, 9> kActionNames = {"pass", "take", "bid", "double", "redouble",
+constexpr std::array<const char*, 9> kActionNames = {"pass", "take",     "bid",  "double", "redouble",
                                                      "play", "announce", "show", "concede"};
 }
 
@@ -28,57 +28,88 @@ std::optional<ActionType> parse_action_type(std::string_view text) {
 std::string to_string(const Action& a) {
   std::string out = to_string(a.type);
   switch (a.type) {
-    case ActionType::play: return out + " " + to_string(a.card);
-    case ActionType::take: return a.has_trump ? out + " " + to_string(a.trump) : out;
+    case ActionType::play:
+      return out + " " + to_string(a.card);
+    case ActionType::take:
+      return a.has_trump ? out + " " + to_string(a.trump) : out;
     case ActionType::bid:
       return out + " " + (a.capot ? std::string("capot") : std::to_string(a.value)) + " " + to_string(a.trump);
     case ActionType::announce:
-    case ActionType::show: return out + " " + to_string(a.cards);
-    default: return out;
+    case ActionType::show:
+      return out + " " + to_string(a.cards);
+    default:
+      return out;
   }
 }
 
 std::string to_string(Refusal r) {
   switch (r) {
-    case Refusal::none: return "none";
-    case Refusal::game_over: return "game_over";
-    case Refusal::not_your_turn: return "not_your_turn";
-    case Refusal::wrong_phase: return "wrong_phase";
-    case Refusal::card_not_in_hand: return "card_not_in_hand";
-    case Refusal::must_follow_suit: return "must_follow_suit";
-    case Refusal::must_beat: return "must_beat";
-    case Refusal::must_trump: return "must_trump";
-    case Refusal::must_overtrump: return "must_overtrump";
-    case Refusal::must_undertrump: return "must_undertrump";
-    case Refusal::bid_too_low: return "bid_too_low";
-    case Refusal::invalid_bid: return "invalid_bid";
-    case Refusal::invalid_trump: return "invalid_trump";
-    case Refusal::cannot_double: return "cannot_double";
-    case Refusal::cannot_redouble: return "cannot_redouble";
-    case Refusal::not_announced: return "not_announced";
-    case Refusal::invalid_combination: return "invalid_combination";
-    case Refusal::not_allowed: return "not_allowed";
+    case Refusal::none:
+      return "none";
+    case Refusal::game_over:
+      return "game_over";
+    case Refusal::not_your_turn:
+      return "not_your_turn";
+    case Refusal::wrong_phase:
+      return "wrong_phase";
+    case Refusal::card_not_in_hand:
+      return "card_not_in_hand";
+    case Refusal::must_follow_suit:
+      return "must_follow_suit";
+    case Refusal::must_beat:
+      return "must_beat";
+    case Refusal::must_trump:
+      return "must_trump";
+    case Refusal::must_overtrump:
+      return "must_overtrump";
+    case Refusal::must_undertrump:
+      return "must_undertrump";
+    case Refusal::bid_too_low:
+      return "bid_too_low";
+    case Refusal::invalid_bid:
+      return "invalid_bid";
+    case Refusal::invalid_trump:
+      return "invalid_trump";
+    case Refusal::cannot_double:
+      return "cannot_double";
+    case Refusal::cannot_redouble:
+      return "cannot_redouble";
+    case Refusal::not_announced:
+      return "not_announced";
+    case Refusal::invalid_combination:
+      return "invalid_combination";
+    case Refusal::not_allowed:
+      return "not_allowed";
   }
   return "unknown";
 }
 
 std::string to_string(Phase p) {
   switch (p) {
-    case Phase::bidding: return "bidding";
-    case Phase::declaring: return "declaring";
-    case Phase::playing: return "playing";
-    case Phase::match_over: return "match_over";
+    case Phase::bidding:
+      return "bidding";
+    case Phase::declaring:
+      return "declaring";
+    case Phase::playing:
+      return "playing";
+    case Phase::match_over:
+      return "match_over";
   }
   return "unknown";
 }
 
 std::string to_string(Outcome o) {
   switch (o) {
-    case Outcome::made: return "made";
-    case Outcome::failed: return "failed";
-    case Outcome::tie_held: return "tie_held";
-    case Outcome::all_passed: return "all_passed";
-    case Outcome::conceded: return "conceded";
+    case Outcome::made:
+      return "made";
+    case Outcome::failed:
+      return "failed";
+    case Outcome::tie_held:
+      return "tie_held";
+    case Outcome::all_passed:
+      return "all_passed";
+    case Outcome::conceded:
+      return "conceded";
   }
   return "unknown";
 }

@@ -44,7 +44,8 @@ std::optional<Suit> parse_suit(std::string_view text) {
     const std::string_view name = kSuitNames[i];
     if (name.size() != text.size()) continue;
     bool same = true;
-    for (std::size_t k = 0; k < name.size(); ++k) same = same && (name[k] == std::tolower(static_cast<unsigned char>(text[k])));
+    for (std::size_t k = 0; k < name.size(); ++k)
+      same = same && (name[k] == std::tolower(static_cast<unsigned char>(text[k])));
     if (same) return static_cast<Suit>(i);
   }
   return std::nullopt;

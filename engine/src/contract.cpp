@@ -5,9 +5,12 @@ namespace atout {
 
 std::string to_string(Trump t) {
   switch (t.mode) {
-    case Mode::no_trumps: return "no_trumps";
-    case Mode::all_trumps: return "all_trumps";
-    case Mode::suit: break;
+    case Mode::no_trumps:
+      return "no_trumps";
+    case Mode::all_trumps:
+      return "all_trumps";
+    case Mode::suit:
+      break;
   }
   return to_string(t.suit);
 }

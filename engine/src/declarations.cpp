@@ -7,10 +7,14 @@ namespace atout {
 
 std::string to_string(ComboKind k) {
   switch (k) {
-    case ComboKind::tierce: return "tierce";
-    case ComboKind::quarte: return "quarte";
-    case ComboKind::quint: return "quint";
-    case ComboKind::carre: return "carre";
+    case ComboKind::tierce:
+      return "tierce";
+    case ComboKind::quarte:
+      return "quarte";
+    case ComboKind::quint:
+      return "quint";
+    case ComboKind::carre:
+      return "carre";
   }
   return "?";
 }
@@ -80,8 +84,7 @@ struct Search {
     for (std::size_t i = from; i < all.size(); ++i) {
       if (!(all[i].cards & used).empty()) continue;
       chosen.push_back(static_cast<int>(i));
-      run(i + 1, used | all[i].cards, points + all[i].points,
-          std::max(top, combo_strength(all[i], t, rules)));
+      run(i + 1, used | all[i].cards, points + all[i].points, std::max(top, combo_strength(all[i], t, rules)));
       chosen.pop_back();
     }
   }
@@ -98,15 +101,13 @@ std::vector<Combo> best_combos(CardSet hand, Trump t, const DeclarationRules& ru
   return out;
 }
 
-std::optional<int> declaration_winner(const std::vector<std::vector<Combo>>& by_seat,
-                                      const std::vector<Seat>& order, Trump t,
-                                      const DeclarationRules& rules) {
+std::optional<int> declaration_winner(const std::vector<std::vector<Combo>>& by_seat, const std::vector<Seat>& order,
+                                      Trump t, const DeclarationRules& rules) {
   std::uint32_t top = 0;
   std::vector<Seat> leaders;  // seats holding the strongest combination, in showing order
   for (Seat s : order) {
     std::uint32_t mine = 0;
-    for (const Combo& c : by_seat[static_cast<std::size_t>(s)])
-      mine = std::max(mine, combo_strength(c, t, rules) + 1);
+    for (const Combo& c : by_seat[static_cast<std::size_t>(s)]) mine = std::max(mine, combo_strength(c, t, rules) + 1);
     if (mine == 0) continue;
     if (mine > top) {
       top = mine;

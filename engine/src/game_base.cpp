@@ -8,18 +8,14 @@ namespace atout {
 
 bool option_bool(const Options& o, const std::string& name) { return std::get<bool>(o.at(name)); }
 int option_int(const Options& o, const std::string& name) { return std::get<int>(o.at(name)); }
-const std::string& option_str(const Options& o, const std::string& name) {
-  return std::get<std::string>(o.at(name));
-}
+const std::string& option_str(const Options& o, const std::string& name) { return std::get<std::string>(o.at(name)); }
 
 GameBase::GameBase(Record header, int players, CardSet deck)
     : record_(std::move(header)), players_(players), deck_mask_(deck) {
   dealer_ = record_.first_dealer;
 }
 
-std::vector<CardSet> GameBase::hands() const {
-  return std::vector<CardSet>(hands_.begin(), hands_.begin() + players_);
-}
+std::vector<CardSet> GameBase::hands() const { return std::vector<CardSet>(hands_.begin(), hands_.begin() + players_); }
 
 std::vector<Card> GameBase::next_deck() {
   const auto i = static_cast<std::size_t>(hand_index_);
@@ -68,7 +64,8 @@ void GameBase::start_deal() {
 }
 
 void GameBase::give(Seat seat, int n) {
-  for (int k = 0; k < n && stock_pos_ < stock_.size(); ++k) hands_[static_cast<std::size_t>(seat)].insert(stock_[stock_pos_++]);
+  for (int k = 0; k < n && stock_pos_ < stock_.size(); ++k)
+    hands_[static_cast<std::size_t>(seat)].insert(stock_[stock_pos_++]);
 }
 
 void GameBase::all_passed() {
@@ -217,7 +214,8 @@ void GameBase::tally_declarations(HandResult& r) const {
         for (const Combo& c : combos_[static_cast<std::size_t>(s)]) sum += c.points;
     r.teams[static_cast<std::size_t>(*decl_team_)].declarations = sum;
   }
-  if (belote_seat_) r.teams[static_cast<std::size_t>(team_of(*belote_seat_))].belote = declaration_rules().belote_points;
+  if (belote_seat_)
+    r.teams[static_cast<std::size_t>(team_of(*belote_seat_))].belote = declaration_rules().belote_points;
 }
 
 void GameBase::complete_gathered() {
@@ -266,7 +264,8 @@ Observation GameBase::observation(Seat seat) const {
   o.current = current_player();
   const bool seated = seat >= 0 && seat < players_;
   if (seated) o.own = hands_[static_cast<std::size_t>(seat)];
-  for (int s = 0; s < players_; ++s) o.hand_sizes[static_cast<std::size_t>(s)] = hands_[static_cast<std::size_t>(s)].size();
+  for (int s = 0; s < players_; ++s)
+    o.hand_sizes[static_cast<std::size_t>(s)] = hands_[static_cast<std::size_t>(s)].size();
   if (turn_up_ && turn_up_public_) o.turn_up = turn_up_;
   o.bids = bids_;
   o.contract = contract_;

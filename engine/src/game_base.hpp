@@ -93,9 +93,9 @@ class GameBase : public State {
 
   PlayPhase play_;
   std::vector<Trick> tricks_;
-  std::array<CardSet, 4> play_hands_{};          // each hand as it was when play began
-  std::vector<std::vector<Combo>> combos_;       // each seat's declared combinations
-  std::optional<int> decl_team_;                 // whose combinations count
+  std::array<CardSet, 4> play_hands_{};     // each hand as it was when play began
+  std::vector<std::vector<Combo>> combos_;  // each seat's declared combinations
+  std::optional<int> decl_team_;            // whose combinations count
   std::vector<Seat> show_order_;
   bool decl_shown_ = false;
   std::optional<Seat> belote_seat_;

@@ -15,8 +15,7 @@ CardSet legal_plays(CardSet hand, const Trick& trick, Trump t, const PlayRules& 
 
   // Trumps led (or any suit in All Trumps): follow, and beat the best card if able, even a
   // partner's (seed 002 line 15; seed 000 line 25; seed 004 line 93).
-  const bool beat_when_following =
-      t.is_trump_suit(led) || (t.mode == Mode::all_trumps && rules.all_trumps_must_beat);
+  const bool beat_when_following = t.is_trump_suit(led) || (t.mode == Mode::all_trumps && rules.all_trumps_must_beat);
   if (!follow.empty()) {
     if (beat_when_following && best.suit() == led) {
       const CardSet over = follow & stronger_in_suit(t, best);

@@ -112,7 +112,8 @@ const VariantInfo* find_variant(std::string_view id) {
 
 std::optional<CreateError> normalise_options(const VariantInfo& info, Options& options) {
   for (const auto& [name, value] : options) {
-    const auto spec = std::find_if(info.options.begin(), info.options.end(), [&](const OptionSpec& s) { return s.name == name; });
+    const auto spec =
+        std::find_if(info.options.begin(), info.options.end(), [&](const OptionSpec& s) { return s.name == name; });
     if (spec == info.options.end())
       return CreateError{"bad_option", "variant '" + info.id + "' has no option '" + name + "'"};
     switch (spec->type) {

@@ -14,7 +14,9 @@ json to_json(CardSet s) {
 json to_json(const Action& a) {
   json j = {{"type", atout::to_string(a.type)}};
   switch (a.type) {
-    case ActionType::play: j["card"] = to_json(a.card); break;
+    case ActionType::play:
+      j["card"] = to_json(a.card);
+      break;
     case ActionType::take:
       if (a.has_trump) j["trump"] = atout::to_string(a.trump);
       break;
@@ -24,8 +26,11 @@ json to_json(const Action& a) {
       if (a.value != 0) j["value"] = a.value;
       break;
     case ActionType::announce:
-    case ActionType::show: j["cards"] = to_json(a.cards); break;
-    default: break;
+    case ActionType::show:
+      j["cards"] = to_json(a.cards);
+      break;
+    default:
+      break;
   }
   return j;
 }
@@ -108,8 +113,11 @@ json to_json(const Observation& o) {
     j["tricks_won"] = o.tricks_won;
     json decl = json::array();
     for (const DeclarationView& d : o.declarations) {
-      json x = {{"seat", d.seat}, {"kind", atout::to_string(d.kind)},
-                {"top", std::string(1, rank_letter(d.top))}, {"points", d.points}, {"shown", d.shown}};
+      json x = {{"seat", d.seat},
+                {"kind", atout::to_string(d.kind)},
+                {"top", std::string(1, rank_letter(d.top))},
+                {"points", d.points},
+                {"shown", d.shown}};
       if (d.shown) x["cards"] = to_json(d.cards);
       decl.push_back(x);
     }
@@ -145,12 +153,8 @@ json to_json(const Record& r) {
     x["seat"] = a.seat;
     actions.push_back(x);
   }
-  json j = {{"format", "atout-record/1"},
-            {"variant", r.variant},
-            {"options", to_json(r.options)},
-            {"deal", deal},
-            {"dealer", r.first_dealer},
-            {"actions", actions}};
+  json j = {{"format", "atout-record/1"}, {"variant", r.variant}, {"options", to_json(r.options)}, {"deal", deal},
+            {"dealer", r.first_dealer},   {"actions", actions}};
   if (r.hand_limit) j["hands"] = *r.hand_limit;
   return j;
 }
@@ -204,7 +208,8 @@ Parsed<json> parse_text(std::string_view text) {
 Parsed<Card> parse_card(const json& j) {
   if (!j.is_string()) return fail<Card>("a card must be a string such as \"JS\" or \"10H\"");
   const auto c = atout::parse_card(j.get<std::string>());
-  if (!c) return fail<Card>("'" + j.get<std::string>() + "' is not a card (rank 7-9, T or 10, J, Q, K, A; suit C, D, H, S)");
+  if (!c)
+    return fail<Card>("'" + j.get<std::string>() + "' is not a card (rank 7-9, T or 10, J, Q, K, A; suit C, D, H, S)");
   return ok(*c);
 }
 
@@ -230,8 +235,9 @@ Parsed<Action> parse_action(const json& j) {
   a.type = *type;
   auto trump_field = [&](bool required) -> std::optional<std::string> {
     const auto f = j.find("trump");
-    if (f == j.end()) return required ? std::optional<std::string>("action '" + t->get<std::string>() + "' needs a field 'trump'")
-                                      : std::nullopt;
+    if (f == j.end())
+      return required ? std::optional<std::string>("action '" + t->get<std::string>() + "' needs a field 'trump'")
+                      : std::nullopt;
     if (!f->is_string()) return "field 'trump' must be a string";
     const auto tr = parse_trump(f->get<std::string>());
     if (!tr) return "'" + f->get<std::string>() + "' is not a trump (a suit, no_trumps or all_trumps)";
@@ -278,7 +284,8 @@ Parsed<Action> parse_action(const json& j) {
       a.cards = *cs.value;
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return ok(a);
 }
@@ -326,7 +333,8 @@ Parsed<Record> parse_record(const json& j) {
     r.hand_limit = h->get<int>();
   }
   const auto deal = j.find("deal");
-  if (deal == j.end() || !deal->is_object()) return fail<Record>("a record needs an object field 'deal' (a seed, seeds or decks)");
+  if (deal == j.end() || !deal->is_object())
+    return fail<Record>("a record needs an object field 'deal' (a seed, seeds or decks)");
   if (const auto s = deal->find("seed"); s != deal->end()) {
     const auto seed = s->is_string() ? Seed::parse(s->get<std::string>()) : std::nullopt;
     if (!seed) return fail<Record>("deal.seed must be 32 hexadecimal digits");

@@ -1,7 +1,8 @@
 // Declarations: detection, the best non-overlapping set, comparison between teams, belote.
+#include "atout/declarations.hpp"
+
 #include <gtest/gtest.h>
 
-#include "atout/declarations.hpp"
 #include "test_util.hpp"
 #include "variants/taking.hpp"
 
@@ -83,8 +84,8 @@ TEST(Declarations, TeamComparison) {
 TEST(Declarations, EqualTieCanScoreNothing) {
   DeclarationRules rules = french_declarations(true);
   rules.equal_first_wins = false;
-  std::vector<std::vector<Combo>> by_seat = {best_combos(S({"7H", "8H", "9H"}), kClubs, rules),
-                                             best_combos(S({"7S", "8S", "9S"}), kClubs, rules), {}, {}};
+  std::vector<std::vector<Combo>> by_seat = {
+      best_combos(S({"7H", "8H", "9H"}), kClubs, rules), best_combos(S({"7S", "8S", "9S"}), kClubs, rules), {}, {}};
   EXPECT_FALSE(declaration_winner(by_seat, {0, 1, 2, 3}, kClubs, rules).has_value());
 }
 

@@ -87,7 +87,7 @@ TEST(French, AllPassTwiceRedealsByTheNextPlayer) {
   EXPECT_EQ(s->match_score(), (std::array<int, 2>{0, 0}));
   const Observation o = s->observation(kNoSeat);
   EXPECT_EQ(o.hand, 1);
-  EXPECT_EQ(o.dealer, 1);   // seed 002 line 9: the next player in rotation deals
+  EXPECT_EQ(o.dealer, 1);  // seed 002 line 9: the next player in rotation deals
   EXPECT_EQ(o.current, 2);
 }
 

@@ -113,7 +113,8 @@ class Checker {
     if (scan_json_) {
       CardSet in_json;
       collect_cards(protocol::to_json(o), in_json);
-      ASSERT_TRUE((in_json - allowed).empty()) << "seat " << int(seat) << " JSON shows " << to_string(in_json - allowed);
+      ASSERT_TRUE((in_json - allowed).empty())
+          << "seat " << int(seat) << " JSON shows " << to_string(in_json - allowed);
     }
   }
 
@@ -143,8 +144,8 @@ class Checker {
         }
         // Independent reckoning of whose combinations count (seed 000 lines 69-71).
         if (case_.variant == "french" || case_.variant == "duel") {
-          const bool on = !s_.record().options.count("declarations") ||
-                          std::get<bool>(s_.record().options.at("declarations"));
+          const bool on =
+              !s_.record().options.count("declarations") || std::get<bool>(s_.record().options.at("declarations"));
           const DeclarationRules rules = french_declarations(on);
           std::vector<std::vector<Combo>> by_seat;
           std::vector<Seat> order;
@@ -304,7 +305,10 @@ std::vector<SimCase> sim_cases() {
   std::vector<SimCase> v;
   // 10 shards x 1,000 matches of each variant (each match is several hands).
   for (int shard = 0; shard < 10; ++shard) {
-    v.push_back({"french", shard, 1000, 162, shard % 2 ? R"({"declarations": false, "tie": "tie_loses", "capot": 252, "deal": "cut", "target": 701})" : ""});
+    v.push_back({"french", shard, 1000, 162,
+                 shard % 2
+                     ? R"({"declarations": false, "tie": "tie_loses", "capot": 252, "deal": "cut", "target": 701})"
+                     : ""});
     v.push_back({"duel", shard, 1000, 162, shard % 2 ? R"({"undertrump": "free", "deal": "cut"})" : ""});
   }
   return v;

@@ -1,9 +1,10 @@
 // The deal generator: SHA-256 vectors, seed text, determinism, shuffle and cut bounds.
+#include "atout/rng.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "atout/rng.hpp"
 #include "atout/sha256.hpp"
 
 namespace atout {

@@ -44,8 +44,7 @@ TEST(SeedNumbers, FrenchCardPoints) {
 TEST(SeedNumbers, CardPointsTotal152PlusDixDeDer162) {
   // Seed 000 line 41: "the sum value of the cards equals 152"; last four cards +10 (seed 002 line 27).
   const PointTable p = french_points();
-  for (int s = 0; s < kSuits; ++s)
-    EXPECT_EQ(p.sum(Trump::of(static_cast<Suit>(s)), CardSet::deck32()), 152);
+  for (int s = 0; s < kSuits; ++s) EXPECT_EQ(p.sum(Trump::of(static_cast<Suit>(s)), CardSet::deck32()), 152);
   EXPECT_EQ(p.last_trick, 10);
   // Seed 000 line 41: in height (No Trumps) the ace is 19 and the sum is still 152.
   PointTable height;
@@ -56,8 +55,10 @@ TEST(SeedNumbers, CardPointsTotal152PlusDixDeDer162) {
 
 TEST(SeedNumbers, CardOrders) {
   // Seed 000 line 13: plain A 10 K Q J 9 8 7; line 15: trump J 9 A 10 K Q 8 7 (also seed 002 lines 39-40).
-  const Rank plain[] = {Rank::ace, Rank::ten, Rank::king, Rank::queen, Rank::jack, Rank::nine, Rank::eight, Rank::seven};
-  const Rank trump[] = {Rank::jack, Rank::nine, Rank::ace, Rank::ten, Rank::king, Rank::queen, Rank::eight, Rank::seven};
+  const Rank plain[] = {Rank::ace,  Rank::ten,  Rank::king,  Rank::queen,
+                        Rank::jack, Rank::nine, Rank::eight, Rank::seven};
+  const Rank trump[] = {Rank::jack, Rank::nine,  Rank::ace,   Rank::ten,
+                        Rank::king, Rank::queen, Rank::eight, Rank::seven};
   const Trump t = Trump::of(Suit::hearts);
   for (int i = 0; i + 1 < kRanks; ++i) {
     EXPECT_GT(strength(t, Card(Suit::spades, plain[i])), strength(t, Card(Suit::spades, plain[i + 1])));

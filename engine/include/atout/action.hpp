@@ -80,21 +80,21 @@ enum class Refusal : std::uint8_t {
   none,
   game_over,
   not_your_turn,
-  wrong_phase,        // this kind of action is not taken in the current phase
+  wrong_phase,  // this kind of action is not taken in the current phase
   card_not_in_hand,
   must_follow_suit,
-  must_beat,          // following suit, a higher card of the suit led must be played
+  must_beat,  // following suit, a higher card of the suit led must be played
   must_trump,
   must_overtrump,
   must_undertrump,
   bid_too_low,
-  invalid_bid,        // a value or trump this variant does not allow here
-  invalid_trump,      // taking a trump that may not be taken now
+  invalid_bid,    // a value or trump this variant does not allow here
+  invalid_trump,  // taking a trump that may not be taken now
   cannot_double,
   cannot_redouble,
-  not_announced,      // showing a combination that was not announced
+  not_announced,  // showing a combination that was not announced
   invalid_combination,
-  not_allowed,        // the action exists in this phase but not for this seat now
+  not_allowed,  // the action exists in this phase but not for this seat now
 };
 
 std::string to_string(Refusal r);

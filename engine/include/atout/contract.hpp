@@ -22,18 +22,12 @@ struct Trump {
   static constexpr Trump no_trumps() { return Trump{Mode::no_trumps, Suit::clubs}; }
   static constexpr Trump all_trumps() { return Trump{Mode::all_trumps, Suit::clubs}; }
 
-  constexpr bool operator==(const Trump& o) const {
-    return mode == o.mode && (mode != Mode::suit || suit == o.suit);
-  }
+  constexpr bool operator==(const Trump& o) const { return mode == o.mode && (mode != Mode::suit || suit == o.suit); }
   // True when cards of `s` follow the trump order (J 9 A 10 K Q 8 7).
-  constexpr bool trump_ordered(Suit s) const {
-    return mode == Mode::all_trumps || (mode == Mode::suit && suit == s);
-  }
+  constexpr bool trump_ordered(Suit s) const { return mode == Mode::all_trumps || (mode == Mode::suit && suit == s); }
   // True when `s` is the single trump suit that beats every other suit.
   constexpr bool is_trump_suit(Suit s) const { return mode == Mode::suit && suit == s; }
-  constexpr CardSet trump_cards() const {
-    return mode == Mode::suit ? CardSet::suit_mask(suit) : CardSet();
-  }
+  constexpr CardSet trump_cards() const { return mode == Mode::suit ? CardSet::suit_mask(suit) : CardSet(); }
 };
 
 std::string to_string(Trump t);  // "hearts", "no_trumps", "all_trumps"
@@ -76,18 +70,21 @@ inline CardSet stronger_in_suit(Trump t, Card c) {
 // Card points for one variant: the value of each rank when its suit is trump-ordered, when it is
 // plain in a suit contract, and in No Trumps (where seed 000 line 41 makes the ace 19).
 struct PointTable {
-  std::array<int, kRanks> trump{};      // rank -> points in a trump suit (and in All Trumps)
-  std::array<int, kRanks> plain{};      // rank -> points in a plain suit of a suit contract
-  std::array<int, kRanks> no_trumps{};  // rank -> points in No Trumps
-  std::array<int, kRanks> all_trumps{}; // rank -> points in All Trumps
-  int last_trick = 10;                  // dix de der
+  std::array<int, kRanks> trump{};       // rank -> points in a trump suit (and in All Trumps)
+  std::array<int, kRanks> plain{};       // rank -> points in a plain suit of a suit contract
+  std::array<int, kRanks> no_trumps{};   // rank -> points in No Trumps
+  std::array<int, kRanks> all_trumps{};  // rank -> points in All Trumps
+  int last_trick = 10;                   // dix de der
 
   int value(Trump t, Card c) const {
     const int r = static_cast<int>(c.rank());
     switch (t.mode) {
-      case Mode::no_trumps: return no_trumps[r];
-      case Mode::all_trumps: return all_trumps[r];
-      case Mode::suit: return t.suit == c.suit() ? trump[r] : plain[r];
+      case Mode::no_trumps:
+        return no_trumps[r];
+      case Mode::all_trumps:
+        return all_trumps[r];
+      case Mode::suit:
+        return t.suit == c.suit() ? trump[r] : plain[r];
     }
     return 0;
   }

@@ -60,9 +60,8 @@ std::uint32_t combo_strength(const Combo& c, Trump t, const DeclarationRules& ru
 // Which team's declarations count. `by_seat` holds each seat's combinations; `order` lists the
 // seats in the order they show (the first trick's order of play). Returns 0 or 1, or nullopt when
 // neither side scores (no combinations, or an equal tie under equal_first_wins == false).
-std::optional<int> declaration_winner(const std::vector<std::vector<Combo>>& by_seat,
-                                      const std::vector<Seat>& order, Trump t,
-                                      const DeclarationRules& rules);
+std::optional<int> declaration_winner(const std::vector<std::vector<Combo>>& by_seat, const std::vector<Seat>& order,
+                                      Trump t, const DeclarationRules& rules);
 
 // The seat holding both king and queen of trumps, if any (suit contracts only).
 std::optional<Seat> belote_holder(const std::vector<CardSet>& hands, Trump t);

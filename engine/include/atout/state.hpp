@@ -33,11 +33,11 @@ struct OptionSpec {
   std::string name;
   OptionType type = OptionType::boolean;
   OptionValue default_value;
-  std::vector<int> allowed_integers;       // integer: the allowed values (empty: a range)
-  int min = 0, max = 0;                    // integer range when allowed_integers is empty
-  std::vector<std::string> choices;        // choice: the allowed strings
+  std::vector<int> allowed_integers;  // integer: the allowed values (empty: a range)
+  int min = 0, max = 0;               // integer range when allowed_integers is empty
+  std::vector<std::string> choices;   // choice: the allowed strings
   std::string description;
-  std::string source;                      // the seed line or RULES-NOTES decision
+  std::string source;  // the seed line or RULES-NOTES decision
 };
 
 // ---- Records -------------------------------------------------------------------------------
@@ -70,9 +70,9 @@ struct Record {
 struct Contract {
   Seat taker = kNoSeat;
   Trump trump{};
-  int value = 0;        // the bid (coinche points, bazar tens); 0 where the variant has none
-  bool capot = false;   // a capot bid
-  int multiplier = 1;   // 1, 2 (doubled) or 4 (redoubled)
+  int value = 0;       // the bid (coinche points, bazar tens); 0 where the variant has none
+  bool capot = false;  // a capot bid
+  int multiplier = 1;  // 1, 2 (doubled) or 4 (redoubled)
   Seat doubled_by = kNoSeat;
   Seat redoubled_by = kNoSeat;
 };
@@ -82,7 +82,7 @@ struct DeclarationView {
   ComboKind kind = ComboKind::tierce;
   Rank top = Rank::seven;
   int points = 0;
-  bool shown = false;   // when shown, `cards` holds the combination's cards; else it is empty
+  bool shown = false;  // when shown, `cards` holds the combination's cards; else it is empty
   CardSet cards;
 };
 
@@ -91,10 +91,10 @@ struct TeamTally {
   int last_trick = 0;    // dix de der
   int declarations = 0;  // counted declarations
   int belote = 0;
-  int capot_bonus = 0;   // what capot/kaput adds on top of (or instead of) the card points
+  int capot_bonus = 0;  // what capot/kaput adds on top of (or instead of) the card points
   int tricks = 0;
-  int raw = 0;           // card_points + last_trick + capot_bonus + declarations + belote
-  int score = 0;         // what the team adds to its match score for this hand
+  int raw = 0;    // card_points + last_trick + capot_bonus + declarations + belote
+  int score = 0;  // what the team adds to its match score for this hand
 };
 
 enum class Outcome : std::uint8_t { made, failed, tie_held, all_passed, conceded };
@@ -124,19 +124,19 @@ struct Observation {
   int hand = 0;
   Seat dealer = kNoSeat;
   Seat current = kNoSeat;
-  CardSet own;                           // the seat's own cards (empty for spectators)
+  CardSet own;  // the seat's own cards (empty for spectators)
   std::array<int, 4> hand_sizes{};
-  std::optional<Card> turn_up;           // the turned-up or offered card, while public
-  std::vector<RecordedAction> bids;      // this hand's bidding, in order
+  std::optional<Card> turn_up;       // the turned-up or offered card, while public
+  std::vector<RecordedAction> bids;  // this hand's bidding, in order
   std::optional<Contract> contract;
-  Trick trick;                           // the trick in progress
-  std::vector<Trick> tricks;             // completed tricks of this hand, in order
+  Trick trick;                // the trick in progress
+  std::vector<Trick> tricks;  // completed tricks of this hand, in order
   std::array<int, 2> tricks_won{};
   std::vector<DeclarationView> declarations;
-  std::vector<Seat> belote;              // seats that announced belote / rebelote this hand
+  std::vector<Seat> belote;  // seats that announced belote / rebelote this hand
   std::array<int, 2> match_score{};
   int held_points = 0;
-  std::vector<Action> legal;             // the seat's legal actions when it is to act
+  std::vector<Action> legal;  // the seat's legal actions when it is to act
   // Every card this seat may know of: own cards, played cards, the public turn-up, shown
   // combinations. Tests check that nothing else appears anywhere in the observation.
   CardSet visible;
@@ -178,7 +178,7 @@ class State {
 // ---- Variants -------------------------------------------------------------------------------
 
 struct CreateError {
-  std::string code;     // "unknown_variant", "bad_option", "bad_deal"
+  std::string code;  // "unknown_variant", "bad_option", "bad_deal"
   std::string message;
 };
 

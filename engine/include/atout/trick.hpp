@@ -57,9 +57,7 @@ struct Trick {
 inline int winning_index(const Trick& trick, Trump) { return trick.win; }
 
 // The seat that played trick.cards[i].
-inline Seat seat_of(const Trick& trick, int i, int players) {
-  return static_cast<Seat>((trick.leader + i) % players);
-}
+inline Seat seat_of(const Trick& trick, int i, int players) { return static_cast<Seat>((trick.leader + i) % players); }
 
 // The cards of `hand` that may legally be played to `trick` (never empty when hand is not).
 CardSet legal_plays(CardSet hand, const Trick& trick, Trump t, const PlayRules& rules);

@@ -38,7 +38,8 @@ PlayRules taking_play_rules(int players, const Options& options) {
   r.partner_master_frees = true;  // seed 002 line 25
   // Two players never meet the undertrump case with a choice to make; french has the option.
   const auto it = options.find("undertrump");
-  r.undertrump = it != options.end() && std::get<std::string>(it->second) == "free" ? Undertrump::free : Undertrump::forced;
+  r.undertrump =
+      it != options.end() && std::get<std::string>(it->second) == "free" ? Undertrump::free : Undertrump::forced;
   return r;
 }
 
@@ -66,7 +67,8 @@ void TakingGame::bidding_legal(std::vector<Action>& out) const {
   }
   const bool any_suit = option_str(options(), "second_round") == "any_suit";
   for (int s = 0; s < kSuits; ++s)
-    if (any_suit || static_cast<Suit>(s) != turn_up_->suit()) out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
+    if (any_suit || static_cast<Suit>(s) != turn_up_->suit())
+      out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
 }
 
 Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
