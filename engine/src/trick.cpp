@@ -14,7 +14,7 @@ CardSet legal_plays(CardSet hand, const Trick& trick, Trump t, const PlayRules& 
   const Card best = trick.cards[win];
 
   // Trumps led (or any suit in All Trumps): follow, and beat the best card if able, even a
-  // partner's (seed 002 line 15; seed 000 line 25; seed 004 line 93).
+  // partner's (seed 002 line 15; seed 000 line 25; seed 004 line 37).
   const bool beat_when_following = t.is_trump_suit(led) || (t.mode == Mode::all_trumps && rules.all_trumps_must_beat);
   if (!follow.empty()) {
     if (beat_when_following && best.suit() == led) {
@@ -24,7 +24,7 @@ CardSet legal_plays(CardSet hand, const Trick& trick, Trump t, const PlayRules& 
     return follow;
   }
 
-  // Void in the suit led. Without a single trump suit, anything goes (seed 004 line 92).
+  // Void in the suit led. Without a single trump suit, anything goes (seed 004 line 36).
   if (t.mode != Mode::suit) return hand;
   const CardSet trumps = hand & t.trump_cards();
   if (trumps.empty()) return hand;

@@ -51,7 +51,7 @@ OptionSpec deal_option() {
 OptionSpec second_round_option() {
   return choice("second_round", "other_suits", {"other_suits", "any_suit"},
                 "the second round of taking names a suit other than the turned-up one, or any suit",
-                "seed 002 line 9 and seed 003 line 48 (other suits); seed 000 lines 85, 97 (any of the 4)");
+                "seed 002 line 9 and seed 003 line 20 (other suits); seed 000 lines 85, 97 (any of the 4)");
 }
 
 std::vector<VariantInfo> make_registry() {
@@ -62,8 +62,8 @@ std::vector<VariantInfo> make_registry() {
     f.title = "French classic belote";
     f.players = 4;
     f.options = {
-        boolean("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 73"),
-        integer("target", 501, {501, 701, 1001}, "match target in points", "seed 000 line 89; seed 003 line 78"),
+        boolean("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 45"),
+        integer("target", 501, {501, 701, 1001}, "match target in points", "seed 000 line 89; seed 003 line 50"),
         integer("capot", 250, {250, 252}, "what a capot is worth", "RULES-NOTES.md; seeds 000/002 (250), 003 (252)"),
         choice("tie", "litige", {"litige", "tie_loses"},
                "litige: the defence scores, the taker's points go to the next hand's winner; tie_loses: a tie fails",
@@ -83,7 +83,7 @@ std::vector<VariantInfo> make_registry() {
     d.title = "Head-to-head belote (2 players)";
     d.players = 2;
     d.options = {
-        boolean("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 73"),
+        boolean("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 45"),
         integer("target", 1001, {1001}, "match target in card points (1001 is 101 in tens)",
                 "seed 000 line 99; RULES-NOTES.md"),
         integer("capot", 250, {250, 252}, "what a capot is worth", "RULES-NOTES.md"),

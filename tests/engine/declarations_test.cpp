@@ -69,7 +69,7 @@ TEST(Declarations, TeamComparison) {
   EXPECT_EQ(winner_of({{}, {"QC", "QD", "QH", "QS"}, {"9S", "TS", "JS", "QS", "KS"}, {}}), 1);
   EXPECT_EQ(winner_of({{"7H", "8H", "9H", "TH"}, {"TS", "JS", "QS"}, {}, {}}), 0);
   EXPECT_EQ(winner_of({{"7H", "8H", "9H"}, {"QS", "KS", "AS"}, {}, {}}), 1);
-  // Carré order J > 9 > A > 10 > K > Q (seed 003 lines 62-64 by value, then height).
+  // Carré order J > 9 > A > 10 > K > Q (seed 003 lines 34-36 by value, then height).
   EXPECT_EQ(winner_of({{"9C", "9D", "9H", "9S"}, {"JC", "JD", "JH", "JS"}, {}, {}}), 1);
   EXPECT_EQ(winner_of({{"AC", "AD", "AH", "AS"}, {"9C", "9D", "9H", "9S"}, {}, {}}), 1);
   EXPECT_EQ(winner_of({{"AC", "AD", "AH", "AS"}, {"TC", "TD", "TH", "TS"}, {}, {}}), 0);

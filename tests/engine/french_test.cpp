@@ -11,7 +11,7 @@ using test::C;
 using test::S;
 
 // Dealer 0. Deck positions: 3 each to seats 1,2,3,0 (0-11), 2 each (12-19), the turned-up card
-// (20), then 3 each with 2 for the taker (seed 002 lines 7 and 11; seed 003 lines 44 and 49).
+// (20), then 3 each with 2 for the taker (seed 002 lines 7 and 11; seed 003 lines 16 and 21).
 const char* kDeck[32] = {"AS", "7S", "8C", "KS", "9C", "TC", "QS", "7D", "8D", "JS", "JC",
                          "QC", "JH", "9H", "8H", "TD", "9D", "QD", "KD", "AD", "7H", "8S",
                          "9S", "KC", "AC", "7C", "TS", "TH", "QH", "KH", "AH", "JD"};
@@ -64,7 +64,7 @@ TEST(French, SecondRoundNamesAnotherSuit) {
   auto s = make(kDeck);
   for (Seat seat : {Seat{1}, Seat{2}, Seat{3}, Seat{0}}) ASSERT_EQ(s->apply(seat, Action::pass()), Refusal::none);
   const auto legal = s->legal_actions();
-  EXPECT_EQ(legal.size(), 4u);  // pass and the three other suits (seed 002 line 9; seed 003 line 48)
+  EXPECT_EQ(legal.size(), 4u);  // pass and the three other suits (seed 002 line 9; seed 003 line 20)
   EXPECT_EQ(s->apply(1, Action::take()), Refusal::invalid_trump);
   EXPECT_EQ(s->apply(1, Action::take(Trump::of(Suit::hearts))), Refusal::invalid_trump);
   EXPECT_EQ(s->apply(1, Action::take(Trump::no_trumps())), Refusal::invalid_trump);
@@ -138,7 +138,7 @@ TEST(French, CapotWithDeclarationsAndBelote) {
     EXPECT_EQ(r.capot_team, 1);
     EXPECT_EQ(r.teams[1].tricks, 8);
     EXPECT_EQ(r.teams[1].card_points + r.teams[1].last_trick, 162);
-    // Eight hearts in a row: a quint and a tierce (seed 004 line 105): 100 + 20. Partner seat 3
+    // Eight hearts in a row: a quint and a tierce (seed 004 line 49): 100 + 20. Partner seat 3
     // holds all eight diamonds, 120 more: the side with the best combination (the trump quint
     // to the ace beats seat 2's spade quint to the ace, seed 000 line 71) scores all its own.
     EXPECT_EQ(r.teams[1].declarations, 240);

@@ -80,15 +80,15 @@ TEST(SeedNumbers, FrenchDeclarationValues) {
   const DeclarationRules rules = french_declarations(true);
   const Trump t = Trump::of(Suit::clubs);
   const DeclCase cases[] = {
-      {{"7H", "8H", "9H"}, ComboKind::tierce, 20, "seed 003 line 67"},
-      {{"TH", "JH", "QH", "KH"}, ComboKind::quarte, 50, "seed 003 line 68"},
-      {{"9S", "TS", "JS", "QS", "KS"}, ComboKind::quint, 100, "seed 003 line 69"},
-      {{"JC", "JD", "JH", "JS"}, ComboKind::carre, 200, "seed 003 line 62"},
-      {{"9C", "9D", "9H", "9S"}, ComboKind::carre, 150, "seed 003 line 63"},
-      {{"AC", "AD", "AH", "AS"}, ComboKind::carre, 100, "seed 003 line 64"},
-      {{"TC", "TD", "TH", "TS"}, ComboKind::carre, 100, "seed 003 line 64"},
-      {{"KC", "KD", "KH", "KS"}, ComboKind::carre, 100, "seed 003 line 64"},
-      {{"QC", "QD", "QH", "QS"}, ComboKind::carre, 100, "seed 003 line 64"},
+      {{"7H", "8H", "9H"}, ComboKind::tierce, 20, "seed 003 line 39"},
+      {{"TH", "JH", "QH", "KH"}, ComboKind::quarte, 50, "seed 003 line 40"},
+      {{"9S", "TS", "JS", "QS", "KS"}, ComboKind::quint, 100, "seed 003 line 41"},
+      {{"JC", "JD", "JH", "JS"}, ComboKind::carre, 200, "seed 003 line 34"},
+      {{"9C", "9D", "9H", "9S"}, ComboKind::carre, 150, "seed 003 line 35"},
+      {{"AC", "AD", "AH", "AS"}, ComboKind::carre, 100, "seed 003 line 36"},
+      {{"TC", "TD", "TH", "TS"}, ComboKind::carre, 100, "seed 003 line 36"},
+      {{"KC", "KD", "KH", "KS"}, ComboKind::carre, 100, "seed 003 line 36"},
+      {{"QC", "QD", "QH", "QS"}, ComboKind::carre, 100, "seed 003 line 36"},
   };
   for (const DeclCase& c : cases) {
     CardSet hand;
@@ -98,10 +98,10 @@ TEST(SeedNumbers, FrenchDeclarationValues) {
     EXPECT_EQ(best[0].kind, c.kind) << c.source;
     EXPECT_EQ(best[0].points, c.points) << c.source;
   }
-  // Carrés of eights and sevens are not combinations in French belote (seed 003 lines 62-64).
+  // Carrés of eights and sevens are not combinations in French belote (seed 003 lines 34-36).
   EXPECT_TRUE(best_combos(S({"8C", "8D", "8H", "8S"}), t, rules).empty());
   EXPECT_TRUE(best_combos(S({"7C", "7D", "7H", "7S"}), t, rules).empty());
-  EXPECT_EQ(rules.belote_points, 20);  // seed 002 line 23; seed 003 line 71
+  EXPECT_EQ(rules.belote_points, 20);  // seed 002 line 23; seed 003 line 43
 }
 
 struct ThresholdCase {
@@ -117,7 +117,7 @@ TEST(SeedNumbers, ContractThresholds) {
   // Seed 003 line 76: 82 of 162 fulfils; 81 each is a tie (seed 002 line 13 "at least 81" is
   // read as RULES-NOTES decides: more than the defence), and the tie is a litige.
   const ThresholdCase cases[] = {
-      {72 + 10, 80, Outcome::made, 82, 80, "seed 003 line 76: 82 needed"},
+      {72 + 10, 80, Outcome::made, 82, 80, "seed 003 line 48: 82 needed"},
       {71 + 10, 81, Outcome::tie_held, 0, 81, "RULES-NOTES: tie is litige by default"},
       {70 + 10, 82, Outcome::failed, 0, 162, "seed 002 line 13: the opponents score 162"},
   };
@@ -135,7 +135,7 @@ TEST(SeedNumbers, ContractThresholds) {
 }
 
 TEST(SeedNumbers, CapotValues) {
-  // Seed 002 line 13 and seed 000 line 41: capot 250; seed 003 line 76: 162 + 90 = 252.
+  // Seed 002 line 13 and seed 000 line 41: capot 250; seed 003 line 48: 162 + 90 = 252.
   for (int value : {250, 252}) {
     HandResult r;
     r.teams[0].card_points = 152;
@@ -151,7 +151,7 @@ TEST(SeedNumbers, CapotValues) {
 }
 
 TEST(SeedNumbers, TargetsAndOptionValues) {
-  // Seed 000 line 89 (501) and seed 003 line 78 (501, 701, 1001).
+  // Seed 000 line 89 (501) and seed 003 line 50 (501, 701, 1001).
   const VariantInfo* f = find_variant("french");
   ASSERT_NE(f, nullptr);
   for (const OptionSpec& o : f->options) {

@@ -42,7 +42,7 @@ const Scenario kScenarios[] = {
     {"lead: anything", "seed 000 line 19", {}, {"7S", "JH", "AD"}, {"7S", "JH", "AD"}},
     {"follow suit", "seed 002 line 15; seed 000 line 21", {"KS"}, {"7S", "AS", "JH", "AD"}, {"7S", "AS"}},
     {"follow suit even when partner wins", "seed 002 line 15", {"AS", "7S"}, {"8S", "JH"}, {"8S"}},
-    {"trumps led: must beat", "seed 002 line 15; seed 003 line 53", {"AH"}, {"7H", "9H", "KS"}, {"9H"}},
+    {"trumps led: must beat", "seed 002 line 15; seed 003 line 25", {"AH"}, {"7H", "9H", "KS"}, {"9H"}},
     {"trumps led: must beat partner's trump too",
      "seed 002 line 15; RULES-NOTES row 1",
      {"AH", "7H"},
@@ -50,7 +50,7 @@ const Scenario kScenarios[] = {
      {"JH"}},
     {"trumps led: cannot beat, any trump", "seed 000 line 25", {"JH"}, {"7H", "AH", "KS"}, {"7H", "AH"}},
     {"trumps led: no trump, anything", "seed 000 line 25", {"JH"}, {"KS", "AD"}, {"KS", "AD"}},
-    {"void, opponent winning: must trump", "seed 002 line 19; seed 003 line 54", {"AS"}, {"7H", "KD"}, {"7H"}},
+    {"void, opponent winning: must trump", "seed 002 line 19; seed 003 line 26", {"AS"}, {"7H", "KD"}, {"7H"}},
     {"void, opponent winning, no trump: discard", "seed 002 line 19", {"AS"}, {"KD", "7C"}, {"KD", "7C"}},
     {"void, partner winning: free",
      "seed 002 lines 19, 25; RULES-NOTES row 2",
@@ -58,7 +58,7 @@ const Scenario kScenarios[] = {
      {"7H", "KD"},
      {"7H", "KD"}},
     {"void, partner winning by a trump: free", "seed 002 line 25", {"AS", "9H", "TS"}, {"7H", "KD"}, {"7H", "KD"}},
-    {"opponent trumped: overtrump", "seed 002 line 21; seed 003 line 55", {"7S", "9H"}, {"7H", "JH", "KD"}, {"JH"}},
+    {"opponent trumped: overtrump", "seed 002 line 21; seed 003 line 27", {"7S", "9H"}, {"7H", "JH", "KD"}, {"JH"}},
     {"opponent trumped, cannot overtrump: undertrump forced",
      "seed 002 line 21; RULES-NOTES row 4",
      {"7S", "JH"},
@@ -77,12 +77,12 @@ const Scenario kScenarios[] = {
      {"JH", "7H", "KD"},
      {"JH"}},
     {"no trumps: follow, no need to beat",
-     "seed 004 line 95",
+     "seed 004 line 39",
      {"QS"},
      {"TS", "9S", "AD"},
      {"TS", "9S"},
      Trump::no_trumps()},
-    {"no trumps: void, anything", "seed 004 line 92", {"QS"}, {"AD", "7C"}, {"AD", "7C"}, Trump::no_trumps()},
+    {"no trumps: void, anything", "seed 004 line 36", {"QS"}, {"AD", "7C"}, {"AD", "7C"}, Trump::no_trumps()},
     {"all trumps: must beat in the suit led",
      "RULES-NOTES row 1 (belot: every suit led)",
      {"TS"},
@@ -95,7 +95,7 @@ const Scenario kScenarios[] = {
      {"7S", "JS"},
      {"JS"},
      Trump::all_trumps()},
-    {"all trumps: void, anything", "seed 004 lines 90, 92", {"TS"}, {"AD", "7C"}, {"AD", "7C"}, Trump::all_trumps()},
+    {"all trumps: void, anything", "seed 004 lines 34, 36", {"TS"}, {"AD", "7C"}, {"AD", "7C"}, Trump::all_trumps()},
 };
 
 TEST(Trick, LegalPlayScenarios) {
@@ -138,9 +138,9 @@ TEST(Trick, Winner) {
       {{"AS", "7H", "TS", "KS"}, 1, kHearts, "seed 000 line 17: a trump beats plain cards"},
       {{"AS", "7H", "JH", "9H"}, 2, kHearts, "seed 000 line 15: J beats 9 in trumps"},
       {{"AH", "9H", "TH", "KH"}, 1, kHearts, "seed 000 line 15: 9 beats A in trumps"},
-      {{"JS", "9S", "AS", "TS"}, 2, Trump::no_trumps(), "seed 004 line 91: no trumps, ace highest"},
-      {{"AS", "9S", "JS", "TS"}, 2, Trump::all_trumps(), "seed 004 line 90: all trumps, J highest"},
-      {{"9S", "JD", "7S", "8S"}, 0, Trump::all_trumps(), "seed 004 line 90: no suit beats another"},
+      {{"JS", "9S", "AS", "TS"}, 2, Trump::no_trumps(), "seed 004 line 35: no trumps, ace highest"},
+      {{"AS", "9S", "JS", "TS"}, 2, Trump::all_trumps(), "seed 004 line 34: all trumps, J highest"},
+      {{"9S", "JD", "7S", "8S"}, 0, Trump::all_trumps(), "seed 004 line 34: no suit beats another"},
   };
   for (const WinnerCase& c : cases) {
     Trick t;

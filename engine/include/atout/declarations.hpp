@@ -30,8 +30,8 @@ std::string to_string(ComboKind k);  // "tierce", "quarte", "quint", "carre"
 // A variant's declaration table.
 struct DeclarationRules {
   bool enabled = true;
-  bool none_in_no_trumps = false;  // seed 004 line 112
-  // Points of a sequence of 3, 4 and 5 cards. Longer runs split (seed 004 line 105).
+  bool none_in_no_trumps = false;  // seed 004 line 56
+  // Points of a sequence of 3, 4 and 5 cards. Longer runs split (seed 004 line 49).
   std::array<int, 3> sequence_points = {20, 50, 100};
   // Carrés by rank (7 8 9 10 J Q K A), in suit contracts (and All Trumps) and in No Trumps.
   std::uint8_t carre_ranks = 0;  // bit per rank: which carrés exist at all

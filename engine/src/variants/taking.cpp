@@ -6,8 +6,8 @@ namespace atout {
 DeclarationRules french_declarations(bool enabled) {
   DeclarationRules d;
   d.enabled = enabled;
-  d.sequence_points = {20, 50, 100};  // seed 003 lines 67-69
-  // Carrés of 9, 10, J, Q, K, A (seed 003 lines 62-64); ranks are 7 8 9 10 J Q K A.
+  d.sequence_points = {20, 50, 100};  // seed 003 lines 39-41
+  // Carrés of 9, 10, J, Q, K, A (seed 003 lines 34-36); ranks are 7 8 9 10 J Q K A.
   d.carre_ranks = 0b11111100;
   d.carre_points = {0, 0, 150, 100, 200, 100, 100, 100};
   d.carre_points_no_trumps = d.carre_points;
@@ -15,7 +15,7 @@ DeclarationRules french_declarations(bool enabled) {
   d.carre_order = {0, 0, 5, 3, 6, 1, 2, 4};
   d.carre_order_no_trumps = d.carre_order;
   d.equal_first_wins = true;  // seed 000 line 71
-  d.belote_points = 20;       // seed 002 line 23, seed 003 line 71
+  d.belote_points = 20;       // seed 002 line 23, seed 003 line 43
   return d;
 }
 
@@ -50,7 +50,7 @@ DeclarationRules TakingGame::declaration_rules() const {
 }
 
 void TakingGame::deal_first(const std::vector<Card>&) {
-  // Packets go round from the player after the dealer (seed 002 line 7; seed 003 line 44).
+  // Packets go round from the player after the dealer (seed 002 line 7; seed 003 line 16).
   for (int packet : config_.first_packets)
     for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
   turn_up_ = stock_[stock_pos_++];
@@ -87,7 +87,7 @@ Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
     // Round one takes the turned-up suit (seed 002 line 9).
     if (a.has_trump && !(a.trump == trump)) return Refusal::invalid_trump;
   } else {
-    // Round two names another suit (seed 002 line 9; seed 003 line 48), or any of the four
+    // Round two names another suit (seed 002 line 9; seed 003 line 20), or any of the four
     // under the `second_round: any_suit` option (seed 000 lines 85, 97).
     const bool any_suit = option_str(options(), "second_round") == "any_suit";
     if (!a.has_trump || a.trump.mode != Mode::suit || (!any_suit && a.trump.suit == turn_up_->suit()))
@@ -168,7 +168,7 @@ void TakingGame::score_hand(HandResult& r) {
 }
 
 bool TakingGame::match_finished() {
-  // Seed 000 line 89; seed 003 line 78. Equal scores past the target: play on (docs/rules/french.md).
+  // Seed 000 line 89; seed 003 line 50. Equal scores past the target: play on (docs/rules/french.md).
   winner_ = target_winner(match_score_, option_int(options(), "target"));
   return winner_.has_value();
 }

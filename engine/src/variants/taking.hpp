@@ -8,7 +8,7 @@ namespace atout {
 // The rules that differ between `french` (4 players) and `duel` (2 players, 9 cards each).
 struct TakingConfig {
   int players = 4;
-  int first_packets[2] = {3, 2};  // seed 002 line 7 / seed 003 line 44: 3 then 2 (duel: 3 then 3)
+  int first_packets[2] = {3, 2};  // seed 002 line 7 / seed 003 line 16: 3 then 2 (duel: 3 then 3)
 };
 
 class TakingGame final : public GameBase {
@@ -42,7 +42,7 @@ void score_french(HandResult& r, int taker_team, const FrenchScoring& rules, int
 // First to reach or pass the target wins; both at once: the higher; equal: nobody yet.
 std::optional<int> target_winner(const std::array<int, 2>& score, int target);
 
-// The declaration table of seed 003 lines 60-71, shared by the French-family variants.
+// The declaration table of seed 003 lines 32-43, shared by the French-family variants.
 DeclarationRules french_declarations(bool enabled);
 PlayRules taking_play_rules(int players, const Options& options);
 PointTable french_points();
