@@ -1,6 +1,7 @@
 // replay, legal and simulate: thin shells over the engine and the record format.
 #include "commands.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -73,8 +74,9 @@ bool read_input(const std::vector<std::string>& args, std::istream& in, std::str
   if (args[0] == "-") {
     buf << in.rdbuf();
   } else {
+    std::error_code ec;
     std::ifstream f(args[0], std::ios::binary);
-    if (!f) {
+    if (!f || std::filesystem::is_directory(args[0], ec)) {
       error = "cannot read '" + args[0] + "'";
       return false;
     }
@@ -171,7 +173,7 @@ int legal_for_position(const json& j, std::ostream& out, std::ostream& err) {
   const auto trump = parse_trump((*c)["trump"].get<std::string>());
   if (!trump) return bad("'" + (*c)["trump"].get<std::string>() + "' is not a trump");
   const auto s = j.find("seat");
-  if (s == j.end() || !s->is_number_integer() || s->get<int>() < 0 || s->get<int>() >= info->players)
+  if (s == j.end() || !s->is_number_integer() || s->get<long long>() < 0 || s->get<long long>() >= info->players)
     return bad("needs a field 'seat' between 0 and " + std::to_string(info->players - 1));
   const auto h = j.find("hand");
   if (h == j.end()) return bad("needs a field 'hand'");

@@ -19,9 +19,13 @@ Run 'atout <command> --help' for a command's options.
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+  if (args.empty()) {
+    std::cerr << kUsage;  // a usage error: keep standard output clean
+    return atout::cli::kExitBadInput;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << kUsage;
-    return args.empty() ? atout::cli::kExitBadInput : atout::cli::kExitOk;
+    return atout::cli::kExitOk;
   }
   const std::string cmd = args[0];
   args.erase(args.begin());

@@ -1,0 +1,239 @@
+// Golden transcripts: seeded random matches and their `atout replay` output, stored under tests/data/golden/.
+//
+// Each case below is a complete match whose deal seed, first dealer, options and policy seed are fixed here. The
+// policy is uniform over the legal actions: legal[rng.below(n)] with an atout::Rng seeded by the policy seed. Two
+// files per case:
+//   <name>.record.json  the match record (atout::protocol::to_json(record).dump(2) and a newline)
+//   <name>.replay.json  what `atout replay <name>.record.json` prints
+// The tests fail loudly when either changes: when the engine plays a different match from the same seeds, or when
+// the CLI scores a stored record differently.
+//
+// To regenerate on purpose, after a deliberate change of rules, scoring or format (and review the diff!):
+//   ATOUT_UPDATE_GOLDEN=1 ./build/tests/atout_cli_tests --gtest_filter='*CliGolden*'
+// The tests then rewrite the files in the source tree (tests/data/golden/) before checking them.
+#include <gtest/gtest.h>
+
+#include "cli_support.hpp"
+
+namespace atout::cli_test {
+namespace {
+
+struct GoldenCase {
+  const char* name;
+  const char* variant;
+  const char* options;  // JSON
+  Seed deal;
+  Seed policy;
+  Seat dealer;
+  int target;  // the match target these options give
+};
+
+// The seeds were picked (by trying policy seeds in order) so that the matches cover most outcomes: made and failed
+// contracts, a capot, belote, declarations, a litige carried to the next hand (french_default, duel) and deals
+// passed by everybody (french_options then cuts the passed deal; duel).
+const GoldenCase kCases[] = {
+    {"french_default", "french", "{}", Seed{0x601de4, 1}, Seed{0x9011c7, 1}, 0, 501},
+    {"french_options", "french",
+     R"({"declarations": false, "capot": 252, "tie": "tie_loses", "deal": "cut", "target": 701})", Seed{0x601de4, 1879},
+     Seed{0x9011c7, 1879}, 0, 701},
+    {"duel", "duel", "{}", Seed{0x601de4, 1034}, Seed{0x9011c7, 1034}, 0, 1001},
+};
+
+// Test names and ctest output show the case by name.
+void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.name; }
+
+std::filesystem::path golden_dir() { return std::filesystem::path(ATOUT_TEST_DATA) / "golden"; }
+std::filesystem::path record_path(const GoldenCase& c) { return golden_dir() / (std::string(c.name) + ".record.json"); }
+std::filesystem::path replay_path(const GoldenCase& c) { return golden_dir() / (std::string(c.name) + ".replay.json"); }
+
+bool updating() {
+  const char* v = std::getenv("ATOUT_UPDATE_GOLDEN");
+  return v != nullptr && std::string(v) == "1";
+}
+
+// Plays the case's match with the random policy and returns its record text.
+std::string generate_record(const GoldenCase& c) {
+  auto s = new_match(c.variant, json::parse(c.options), c.deal, c.dealer);
+  Rng rng(c.policy);
+  EXPECT_TRUE(play_random(*s, rng));
+  EXPECT_TRUE(s->is_terminal()) << c.name;
+  return record_text(record_json(*s));
+}
+
+void update_golden(const GoldenCase& c) {
+  std::filesystem::create_directories(golden_dir());
+  write_text(record_path(c), generate_record(c));
+  const CliRun r = run_cli({"replay", record_path(c).string()});
+  ASSERT_TRUE(exited_with(r, kExitOk));
+  write_text(replay_path(c), r.out);
+  std::cout << "[ golden ] rewrote " << record_path(c) << " and " << replay_path(c) << "\n";
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// A readable account of where `actual` first departs from `expected`, with the actual text saved for `diff -u`.
+std::string text_difference(const std::string& expected, const std::string& actual, const std::filesystem::path& stored,
+                            const std::string& label) {
+  const auto e = lines_of(expected);
+  const auto a = lines_of(actual);
+  std::size_t i = 0;
+  while (i < e.size() && i < a.size() && e[i] == a[i]) ++i;
+  std::ostringstream s;
+  s << label << " differs from " << stored << " (" << e.size() << " stored lines, " << a.size()
+    << " actual lines), first at line " << (i + 1) << ":\n";
+  const std::size_t from = i >= 3 ? i - 3 : 0;
+  for (std::size_t k = from; k < std::min(e.size(), i + 4); ++k) s << "  stored " << (k + 1) << ": " << e[k] << "\n";
+  for (std::size_t k = from; k < std::min(a.size(), i + 4); ++k) s << "  actual " << (k + 1) << ": " << a[k] << "\n";
+  const auto saved = std::filesystem::path(testing::TempDir()) / (stored.filename().string() + ".actual");
+  write_text(saved, actual);
+  s << "full diff: diff -u " << stored << " " << saved << "\n"
+    << "if the change is intended, regenerate with ATOUT_UPDATE_GOLDEN=1 (see tests/data/golden/README.md)";
+  return s.str();
+}
+
+// For a record mismatch: the first header field or action that differs.
+std::string record_difference(const std::string& stored_text, const std::string& generated_text) {
+  const json stored = json::parse(stored_text, nullptr, false);
+  const json generated = json::parse(generated_text, nullptr, false);
+  if (stored.is_discarded()) return "the stored record is not JSON";
+  std::ostringstream s;
+  for (const auto& [key, value] : generated.items())
+    if (key != "actions" && (!stored.contains(key) || stored[key] != value))
+      s << "field '" << key << "': stored " << (stored.contains(key) ? stored[key].dump() : "(none)") << ", generated "
+        << value.dump() << "\n";
+  const json& sa = stored.value("actions", json::array());
+  const json& ga = generated["actions"];
+  for (std::size_t i = 0; i < std::max(sa.size(), ga.size()); ++i) {
+    const std::string x = i < sa.size() ? sa[i].dump() : "(none)";
+    const std::string y = i < ga.size() ? ga[i].dump() : "(none)";
+    if (x != y) {
+      s << "action " << i << ": stored " << x << ", generated " << y << " (" << sa.size() << " stored actions, "
+        << ga.size() << " generated)\n";
+      break;
+    }
+  }
+  return s.str();
+}
+
+class CliGolden : public testing::TestWithParam<GoldenCase> {
+ protected:
+  void SetUp() override {
+    if (updating()) update_golden(GetParam());
+    ASSERT_TRUE(std::filesystem::exists(record_path(GetParam())))
+        << record_path(GetParam()) << " is missing; create it with ATOUT_UPDATE_GOLDEN=1";
+    ASSERT_TRUE(std::filesystem::exists(replay_path(GetParam())))
+        << replay_path(GetParam()) << " is missing; create it with ATOUT_UPDATE_GOLDEN=1";
+  }
+};
+
+TEST_P(CliGolden, ReplayOutputMatchesStoredOutput) {
+  const GoldenCase& c = GetParam();
+  const std::string expected = read_text(replay_path(c));
+  const CliRun r = run_cli({"replay", record_path(c).string()});
+  ASSERT_TRUE(exited_with(r, kExitOk));
+  EXPECT_TRUE(r.err.empty()) << describe(r);
+  EXPECT_TRUE(r.out == expected) << text_difference(expected, r.out, replay_path(c), "atout replay output");
+}
+
+TEST_P(CliGolden, ReplayFromStandardInputMatchesStoredOutput) {
+  const GoldenCase& c = GetParam();
+  const std::string expected = read_text(replay_path(c));
+  const CliRun r = run_cli({"replay", "-"}, read_text(record_path(c)));
+  ASSERT_TRUE(exited_with(r, kExitOk));
+  EXPECT_TRUE(r.out == expected) << text_difference(expected, r.out, replay_path(c), "atout replay - output");
+}
+
+TEST_P(CliGolden, RecordRegeneratesFromItsSeeds) {
+  const GoldenCase& c = GetParam();
+  const std::string stored = read_text(record_path(c));
+  const std::string generated = generate_record(c);
+  EXPECT_TRUE(stored == generated) << "the engine no longer plays the stored match from its seeds:\n"
+                                   << record_difference(stored, generated)
+                                   << text_difference(stored, generated, record_path(c), "the generated record");
+}
+
+TEST_P(CliGolden, StoredReplayAddsUp) {
+  // The stored output is only worth comparing against if its numbers are right: check the scoring arithmetic.
+  const GoldenCase& c = GetParam();
+  const json out = json::parse(read_text(replay_path(c)), nullptr, false);
+  ASSERT_FALSE(out.is_discarded());
+  const json record = json::parse(read_text(record_path(c)), nullptr, false);
+  ASSERT_FALSE(record.is_discarded());
+  EXPECT_EQ(out["variant"], c.variant);
+  EXPECT_EQ(out["complete"], true);
+  EXPECT_EQ(out["actions"], record["actions"].size());
+  EXPECT_EQ(out["options"], record["options"]);
+  const int capot_value = out["options"]["capot"];
+  const int players = c.variant == std::string("duel") ? 2 : 4;
+  std::array<int, 2> running{};
+  int held = 0;
+  for (const json& h : out["hands"]) {
+    SCOPED_TRACE("hand " + h["hand"].dump());
+    EXPECT_EQ(h["held_before"], held);
+    const json& t0 = h["teams"][0];
+    const json& t1 = h["teams"][1];
+    if (h["outcome"] == "all_passed") {
+      EXPECT_FALSE(h.contains("contract"));
+      EXPECT_EQ(h["held_after"], held);
+    } else {
+      // Every card of the deal is won by someone: all 32 in french (152 + 10 for the last trick); in duel only the
+      // 18 cards played, so just the last trick is certain.
+      const int cards = t0["card_points"].get<int>() + t1["card_points"].get<int>();
+      const int last = t0["last_trick"].get<int>() + t1["last_trick"].get<int>();
+      EXPECT_EQ(last, 10);
+      if (players == 4)
+        EXPECT_EQ(cards, 152);
+      else
+        EXPECT_LE(cards, 152);
+      EXPECT_EQ(t0["tricks"].get<int>() + t1["tricks"].get<int>(), players == 4 ? 8 : 9);
+      for (const json& t : {t0, t1})
+        EXPECT_EQ(t["raw"], t["card_points"].get<int>() + t["last_trick"].get<int>() + t["capot_bonus"].get<int>() +
+                                t["declarations"].get<int>() + t["belote"].get<int>());
+      if (h["capot"] == true) {
+        const json& winner = h["teams"][h["capot_team"].get<int>()];
+        const json& loser = h["teams"][1 - h["capot_team"].get<int>()];
+        EXPECT_EQ(loser["tricks"], 0);
+        EXPECT_EQ(winner["card_points"].get<int>() + winner["last_trick"].get<int>() + winner["capot_bonus"].get<int>(),
+                  capot_value);
+      } else {
+        EXPECT_GT(t0["tricks"].get<int>(), 0);
+        EXPECT_GT(t1["tricks"].get<int>(), 0);
+        EXPECT_EQ(t0["capot_bonus"], 0);
+        EXPECT_EQ(t1["capot_bonus"], 0);
+      }
+      const int taker = h["contract"]["taker"].get<int>() % 2;
+      const json& tt = h["teams"][taker];
+      const json& dt = h["teams"][1 - taker];
+      if (h["outcome"] == "made") {
+        EXPECT_GT(tt["raw"].get<int>(), dt["raw"].get<int>());
+        EXPECT_EQ(tt["score"].get<int>() - (h.value("held_to", -1) == taker ? held : 0), tt["raw"].get<int>());
+      } else if (h["outcome"] == "failed") {
+        EXPECT_LE(tt["raw"].get<int>(), dt["raw"].get<int>());
+        EXPECT_EQ(tt["score"], tt["belote"]);
+      } else {
+        EXPECT_EQ(h["outcome"], "tie_held");
+        EXPECT_EQ(tt["raw"], dt["raw"]);
+        EXPECT_EQ(out["options"]["tie"], "litige");
+      }
+      held = h["held_after"];
+    }
+    running[0] += t0["score"].get<int>();
+    running[1] += t1["score"].get<int>();
+    EXPECT_EQ(h["match_score"], json(running));
+  }
+  EXPECT_EQ(out["match_score"], json(running));
+  const int winner = out["winner"];
+  EXPECT_GE(running[static_cast<std::size_t>(winner)], c.target);
+  EXPECT_GT(running[static_cast<std::size_t>(winner)], running[static_cast<std::size_t>(1 - winner)]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, CliGolden, testing::ValuesIn(kCases),
+                         [](const testing::TestParamInfo<GoldenCase>& p) { return std::string(p.param.name); });
+
+}  // namespace
+}  // namespace atout::cli_test

@@ -1,2 +1,0 @@
-#include <gtest/gtest.h>
-TEST(CliSmoke, Exists) { EXPECT_TRUE(true); }
