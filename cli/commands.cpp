@@ -311,6 +311,9 @@ int run_simulate(const std::vector<std::string>& args, std::ostream& out, std::o
     header.options = *o.value;
   }
 
+  // An unknown variant is reported by create_state below; any seat count works until then.
+  const VariantInfo* info = find_variant(variant);
+  const int players = info ? info->players : 1;
   std::array<long long, 2> wins{};
   std::map<std::string, long long> outcomes;
   long long hands = 0, actions = 0, capots = 0;
@@ -318,9 +321,7 @@ int run_simulate(const std::vector<std::string>& args, std::ostream& out, std::o
   std::vector<Action> legal;
   for (long long g = 0; g < games; ++g) {
     header.deal.seed = derive_deal_seed(seed, static_cast<std::uint64_t>(g));
-    header.first_dealer = static_cast<Seat>(g % 4);
-    const VariantInfo* info = find_variant(variant);
-    if (info) header.first_dealer = static_cast<Seat>(g % info->players);
+    header.first_dealer = static_cast<Seat>(g % players);
     CreateResult c = create_state(header);
     if (c.error) {
       err << "atout simulate: " << c.error->code << ": " << c.error->message << "\n";

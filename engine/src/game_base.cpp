@@ -54,8 +54,6 @@ void GameBase::start_deal() {
   decl_shown_ = false;
   belote_seat_.reset();
   belote_calls_.clear();
-  conceded_ = false;
-  conceded_to_ = -1;
   play_ = PlayPhase{};
   stock_ = next_deck();
   stock_pos_ = 0;
@@ -180,18 +178,6 @@ Refusal GameBase::apply(Seat seat, const Action& action) {
   return r;
 }
 
-void GameBase::concede_rest(int team) {
-  conceded_ = true;
-  conceded_to_ = team;
-  CardSet rest = play_.trick.as_set();
-  for (int s = 0; s < players_; ++s) rest |= play_.hands[static_cast<std::size_t>(s)];
-  play_.won[static_cast<std::size_t>(team)] |= rest;
-  play_.tricks_won[static_cast<std::size_t>(team)] += play_.tricks_total - play_.tricks_done;
-  play_.last_winner = static_cast<Seat>(team);
-  play_.tricks_done = play_.tricks_total;
-  finish_hand();
-}
-
 void GameBase::tally_cards(HandResult& r, const PointTable& points) const {
   for (int t = 0; t < 2; ++t) {
     TeamTally& tt = r.teams[static_cast<std::size_t>(t)];
@@ -219,7 +205,7 @@ void GameBase::tally_declarations(HandResult& r) const {
 }
 
 void GameBase::complete_gathered() {
-  // Cards not gathered otherwise (never played in a conceded hand, never dealt) go to the
+  // Cards not gathered otherwise (never dealt) go to the
   // bottom in index order, so the next cut always works on the whole deck.
   CardSet seen;
   for (Card c : gathered_) seen.insert(c);

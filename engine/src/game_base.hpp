@@ -66,8 +66,6 @@ class GameBase : public State {
   void all_passed();
   // Enters the play phase with `contract` (hands must be complete). The lead goes to `leader`.
   void start_play(const Contract& contract, Seat leader);
-  // Ends the hand early (concede): the tricks not played go to `team`.
-  void concede_rest(int team);
   // Per-team totals of cards, last trick, capot flag, tricks, from the finished play.
   void tally_cards(HandResult& r, const PointTable& points) const;
   // The auto-declared combinations that count, and belote; fills declarations/belote in `r`.
@@ -100,8 +98,6 @@ class GameBase : public State {
   bool decl_shown_ = false;
   std::optional<Seat> belote_seat_;
   std::vector<Seat> belote_calls_;
-  bool conceded_ = false;
-  int conceded_to_ = -1;
 
   std::array<int, 2> match_score_{};
   int held_ = 0;

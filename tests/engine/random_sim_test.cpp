@@ -309,7 +309,8 @@ std::vector<SimCase> sim_cases() {
                  shard % 2
                      ? R"({"declarations": false, "tie": "tie_loses", "capot": 252, "deal": "cut", "target": 701})"
                      : ""});
-    v.push_back({"duel", shard, 1000, 162, shard % 2 ? R"({"second_round": "any_suit", "declarations": false, "deal": "cut"})" : ""});
+    v.push_back({"duel", shard, 1000, 162,
+                 shard % 2 ? R"({"second_round": "any_suit", "declarations": false, "deal": "cut"})" : ""});
   }
   return v;
 }

@@ -59,16 +59,18 @@ void TakingGame::deal_first(const std::vector<Card>&) {
   current_ = next(dealer_);
 }
 
+bool TakingGame::second_round_allows(Suit s) const {
+  return s != turn_up_->suit() || option_str(options(), "second_round") == "any_suit";
+}
+
 void TakingGame::bidding_legal(std::vector<Action>& out) const {
   out.push_back(Action::pass());
   if (round() == 1) {
     out.push_back(Action::take());
     return;
   }
-  const bool any_suit = option_str(options(), "second_round") == "any_suit";
   for (int s = 0; s < kSuits; ++s)
-    if (any_suit || static_cast<Suit>(s) != turn_up_->suit())
-      out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
+    if (second_round_allows(static_cast<Suit>(s))) out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
 }
 
 Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
@@ -89,9 +91,7 @@ Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
   } else {
     // Round two names another suit (seed 002 line 9; seed 003 line 20), or any of the four
     // under the `second_round: any_suit` option (seed 000 lines 85, 97).
-    const bool any_suit = option_str(options(), "second_round") == "any_suit";
-    if (!a.has_trump || a.trump.mode != Mode::suit || (!any_suit && a.trump.suit == turn_up_->suit()))
-      return Refusal::invalid_trump;
+    if (!a.has_trump || a.trump.mode != Mode::suit || !second_round_allows(a.trump.suit)) return Refusal::invalid_trump;
     trump = a.trump;
   }
   Action recorded = Action::take(trump);

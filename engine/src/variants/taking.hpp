@@ -26,6 +26,8 @@ class TakingGame final : public GameBase {
   PlayRules play_rules() const override;
 
  private:
+  // Whether round two may name `s` (seed 002 line 9; `second_round: any_suit`, seed 000 line 85).
+  bool second_round_allows(Suit s) const;
   int round() const { return static_cast<int>(bids_.size()) < players_ ? 1 : 2; }
   TakingConfig config_;
 };
