@@ -49,8 +49,9 @@ void GameBase::start_deal() {
   turn_up_.reset();
   turn_up_public_ = false;
   tricks_.clear();
-  combos_.assign(static_cast<std::size_t>(players_), {});
+  declared_.assign(static_cast<std::size_t>(players_), {});
   decl_team_.reset();
+  decl_settled_ = false;
   decl_shown_ = false;
   belote_seat_.reset();
   belote_calls_.clear();
@@ -109,16 +110,90 @@ void GameBase::start_play(const Contract& contract, Seat leader) {
 
   const DeclarationRules rules = declaration_rules();
   show_order_.clear();
-  std::vector<std::vector<Combo>> all(static_cast<std::size_t>(players_));
-  for (int k = 0; k < players_; ++k) {
-    const Seat s = static_cast<Seat>((leader + k) % players_);
-    show_order_.push_back(s);
-    all[static_cast<std::size_t>(s)] = best_combos(hands_[static_cast<std::size_t>(s)], contract.trump, rules);
+  for (int k = 0; k < players_; ++k) show_order_.push_back(static_cast<Seat>((leader + k) % players_));
+  declared_.assign(static_cast<std::size_t>(players_), {});
+  if (!manual_declarations()) {
+    std::vector<std::vector<Combo>> all(static_cast<std::size_t>(players_));
+    for (Seat s : show_order_) {
+      all[static_cast<std::size_t>(s)] = best_combos(hands_[static_cast<std::size_t>(s)], contract.trump, rules);
+      for (const Combo& c : all[static_cast<std::size_t>(s)]) declared_[static_cast<std::size_t>(s)].push_back({c});
+    }
+    decl_team_ = declaration_winner(all, show_order_, contract.trump, rules);
+    decl_settled_ = true;
   }
-  combos_ = all;
-  decl_team_ = declaration_winner(combos_, show_order_, contract.trump, rules);
   std::vector<CardSet> hs(hands_.begin(), hands_.begin() + players_);
   if (rules.belote_points > 0) belote_seat_ = belote_holder(hs, contract.trump);
+}
+
+bool GameBase::manual_declarations() const {
+  const auto it = options().find("declare");
+  return it != options().end() && std::get<std::string>(it->second) == "manual";
+}
+
+bool GameBase::belote_call(Seat seat, Card c) const {
+  return belote_seat_ && *belote_seat_ == seat && play_.trump.mode == Mode::suit && c.suit() == play_.trump.suit &&
+         (c.rank() == Rank::king || c.rank() == Rank::queen);
+}
+
+void GameBase::declarations_legal(Seat seat, std::vector<Action>& out) const {
+  const auto& mine = declared_[static_cast<std::size_t>(seat)];
+  if (tricks_.empty()) {
+    // Before the first card: any combination of the hand that does not cross one already
+    // announced (seed 000 line 65).
+    CardSet used;
+    for (const Declared& d : mine) used |= d.combo.cards;
+    for (const Combo& c : find_combos(play_hands_[static_cast<std::size_t>(seat)], play_.trump, declaration_rules()))
+      if ((c.cards & used).empty()) out.push_back(Action::announce(c.cards));
+  } else if (tricks_.size() == 1) {
+    for (const Declared& d : mine)
+      if (!d.shown) out.push_back(Action::show(d.combo.cards));
+  }
+}
+
+Refusal GameBase::apply_declaration(Seat seat, const Action& a) {
+  if (!manual_declarations()) return Refusal::not_allowed;
+  auto& mine = declared_[static_cast<std::size_t>(seat)];
+  if (a.type == ActionType::announce) {
+    // Seat is current, so in the first trick it has not played yet.
+    if (!tricks_.empty()) return Refusal::wrong_phase;
+    CardSet used;
+    for (const Declared& d : mine) used |= d.combo.cards;
+    for (const Combo& c : find_combos(play_hands_[static_cast<std::size_t>(seat)], play_.trump, declaration_rules())) {
+      if (c.cards != a.cards) continue;
+      if (!(c.cards & used).empty()) return Refusal::invalid_combination;  // crosses one announced
+      mine.push_back({c});
+      return Refusal::none;
+    }
+    return Refusal::invalid_combination;
+  }
+  // Showing, before the second card (seed 000 line 67; seed 001 line 13).
+  if (tricks_.size() != 1) return Refusal::wrong_phase;
+  for (Declared& d : mine) {
+    if (d.combo.cards != a.cards) continue;
+    if (d.shown) return Refusal::not_allowed;
+    d.shown = true;
+    return Refusal::none;
+  }
+  return Refusal::not_announced;
+}
+
+void GameBase::settle_declarations() {
+  if (decl_settled_) return;
+  decl_settled_ = true;
+  // Only shown combinations count (seed 000 line 67; seed 001 line 13). Equal best ones go to the
+  // trump one, then to the first in the order the variant names (DeclarationRules).
+  const DeclarationRules rules = declaration_rules();
+  std::vector<std::vector<Combo>> shown(static_cast<std::size_t>(players_));
+  for (int s = 0; s < players_; ++s)
+    for (const Declared& d : declared_[static_cast<std::size_t>(s)])
+      if (d.shown) shown[static_cast<std::size_t>(s)].push_back(d.combo);
+  std::vector<Seat> order = show_order_;
+  if (rules.ties_to_first_shown && !tricks_.empty()) {
+    const Seat lead2 = seat_of(tricks_[0], tricks_[0].win, players_);
+    order.clear();
+    for (int k = 0; k < players_; ++k) order.push_back(static_cast<Seat>((lead2 + k) % players_));
+  }
+  decl_team_ = declaration_winner(shown, order, play_.trump, rules);
 }
 
 void GameBase::legal_actions(std::vector<Action>& out) const {
@@ -130,6 +205,7 @@ void GameBase::legal_actions(std::vector<Action>& out) const {
       return;
     case Phase::playing: {
       for (Card c : play_.legal()) out.push_back(Action::play(c));
+      if (manual_declarations()) declarations_legal(current_, out);
       extra_play_legal(current_, out);
       return;
     }
@@ -145,13 +221,12 @@ Refusal GameBase::play_refusal(Seat seat, Card c) const {
 Refusal GameBase::apply_play(Seat seat, Card c) {
   if (!play_.legal().contains(c)) return play_refusal(seat, c);
   // Belote and rebelote are announced as the king and queen of trumps are played (seed 002 line 23).
-  if (belote_seat_ && *belote_seat_ == seat && play_.trump.mode == Mode::suit && c.suit() == play_.trump.suit &&
-      (c.rank() == Rank::king || c.rank() == Rank::queen))
-    belote_calls_.push_back(seat);
+  if (belote_call(seat, c)) belote_calls_.push_back(seat);
   Trick done;
   if (play_.play(c, &done)) {
     tricks_.push_back(done);
     if (tricks_.size() == 1) decl_shown_ = true;  // combinations are shown after the first trick
+    if (tricks_.size() == 2) settle_declarations();
     on_trick_done(done);
   }
   current_ = play_.current;
@@ -167,6 +242,8 @@ Refusal GameBase::apply(Seat seat, const Action& action) {
   if (phase_ == Phase::playing) {
     if (action.type == ActionType::play) {
       r = apply_play(seat, action.card);
+    } else if (action.type == ActionType::announce || action.type == ActionType::show) {
+      r = apply_declaration(seat, action);
     } else {
       r = apply_extra_play(seat, action);
     }
@@ -194,10 +271,12 @@ void GameBase::tally_cards(HandResult& r, const PointTable& points) const {
 
 void GameBase::tally_declarations(HandResult& r) const {
   if (decl_team_) {
+    const bool manual = manual_declarations();
     int sum = 0;
     for (int s = 0; s < players_; ++s)
       if (team_of(static_cast<Seat>(s)) == *decl_team_)
-        for (const Combo& c : combos_[static_cast<std::size_t>(s)]) sum += c.points;
+        for (const Declared& d : declared_[static_cast<std::size_t>(s)])
+          if (!manual || d.shown) sum += d.combo.points;
     r.teams[static_cast<std::size_t>(*decl_team_)].declarations = sum;
   }
   if (belote_seat_)
@@ -212,7 +291,22 @@ void GameBase::complete_gathered() {
   for (Card c : deck_mask_ - seen) gathered_.push_back(c);
 }
 
+void GameBase::concede_rest(Seat seat) {
+  const auto other = static_cast<std::size_t>(1 - team_of(seat));
+  CardSet rest = play_.trick.set;
+  for (int s = 0; s < players_; ++s) rest |= play_.hands[static_cast<std::size_t>(s)];
+  play_.won[other] |= rest;
+  play_.tricks_won[other] += play_.tricks_total - play_.tricks_done;
+  play_.tricks_done = play_.tricks_total;
+  play_.last_winner = next(seat);  // the next seat is always an opponent
+  play_.hands = {};
+  play_.trick = Trick{};
+  hands_ = play_.hands;
+  finish_hand();
+}
+
 void GameBase::finish_hand() {
+  settle_declarations();
   HandResult r;
   r.hand = hand_index_;
   r.dealer = dealer_;
@@ -259,19 +353,22 @@ Observation GameBase::observation(Seat seat) const {
     o.trick = play_.trick;
     o.tricks = tricks_;
     o.tricks_won = play_.tricks_won;
+    const bool manual = manual_declarations();
     for (int s = 0; s < players_; ++s) {
-      for (const Combo& c : combos_[static_cast<std::size_t>(s)]) {
-        // Everyone hears an announcement once its owner has played to the first trick; only the
-        // counting side's combinations are shown, after the first trick (seed 000 line 67).
-        const bool announced = !tricks_.empty() || play_.trick.count > (s - play_.trick.leader + players_) % players_;
+      for (const Declared& dc : declared_[static_cast<std::size_t>(s)]) {
+        // Automatic: everyone hears an announcement once its owner has played to the first trick,
+        // and only the counting side's combinations are shown, after the first trick (seed 000
+        // line 67). Manual: announcements and showings are the seats' own actions.
+        const bool announced =
+            manual || !tricks_.empty() || play_.trick.count > (s - play_.trick.leader + players_) % players_;
         if (!announced) continue;
         DeclarationView d;
         d.seat = static_cast<Seat>(s);
-        d.kind = c.kind;
-        d.top = c.top;
-        d.points = c.points;
-        d.shown = decl_shown_ && decl_team_ && team_of(static_cast<Seat>(s)) == *decl_team_;
-        if (d.shown) d.cards = c.cards;
+        d.kind = dc.combo.kind;
+        d.top = dc.combo.top;
+        d.points = dc.combo.points;
+        d.shown = manual ? dc.shown : decl_shown_ && decl_team_ && team_of(static_cast<Seat>(s)) == *decl_team_;
+        if (d.shown) d.cards = dc.combo.cards;
         o.declarations.push_back(d);
       }
     }

@@ -53,6 +53,12 @@ class GameBase : public State {
   // Actions beside plays during the play phase (announce, show, concede). Default: none.
   virtual void extra_play_legal(Seat, std::vector<Action>&) const {}
   virtual Refusal apply_extra_play(Seat, const Action&) { return Refusal::wrong_phase; }
+  // Manual declarations: announce before your first card, show before your second (seed 000 line
+  // 67, seed 001 line 13). Default: the `declare` option, when the variant has one.
+  virtual bool manual_declarations() const;
+  // Whether playing `c` calls belote or rebelote for `seat`. Default: the holder of the trump king
+  // and queen in a suit contract, as each is played (seed 002 line 23).
+  virtual bool belote_call(Seat seat, Card c) const;
   // Hook called after each completed trick (for variants that reveal or score something then).
   virtual void on_trick_done(const Trick&) {}
   // Publicly visible cards beside own/played/turn-up/shown (variant-specific).
@@ -68,8 +74,13 @@ class GameBase : public State {
   void start_play(const Contract& contract, Seat leader);
   // Per-team totals of cards, last trick, capot flag, tricks, from the finished play.
   void tally_cards(HandResult& r, const PointTable& points) const;
-  // The auto-declared combinations that count, and belote; fills declarations/belote in `r`.
+  // The declared combinations that count, and belote; fills declarations/belote in `r`.
   void tally_declarations(HandResult& r) const;
+  // Ends the hand at once: `seat`'s side gives every card still in play, and every remaining
+  // trick, to the other side (seed 001 line 14). Scored by the variant as usual.
+  void concede_rest(Seat seat);
+  // Scores the hand and deals the next one, or ends the match.
+  void finish_hand();
   int team_of(Seat s) const { return s % 2; }
   const Options& options() const { return record_.options; }
 
@@ -91,10 +102,15 @@ class GameBase : public State {
 
   PlayPhase play_;
   std::vector<Trick> tricks_;
-  std::array<CardSet, 4> play_hands_{};     // each hand as it was when play began
-  std::vector<std::vector<Combo>> combos_;  // each seat's declared combinations
-  std::optional<int> decl_team_;            // whose combinations count
-  std::vector<Seat> show_order_;
+  std::array<CardSet, 4> play_hands_{};  // each hand as it was when play began
+  struct Declared {
+    Combo combo;
+    bool shown = false;
+  };
+  std::vector<std::vector<Declared>> declared_;  // each seat's announced (or auto-declared) combinations
+  std::optional<int> decl_team_;                 // whose combinations count
+  bool decl_settled_ = false;                    // decl_team_ is final for this hand
+  std::vector<Seat> show_order_;                 // the first trick's order of play
   bool decl_shown_ = false;
   std::optional<Seat> belote_seat_;
   std::vector<Seat> belote_calls_;
@@ -107,7 +123,9 @@ class GameBase : public State {
 
  private:
   void start_deal();
-  void finish_hand();
+  void declarations_legal(Seat seat, std::vector<Action>& out) const;
+  Refusal apply_declaration(Seat seat, const Action& a);
+  void settle_declarations();
   void complete_gathered();
   Refusal apply_play(Seat seat, Card c);
   Refusal play_refusal(Seat seat, Card c) const;

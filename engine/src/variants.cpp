@@ -3,98 +3,15 @@
 #include <set>
 
 #include "game_base.hpp"
-#include "variants/taking.hpp"
+#include "variants/registry.hpp"
 
 namespace atout {
 
 namespace {
 
-OptionSpec boolean(std::string name, bool def, std::string desc, std::string source) {
-  OptionSpec s;
-  s.name = std::move(name);
-  s.type = OptionType::boolean;
-  s.default_value = def;
-  s.description = std::move(desc);
-  s.source = std::move(source);
-  return s;
-}
-
-OptionSpec integer(std::string name, int def, std::vector<int> allowed, std::string desc, std::string source) {
-  OptionSpec s;
-  s.name = std::move(name);
-  s.type = OptionType::integer;
-  s.default_value = def;
-  s.allowed_integers = std::move(allowed);
-  s.description = std::move(desc);
-  s.source = std::move(source);
-  return s;
-}
-
-OptionSpec choice(std::string name, std::string def, std::vector<std::string> choices, std::string desc,
-                  std::string source) {
-  OptionSpec s;
-  s.name = std::move(name);
-  s.type = OptionType::choice;
-  s.default_value = std::move(def);
-  s.choices = std::move(choices);
-  s.description = std::move(desc);
-  s.source = std::move(source);
-  return s;
-}
-
-OptionSpec deal_option() {
-  return choice("deal", "shuffle", {"shuffle", "cut"},
-                "shuffle: a fresh shuffle each deal; cut: the last deal's cards, gathered in order and cut",
-                "RULES-NOTES.md, Dealing; seeds 002 and 003");
-}
-
-OptionSpec second_round_option() {
-  return choice("second_round", "other_suits", {"other_suits", "any_suit"},
-                "the second round of taking names a suit other than the turned-up one, or any suit",
-                "seed 002 line 9 and seed 003 line 20 (other suits); seed 000 lines 85, 97 (any of the 4)");
-}
-
 std::vector<VariantInfo> make_registry() {
-  std::vector<VariantInfo> v;
-  {
-    VariantInfo f;
-    f.id = "french";
-    f.title = "French classic belote";
-    f.players = 4;
-    f.options = {
-        boolean("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 45"),
-        integer("target", 501, {501, 701, 1001}, "match target in points", "seed 000 line 89; seed 003 line 50"),
-        integer("capot", 250, {250, 252}, "what a capot is worth", "RULES-NOTES.md; seeds 000/002 (250), 003 (252)"),
-        choice("tie", "litige", {"litige", "tie_loses"},
-               "litige: the defence scores, the taker's points go to the next hand's winner; tie_loses: a tie fails",
-               "RULES-NOTES.md, scoring"),
-        choice("undertrump", "forced", {"forced", "free"},
-               "void, an opponent has trumped, cannot overtrump: must undertrump, or may discard",
-               "RULES-NOTES.md; seeds 002 line 21 and 003 line 55"),
-        second_round_option(),
-        deal_option(),
-    };
-    f.play_rules = [](const Options& o) { return taking_play_rules(4, o); };
-    v.push_back(f);
-  }
-  {
-    VariantInfo d;
-    d.id = "duel";
-    d.title = "Head-to-head belote (2 players)";
-    d.players = 2;
-    d.options = {
-        boolean("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 45"),
-        integer("target", 1001, {1001}, "match target in card points (1001 is 101 in tens)",
-                "seed 000 line 99; RULES-NOTES.md"),
-        integer("capot", 250, {250, 252}, "what a capot is worth", "RULES-NOTES.md"),
-        choice("tie", "litige", {"litige", "tie_loses"}, "as in french", "RULES-NOTES.md"),
-        second_round_option(),
-        deal_option(),
-    };
-    d.play_rules = [](const Options& o) { return taking_play_rules(2, o); };
-    v.push_back(d);
-  }
-  return v;
+  // The order is the order `variants()` lists them in (CLI help, lobby).
+  return {french_variant(), duel_variant()};
 }
 
 }  // namespace
@@ -205,14 +122,7 @@ CreateResult create_state(const Record& header) {
     out.error = e;
     return out;
   }
-  std::unique_ptr<GameBase> game;
-  if (info->id == "french") {
-    game = std::make_unique<TakingGame>(r, TakingConfig{4, {3, 2}});
-  } else if (info->id == "duel") {
-    game = std::make_unique<TakingGame>(r, TakingConfig{2, {3, 3}});
-  }
-  game->begin();
-  out.state = std::move(game);
+  out.state = info->create(r);
   return out;
 }
 

@@ -2,6 +2,8 @@
 // refusals with their typed reasons, and a scored capot.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "atout/state.hpp"
 #include "test_util.hpp"
 
@@ -180,6 +182,76 @@ TEST(French, BadOptionsAndDecksAreRefused) {
   EXPECT_EQ(create_state(r).error->code, "bad_deal");  // one deck, no hand limit, no seed
   r.hand_limit = 1;
   EXPECT_FALSE(create_state(r).error.has_value());
+}
+
+}  // namespace
+}  // namespace atout
+
+namespace atout {
+namespace {
+
+// `declare: manual` (issue 3, cross-cutting): announcing before the first card and showing before
+// the second are actions; a combination that is not announced and shown does not count (seed 000
+// line 67). After seat 1 takes hearts, seat 1 holds 7S 8S 9S and its partner, seat 3, 7D 8D 9D.
+TEST(FrenchManualDeclarations, OnlyAnnouncedAndShownCombinationsCount) {
+  auto s = make(kDeck, {{"declare", std::string("manual")}});
+  ASSERT_EQ(s->apply(1, Action::take()), Refusal::none);
+  const CardSet spades = S({"7S", "8S", "9S"});
+  const CardSet diamonds = S({"7D", "8D", "9D"});
+  EXPECT_EQ(s->apply(1, Action::show(spades)), Refusal::wrong_phase);  // shown before the second card
+  EXPECT_EQ(s->apply(1, Action::announce(S({"7S", "8S", "AS"}))), Refusal::invalid_combination);
+  const auto legal = s->legal_actions();
+  ASSERT_NE(std::find(legal.begin(), legal.end(), Action::announce(spades)), legal.end());
+  ASSERT_EQ(s->apply(1, Action::announce(spades)), Refusal::none);
+  EXPECT_EQ(s->apply(1, Action::announce(spades)), Refusal::invalid_combination);  // crosses one announced
+  // Everyone hears the announcement at once; nobody sees its cards yet.
+  const Observation heard = s->observation(0);
+  ASSERT_EQ(heard.declarations.size(), 1u);
+  EXPECT_EQ(heard.declarations[0].kind, ComboKind::tierce);
+  EXPECT_FALSE(heard.declarations[0].shown);
+  EXPECT_TRUE(heard.declarations[0].cards.empty());
+
+  bool shown = false;
+  while (s->hand_results().empty()) {
+    const Seat seat = s->current_player();
+    const Observation o = s->observation(seat);
+    if (o.tricks.size() == 1 && seat == 3) {
+      EXPECT_EQ(s->apply(3, Action::show(diamonds)), Refusal::not_announced);
+    }
+    if (o.tricks.size() == 1 && seat == 1 && !shown) {
+      ASSERT_EQ(s->apply(1, Action::show(spades)), Refusal::none);
+      EXPECT_EQ(s->apply(1, Action::show(spades)), Refusal::not_allowed);  // already shown
+      const Observation seen = s->observation(2);
+      ASSERT_EQ(seen.declarations.size(), 1u);
+      EXPECT_TRUE(seen.declarations[0].shown);
+      EXPECT_EQ(seen.declarations[0].cards, spades);
+      shown = true;
+    }
+    if (o.tricks.size() == 2 && seat == 1) {
+      EXPECT_EQ(s->apply(1, Action::announce(spades)), Refusal::wrong_phase);
+    }
+    const auto acts = s->legal_actions();
+    const auto play =
+        std::find_if(acts.begin(), acts.end(), [](const Action& a) { return a.type == ActionType::play; });
+    ASSERT_NE(play, acts.end());
+    ASSERT_EQ(s->apply(seat, *play), Refusal::none);
+  }
+  EXPECT_TRUE(shown);
+  // Seat 3's tierce was never announced: only seat 1's counts (seed 003 line 39: 20).
+  EXPECT_EQ(s->hand_results()[0].teams[1].declarations, 20);
+  EXPECT_EQ(s->hand_results()[0].teams[0].declarations, 0);
+}
+
+// The automatic default declares both tierces for the same hand.
+TEST(FrenchManualDeclarations, AutomaticDefaultCountsEveryBestCombination) {
+  auto s = make(kDeck);
+  ASSERT_EQ(s->apply(1, Action::take()), Refusal::none);
+  EXPECT_EQ(s->apply(1, Action::announce(S({"7S", "8S", "9S"}))), Refusal::not_allowed);
+  while (s->hand_results().empty()) {
+    const auto acts = s->legal_actions();
+    ASSERT_EQ(s->apply(acts.front()), Refusal::none);
+  }
+  EXPECT_EQ(s->hand_results()[0].teams[1].declarations, 40);
 }
 
 }  // namespace

@@ -43,6 +43,9 @@ struct DeclarationRules {
   // Equal best combinations, neither in trumps: the first to show wins (seed 000 line 71) or
   // neither side scores.
   bool equal_first_wins = true;
+  // "First" means the first to announce, in the first trick's order of play (seed 001 line 33),
+  // or the first to show, in the second trick's order (seed 000 line 71).
+  bool ties_to_first_shown = false;
   int belote_points = 20;
 };
 

@@ -190,6 +190,8 @@ struct VariantInfo {
   std::vector<OptionSpec> options;
   // The trick-play knobs under completed options (for positions given outside a match).
   PlayRules (*play_rules)(const Options&) = nullptr;
+  // Builds the match and deals the first hand. The record's options are complete and checked.
+  std::unique_ptr<State> (*create)(const Record&) = nullptr;
 };
 
 const std::vector<VariantInfo>& variants();

@@ -1,6 +1,9 @@
 // French classic (seeds 000, 002, 003) and head-to-head (seed 000) belote.
 #include "taking.hpp"
 
+#include "option_specs.hpp"
+#include "registry.hpp"
+
 namespace atout {
 
 DeclarationRules french_declarations(bool enabled) {
@@ -171,6 +174,68 @@ bool TakingGame::match_finished() {
   // Seed 000 line 89; seed 003 line 50. Equal scores past the target: play on (docs/rules/french.md).
   winner_ = target_winner(match_score_, option_int(options(), "target"));
   return winner_.has_value();
+}
+
+namespace {
+OptionSpec second_round_option() {
+  return choice_option("second_round", "other_suits", {"other_suits", "any_suit"},
+                       "the second round of taking names a suit other than the turned-up one, or any suit",
+                       "seed 002 line 9 and seed 003 line 20 (other suits); seed 000 lines 85, 97 (any of the 4)");
+}
+}  // namespace
+
+VariantInfo french_variant() {
+  VariantInfo f;
+  f.id = "french";
+  f.title = "French classic belote";
+  f.players = 4;
+  f.options = {
+      boolean_option("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 45"),
+      integer_option("target", 501, {501, 701, 1001}, "match target in points", "seed 000 line 89; seed 003 line 50"),
+      integer_option("capot", 250, {250, 252}, "what a capot is worth",
+                     "RULES-NOTES.md; seeds 000/002 (250), 003 (252)"),
+      choice_option(
+          "tie", "litige", {"litige", "tie_loses"},
+          "litige: the defence scores, the taker's points go to the next hand's winner; tie_loses: a tie fails",
+          "RULES-NOTES.md, scoring"),
+      choice_option("undertrump", "forced", {"forced", "free"},
+                    "void, an opponent has trumped, cannot overtrump: must undertrump, or may discard",
+                    "RULES-NOTES.md; seeds 002 line 21 and 003 line 55"),
+      second_round_option(),
+      declare_option(),
+      deal_option(),
+  };
+  f.play_rules = [](const Options& o) { return taking_play_rules(4, o); };
+  f.create = [](const Record& r) -> std::unique_ptr<State> {
+    auto g = std::make_unique<TakingGame>(r, TakingConfig{4, {3, 2}});
+    g->begin();
+    return g;
+  };
+  return f;
+}
+
+VariantInfo duel_variant() {
+  VariantInfo d;
+  d.id = "duel";
+  d.title = "Head-to-head belote (2 players)";
+  d.players = 2;
+  d.options = {
+      boolean_option("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 45"),
+      integer_option("target", 1001, {1001}, "match target in card points (1001 is 101 in tens)",
+                     "seed 000 line 99; RULES-NOTES.md"),
+      integer_option("capot", 250, {250, 252}, "what a capot is worth", "RULES-NOTES.md"),
+      choice_option("tie", "litige", {"litige", "tie_loses"}, "as in french", "RULES-NOTES.md"),
+      second_round_option(),
+      declare_option(),
+      deal_option(),
+  };
+  d.play_rules = [](const Options& o) { return taking_play_rules(2, o); };
+  d.create = [](const Record& r) -> std::unique_ptr<State> {
+    auto g = std::make_unique<TakingGame>(r, TakingConfig{2, {3, 3}});
+    g->begin();
+    return g;
+  };
+  return d;
 }
 
 }  // namespace atout

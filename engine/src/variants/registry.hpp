@@ -1,0 +1,11 @@
+// One entry per variant file; variants.cpp lists them in the registry.
+#pragma once
+
+#include "atout/state.hpp"
+
+namespace atout {
+
+VariantInfo french_variant();
+VariantInfo duel_variant();
+
+}  // namespace atout

@@ -1,0 +1,47 @@
+// The seeded random-game harness every variant's simulation test uses (after OpenSpiel's
+// RandomSimTest): at every step, cards are conserved, legal actions are non-empty exactly until
+// the end, no observation (nor its JSON) shows a card its seat may not see; mid-match, a clone and
+// a replay of the record reproduce the state; at the end, the variant's own scoring oracle runs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "atout/protocol/json.hpp"
+#include "atout/rng.hpp"
+#include "atout/state.hpp"
+
+namespace atout::sim {
+
+struct SimCase {
+  std::string variant;
+  int shard = 0;
+  int games = 0;
+  std::string options_json;  // table options, as JSON; empty for the defaults
+};
+
+inline void PrintTo(const SimCase& c, std::ostream* os) { *os << c.variant << "/" << c.shard; }
+
+// What the harness saw of one played deal, for the oracle.
+struct DealFacts {
+  int hand = 0;
+  Contract contract;
+  Seat leader = kNoSeat;                 // who led the first trick
+  std::array<CardSet, 4> start_hands{};  // each hand when play began
+  CardSet dealt;                         // every card in play
+  std::vector<Seat> shown_by;            // seats whose combinations were shown, in first-seen order
+};
+
+// Checks a finished match: `deals` is indexed by hand number (deals nobody played stay default).
+using Oracle = std::function<void(const State&, const std::vector<DealFacts>&)>;
+
+// Runs `c.games` matches of `c.variant` with a seeded uniform random policy and `oracle` on each.
+void run_random_sim(const SimCase& c, const Oracle& oracle);
+
+// Every card string anywhere in a JSON value.
+void collect_cards(const nlohmann::json& j, CardSet& out);
+
+}  // namespace atout::sim
