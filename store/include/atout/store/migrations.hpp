@@ -1,0 +1,40 @@
+// Numbered schema migrations (migrations/*.sql, compiled in) and the checked opening of a database.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atout/store/sqlite.hpp"
+
+namespace atout::store {
+
+struct Migration {
+  int version = 0;
+  const char* name = "";
+  const char* sql = "";
+};
+
+// Every migration, in version order (1, 2, 3, …).
+const std::vector<Migration>& migrations();
+int latest_version();
+
+struct OpenOptions {
+  bool create = true;                  // create the file (and its directory) when missing
+  std::string synchronous = "NORMAL";  // NORMAL or FULL (docs/operations.md, durability)
+  int migrate_to = -1;                 // stop at this version (tests build old databases); -1: latest
+};
+
+struct Opened {
+  Db db;
+  std::optional<std::string> error;  // why the database was refused; it is then left untouched
+  int version_before = 0;
+  int version_after = 0;
+};
+
+// Opens `path` for the server: refuses a file that is not an SQLite database, a corrupt one, one
+// newer than this build knows, or one that cannot be written, before writing anything; then turns
+// on WAL and applies the missing migrations, each in one transaction with its version bump.
+Opened open_database(const std::string& path, const OpenOptions& options = {});
+
+}  // namespace atout::store

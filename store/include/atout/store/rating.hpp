@@ -1,0 +1,29 @@
+// OpenSkill ratings: the Weng-Lin Bayesian model with Plackett-Luce ranking, as openskill.js has it.
+#pragma once
+
+#include <vector>
+
+namespace atout::store {
+
+struct RatingModel {
+  double mu = 25.0;
+  double sigma = 25.0 / 3.0;
+  double beta = 25.0 / 6.0;
+  double tau = 25.0 / 300.0;  // added to sigma before each update, so ratings never freeze
+  double epsilon = 0.0001;    // floor of the sigma shrink factor
+};
+
+struct Rating {
+  double mu = 25.0;
+  double sigma = 25.0 / 3.0;
+  // What is displayed and ranked: a conservative estimate, mu - 3 sigma.
+  double ordinal() const { return mu - 3.0 * sigma; }
+};
+
+// New ratings after one match. `teams[i]` are the players of team i; `ranks[i]` its place (1 is
+// first; equal ranks are a draw). Teams of two keep individual ratings: each player moves by its
+// share of the team's variance.
+std::vector<std::vector<Rating>> rate(const std::vector<std::vector<Rating>>& teams, const std::vector<int>& ranks,
+                                      const RatingModel& model = {});
+
+}  // namespace atout::store

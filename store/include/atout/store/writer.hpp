@@ -1,0 +1,78 @@
+// The one writer: a thread that owns the write connection and commits queued jobs in batches, so
+// that nobody who posts a write ever waits on the disk.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "atout/store/sqlite.hpp"
+
+namespace atout::store {
+
+// What a job sees: the connection, inside the batch's transaction, and statements prepared once.
+class Tx {
+ public:
+  explicit Tx(Db& db) : db_(db) {}
+  // `sql` must be a string literal (or otherwise outlive the writer): statements are cached by it.
+  Statement& stmt(const char* sql);
+  Db& db() { return db_; }
+  // Scratch the jobs may share across batches (e.g. match uid → row id).
+  std::unordered_map<std::string, std::int64_t>& ids() { return ids_; }
+
+ private:
+  Db& db_;
+  std::unordered_map<const char*, Statement> cache_;
+  std::unordered_map<std::string, std::int64_t> ids_;
+};
+
+// A job returns its error, if any. A failed job does not undo the rest of its batch.
+using Job = std::function<std::optional<std::string>(Tx&)>;
+
+struct WriterStats {
+  std::uint64_t jobs = 0;     // committed
+  std::uint64_t batches = 0;  // transactions committed
+  std::uint64_t errors = 0;   // failed jobs and failed commits
+  std::uint64_t largest_batch = 0;
+};
+
+class Writer {
+ public:
+  // Takes the write connection. `max_batch` bounds one transaction.
+  explicit Writer(Db db, std::size_t max_batch = 8192);
+  ~Writer();
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  void post(Job job);
+  // Blocks until every job posted before the call is committed (or has failed).
+  void flush();
+  // Commits what is queued, then stops the thread. Later posts are dropped and counted as errors.
+  void stop();
+  WriterStats stats() const;
+  // Called on the writer thread with each error's text (for logging).
+  void on_error(std::function<void(const std::string&)> f);
+
+ private:
+  void run();
+
+  Db db_;
+  std::size_t max_batch_;
+  mutable std::mutex mu_;
+  std::condition_variable wake_, done_;
+  std::vector<Job> queue_;
+  std::uint64_t posted_ = 0, finished_ = 0;
+  bool stopping_ = false;
+  WriterStats stats_;
+  std::function<void(const std::string&)> on_error_;
+  std::thread thread_;
+};
+
+}  // namespace atout::store

@@ -1,0 +1,57 @@
+// Weng-Lin Plackett-Luce (Weng & Lin 2011, algorithm 4), checked against openskill.js's test values.
+#include "atout/store/rating.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace atout::store {
+
+std::vector<std::vector<Rating>> rate(const std::vector<std::vector<Rating>>& teams_in, const std::vector<int>& ranks,
+                                      const RatingModel& model) {
+  const std::size_t n = teams_in.size();
+  std::vector<std::vector<Rating>> teams = teams_in;
+  for (auto& team : teams)
+    for (Rating& r : team) r.sigma = std::sqrt(r.sigma * r.sigma + model.tau * model.tau);
+
+  std::vector<double> mu(n), sigma_sq(n);
+  double c_sq = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const Rating& r : teams[i]) {
+      mu[i] += r.mu;
+      sigma_sq[i] += r.sigma * r.sigma;
+    }
+    c_sq += sigma_sq[i] + model.beta * model.beta;
+  }
+  const double c = std::sqrt(c_sq);
+  std::vector<double> exp_mu(n), sum_q(n), a(n);
+  for (std::size_t i = 0; i < n; ++i) exp_mu[i] = std::exp(mu[i] / c);
+  for (std::size_t q = 0; q < n; ++q)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (ranks[i] >= ranks[q]) sum_q[q] += exp_mu[i];
+      if (ranks[i] == ranks[q]) a[q] += 1;
+    }
+
+  std::vector<std::vector<Rating>> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double omega = 0, delta = 0;
+    for (std::size_t q = 0; q < n; ++q) {
+      if (ranks[q] > ranks[i]) continue;
+      const double quotient = exp_mu[i] / sum_q[q];
+      omega += ((i == q ? 1.0 : 0.0) - quotient) / a[q];
+      delta += quotient * (1 - quotient) / a[q];
+    }
+    const double gamma = std::sqrt(sigma_sq[i]) / c;
+    const double team_omega = omega * sigma_sq[i] / c;
+    const double team_delta = gamma * delta * sigma_sq[i] / c_sq;
+    for (const Rating& r : teams[i]) {
+      const double share = r.sigma * r.sigma / sigma_sq[i];
+      Rating nr;
+      nr.mu = r.mu + share * team_omega;
+      nr.sigma = r.sigma * std::sqrt(std::max(1 - share * team_delta, model.epsilon));
+      out[i].push_back(nr);
+    }
+  }
+  return out;
+}
+
+}  // namespace atout::store

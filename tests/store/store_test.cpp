@@ -1,0 +1,410 @@
+// The store: migrations from every earlier version, refusal of bad files without touching them,
+// the batching writer, and the players/matches/hands/ratings round trip.
+#include "atout/store/store.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace atout::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ =
+        fs::temp_directory_path() / ("atout_store_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path_, fs::perms::owner_all, ec);
+    fs::remove_all(path_, ec);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path path_;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int user_version(const std::string& path) {
+  Db db;
+  EXPECT_FALSE(Db::open(path, false, true, db));
+  Statement st;
+  EXPECT_FALSE(db.prepare("PRAGMA user_version", st));
+  EXPECT_TRUE(st.step());
+  return static_cast<int>(st.int64(0));
+}
+
+bool has_table(Db& db, const std::string& name) {
+  Statement st;
+  EXPECT_FALSE(db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", st));
+  st.bind(1, name);
+  return st.step();
+}
+
+TEST(Migrations, AreNumberedFromOneWithoutGaps) {
+  ASSERT_FALSE(migrations().empty());
+  for (std::size_t i = 0; i < migrations().size(); ++i) {
+    EXPECT_EQ(migrations()[i].version, static_cast<int>(i) + 1) << migrations()[i].name;
+    EXPECT_NE(std::string(migrations()[i].sql).find("CREATE"), std::string::npos);
+  }
+  EXPECT_EQ(latest_version(), static_cast<int>(migrations().size()));
+}
+
+TEST(Migrations, FromAnEmptyDatabaseCreatesTheDirectoryAndEveryTable) {
+  TempDir dir;
+  const std::string path = dir.file("sub/dir/atout.db");
+  Opened o = open_database(path);
+  ASSERT_FALSE(o.error) << *o.error;
+  EXPECT_EQ(o.version_before, 0);
+  EXPECT_EQ(o.version_after, latest_version());
+  for (const char* t : {"players", "matches", "match_seats", "match_actions", "hands", "ratings"})
+    EXPECT_TRUE(has_table(o.db, t)) << t;
+  Statement mode;
+  ASSERT_FALSE(o.db.prepare("PRAGMA journal_mode", mode));
+  ASSERT_TRUE(mode.step());
+  EXPECT_EQ(mode.text(0), "wal");
+}
+
+// A database built at each earlier version, with a row in it, upgrades to the latest and keeps it.
+class MigrationsFrom : public ::testing::TestWithParam<int> {};
+
+TEST_P(MigrationsFrom, UpgradesToTheLatestKeepingData) {
+  const int from = GetParam();
+  TempDir dir;
+  const std::string path = dir.file("old.db");
+  {
+    OpenOptions old;
+    old.migrate_to = from;
+    Opened o = open_database(path, old);
+    ASSERT_FALSE(o.error) << *o.error;
+    EXPECT_EQ(o.version_after, from);
+    if (from >= 1) {
+      ASSERT_FALSE(
+          o.db.exec("INSERT INTO players (public_id, name, token_hash, created_at, last_seen) "
+                    "VALUES ('p_old', 'Old', x'00', 1, 1)"));
+    }
+  }
+  EXPECT_EQ(user_version(path), from);
+  Opened o = open_database(path);
+  ASSERT_FALSE(o.error) << *o.error;
+  EXPECT_EQ(o.version_before, from);
+  EXPECT_EQ(o.version_after, latest_version());
+  EXPECT_EQ(user_version(path), latest_version());
+  if (from >= 1) {
+    Statement st;
+    ASSERT_FALSE(o.db.prepare("SELECT name FROM players WHERE public_id = 'p_old'", st));
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.text(0), "Old");
+  }
+}
+
+std::vector<int> earlier_versions() {
+  std::vector<int> v;
+  for (int i = 0; i < latest_version(); ++i) v.push_back(i);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(EveryEarlierVersion, MigrationsFrom, ::testing::ValuesIn(earlier_versions()));
+
+TEST(BadFiles, NotADatabaseIsRefusedAndUntouched) {
+  TempDir dir;
+  const std::string path = dir.file("notes.db");
+  { std::ofstream(path) << "these are my notes, not a database\n"; }
+  const std::string before = slurp(path);
+  std::string error;
+  EXPECT_EQ(Store::open(path, {}, error), nullptr);
+  EXPECT_NE(error.find("not an SQLite database"), std::string::npos) << error;
+  EXPECT_EQ(slurp(path), before);
+}
+
+TEST(BadFiles, CorruptDatabaseIsRefusedAndUntouched) {
+  TempDir dir;
+  const std::string path = dir.file("corrupt.db");
+  {
+    Opened o = open_database(path);
+    ASSERT_FALSE(o.error);
+    ASSERT_FALSE(o.db.exec("PRAGMA journal_mode=DELETE"));
+    for (int i = 0; i < 200; ++i)
+      ASSERT_FALSE(o.db.exec("INSERT INTO players (public_id, name, token_hash, created_at, last_seen) VALUES ('p" +
+                             std::to_string(i) + "', 'n', randomblob(32), 1, 1)"));
+  }
+  // Keep the header, scribble over the pages after the first.
+  std::string bytes = slurp(path);
+  ASSERT_GT(bytes.size(), 8192u);
+  for (std::size_t i = 4096; i < bytes.size(); i += 7) bytes[i] = static_cast<char>(0xA5);
+  { std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes; }
+  std::string error;
+  EXPECT_EQ(Store::open(path, {}, error), nullptr);
+  EXPECT_FALSE(error.empty());
+  EXPECT_EQ(slurp(path), bytes);
+}
+
+TEST(BadFiles, NewerDatabaseIsRefusedAndUntouched) {
+  TempDir dir;
+  const std::string path = dir.file("future.db");
+  {
+    Opened o = open_database(path);
+    ASSERT_FALSE(o.error);
+    ASSERT_FALSE(
+        o.db.exec("PRAGMA journal_mode=DELETE; PRAGMA user_version = " + std::to_string(latest_version() + 1)));
+  }
+  const std::string before = slurp(path);
+  std::string error;
+  EXPECT_EQ(Store::open(path, {}, error), nullptr);
+  EXPECT_NE(error.find("newer than this server"), std::string::npos) << error;
+  EXPECT_EQ(slurp(path), before);
+  EXPECT_EQ(user_version(path), latest_version() + 1);
+}
+
+TEST(BadFiles, DirectoryIsRefused) {
+  TempDir dir;
+  std::string error;
+  EXPECT_EQ(Store::open(dir.path().string(), {}, error), nullptr);
+  EXPECT_NE(error.find("is a directory"), std::string::npos) << error;
+}
+
+// Read-only paths: a read-only database file and a directory that may not be written. Root may
+// write anywhere, so the opening runs in a child process as an unprivileged user when needed.
+void expect_refused_as_unprivileged(const std::string& path, const std::string& dir) {
+  const std::string before = fs::exists(path) ? slurp(path) : "";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (::geteuid() == 0) {
+      if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(3);
+    }
+    std::string error;
+    auto s = Store::open(path, {}, error);
+    ::_exit(s == nullptr && !error.empty() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the store opened " << path << " in " << dir;
+  EXPECT_EQ(fs::exists(path) ? slurp(path) : "", before);
+}
+
+TEST(BadFiles, ReadOnlyFileIsRefusedAndUntouched) {
+  TempDir dir;
+  const std::string path = dir.file("ro.db");
+  {
+    Opened o = open_database(path);
+    ASSERT_FALSE(o.error);
+    ASSERT_FALSE(o.db.exec("PRAGMA journal_mode=DELETE"));
+  }
+  fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  fs::permissions(dir.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                  fs::perms::others_read | fs::perms::others_exec);
+  expect_refused_as_unprivileged(path, dir.path().string());
+}
+
+TEST(BadFiles, UnwritableDirectoryIsRefused) {
+  TempDir dir;
+  fs::permissions(dir.path(), fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                  fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  expect_refused_as_unprivileged(dir.file("new.db"), dir.path().string());
+  EXPECT_FALSE(fs::exists(dir.file("new.db")));
+}
+
+TEST(Writer, BatchesAndFlushes) {
+  TempDir dir;
+  Opened o = open_database(dir.file("w.db"));
+  ASSERT_FALSE(o.error);
+  ASSERT_FALSE(o.db.exec("CREATE TABLE t (x INTEGER)"));
+  Writer w(std::move(o.db));
+  std::vector<std::string> errors;
+  w.on_error([&](const std::string& e) { errors.push_back(e); });
+  for (int i = 0; i < 5000; ++i)
+    w.post([i](Tx& tx) { return tx.stmt("INSERT INTO t (x) VALUES (?)").bind(1, i).run(); });
+  w.post([](Tx& tx) { return tx.stmt("INSERT INTO no_such_table VALUES (1)").run(); });
+  w.flush();
+  const WriterStats s = w.stats();
+  EXPECT_EQ(s.jobs, 5001u);
+  EXPECT_EQ(s.errors, 1u);
+  EXPECT_LT(s.batches, 5001u);  // grouped into transactions
+  EXPECT_EQ(errors.size(), 1u);
+  Db r;
+  ASSERT_FALSE(Db::open(dir.file("w.db"), false, true, r));
+  Statement st;
+  ASSERT_FALSE(r.prepare("SELECT COUNT(*), SUM(x) FROM t", st));
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.int64(0), 5000);
+  EXPECT_EQ(st.int64(1), 4999 * 5000 / 2);
+  w.stop();
+  w.post([](Tx&) { return std::optional<std::string>(); });  // after stop: dropped, counted
+  EXPECT_EQ(w.stats().errors, 2u);
+}
+
+std::string hash_of(char c) { return std::string(32, c); }
+
+MatchStart two_player_match(const std::string& uid, const std::string& a, const std::string& b, bool rated) {
+  MatchStart m;
+  m.uid = uid;
+  m.table_id = "t_" + uid;
+  m.variant = "duel";
+  m.options_json = "{}";
+  m.first_dealer = 0;
+  m.rated = rated;
+  m.started_at = 1000;
+  m.seats = {{0, 0, a, ""}, {1, 1, b, ""}};
+  return m;
+}
+
+TEST(Store, PlayersAreFoundByTokenHashOnly) {
+  TempDir dir;
+  std::string error;
+  auto s = Store::open(dir.file("s.db"), {}, error);
+  ASSERT_TRUE(s) << error;
+  s->add_player("p_ann", "Ann", hash_of('a'), 10);
+  s->touch_player("p_ann", 20);
+  s->flush();
+  auto p = s->player_by_token_hash(hash_of('a'));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->id, "p_ann");
+  EXPECT_EQ(p->name, "Ann");
+  EXPECT_EQ(p->created_at, 10);
+  EXPECT_EQ(p->last_seen, 20);
+  EXPECT_FALSE(s->player_by_token_hash(hash_of('b')));
+  EXPECT_FALSE(s->player("p_nobody"));
+}
+
+TEST(Store, MatchLifecycleHidesUnrevealedSeedsAndRates) {
+  TempDir dir;
+  std::string error;
+  auto s = Store::open(dir.file("s.db"), {}, error);
+  ASSERT_TRUE(s) << error;
+  s->add_player("p_a", "A", hash_of('a'), 1);
+  s->add_player("p_b", "B", hash_of('b'), 1);
+  s->begin_match(two_player_match("m1", "p_a", "p_b", true));
+  s->begin_hand("m1", HandRow{0, 0, "c0", "00ff", false, 0, std::nullopt, ""});
+  s->add_action("m1", 0, 1, R"({"type":"pass"})", 5);
+  s->add_action("m1", 1, 0, R"({"type":"take"})", 6);
+  s->end_hand("m1", 0, 1, R"({"outcome":"made"})");
+  s->begin_hand("m1", HandRow{1, 1, "c1", "11ee", false, 2, std::nullopt, ""});
+  s->add_action("m1", 2, 0, R"({"type":"pass"})", 7);
+  s->flush();
+
+  auto unfinished = s->unfinished_matches();
+  ASSERT_EQ(unfinished.size(), 1u);
+  EXPECT_EQ(unfinished[0].actions.size(), 3u);
+  ASSERT_EQ(unfinished[0].hands.size(), 2u);
+  EXPECT_EQ(unfinished[0].hands[1].seed, "11ee");  // recovery needs the live hand's seed
+
+  auto pub = s->match("m1", false);
+  ASSERT_TRUE(pub);
+  EXPECT_EQ(pub->hands[0].seed, "00ff");
+  EXPECT_TRUE(pub->hands[0].revealed);
+  EXPECT_EQ(pub->hands[1].seed, "");  // not revealed: never leaves the store
+  EXPECT_EQ(pub->start.seats.size(), 2u);
+  EXPECT_EQ(pub->start.seats[1].name, "B");
+
+  s->end_match("m1", 2000, 1001, 300, 0, "finished");
+  s->end_match("m1", 3000, 0, 0, 1, "finished");  // a second end changes nothing and rates nothing
+  s->flush();
+  EXPECT_TRUE(s->unfinished_matches().empty());
+  auto done = s->match("m1", false);
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->end_reason, "finished");
+  EXPECT_EQ(done->winner, 0);
+  EXPECT_EQ(done->ended_at, 2000);
+
+  const auto ra = s->ratings_of("p_a");
+  ASSERT_EQ(ra.size(), 1u);
+  EXPECT_EQ(ra[0].ladder, "duel");
+  EXPECT_NEAR(ra[0].mu, 27.635389493140497, 1e-9);  // the 1v1 vector: ratings start at the defaults
+  EXPECT_NEAR(ra[0].ordinal, 27.635389493140497 - 3 * 8.06590141354368, 1e-9);
+  EXPECT_EQ(ra[0].matches, 1);
+  const auto rb = s->ratings_of("p_b");
+  ASSERT_EQ(rb.size(), 1u);
+  EXPECT_NEAR(rb[0].mu, 22.364610506859503, 1e-9);
+
+  const auto h = s->history("p_b", 0, 10);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_EQ(h[0].uid, "m1");
+  EXPECT_EQ(h[0].seat, 1);
+  EXPECT_EQ(h[0].winner, 0);
+}
+
+TEST(Store, AbortedAndUnratedMatchesLeaveRatingsAlone) {
+  TempDir dir;
+  std::string error;
+  auto s = Store::open(dir.file("s.db"), {}, error);
+  ASSERT_TRUE(s) << error;
+  s->add_player("p_a", "A", hash_of('a'), 1);
+  s->add_player("p_b", "B", hash_of('b'), 1);
+  s->begin_match(two_player_match("m1", "p_a", "p_b", false));
+  s->end_match("m1", 10, 1001, 0, 0, "finished");
+  s->begin_match(two_player_match("m2", "p_a", "p_b", true));
+  s->end_match("m2", 10, std::nullopt, std::nullopt, std::nullopt, "aborted");
+  s->begin_match(two_player_match("m3", "p_a", "p_b", true));
+  s->end_match("m3", 10, std::nullopt, std::nullopt, 1, "abandoned");  // p_a left: a loss
+  s->flush();
+  const auto ra = s->ratings_of("p_a");
+  ASSERT_EQ(ra.size(), 1u);
+  EXPECT_EQ(ra[0].matches, 1);
+  EXPECT_NEAR(ra[0].mu, 22.364610506859503, 1e-9);
+}
+
+TEST(Store, LeaderboardPagesBestFirst) {
+  TempDir dir;
+  std::string error;
+  auto s = Store::open(dir.file("s.db"), {}, error);
+  ASSERT_TRUE(s) << error;
+  for (char c = 'a'; c <= 'f'; ++c) s->add_player(std::string("p_") + c, std::string(1, c), hash_of(c), 1);
+  // a beats b, c beats d, e beats f: the three winners share the top.
+  int n = 0;
+  for (const char* pair : {"ab", "cd", "ef"}) {
+    const std::string uid = "m" + std::to_string(n++);
+    s->begin_match(two_player_match(uid, std::string("p_") + pair[0], std::string("p_") + pair[1], true));
+    s->end_match(uid, 10, 1001, 0, 0, "finished");
+  }
+  s->flush();
+  int total = 0;
+  const auto first = s->leaderboard("duel", 0, 4, total);
+  EXPECT_EQ(total, 6);
+  ASSERT_EQ(first.size(), 4u);
+  for (std::size_t i = 0; i + 1 < first.size(); ++i) EXPECT_GE(first[i].ordinal, first[i + 1].ordinal);
+  EXPECT_EQ(first[0].player, "p_a");  // ties break by id
+  const auto second = s->leaderboard("duel", 4, 4, total);
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second[1].player, "p_f");
+  EXPECT_TRUE(s->leaderboard("french", 0, 10, total).empty());
+  EXPECT_EQ(total, 0);
+}
+
+TEST(Store, OnlineBackupIsACompleteDatabaseAndNeverOverwrites) {
+  TempDir dir;
+  std::string error;
+  auto s = Store::open(dir.file("s.db"), {}, error);
+  ASSERT_TRUE(s) << error;
+  s->add_player("p_a", "A", hash_of('a'), 1);
+  s->flush();
+  ASSERT_FALSE(s->backup(dir.file("backup.db")));
+  auto again = s->backup(dir.file("backup.db"));
+  ASSERT_TRUE(again);
+  EXPECT_NE(again->find("already exists"), std::string::npos);
+  auto copy = Store::open(dir.file("backup.db"), {}, error);
+  ASSERT_TRUE(copy) << error;
+  EXPECT_TRUE(copy->player("p_a"));
+  EXPECT_EQ(copy->schema_version(), latest_version());
+}
+
+}  // namespace
+}  // namespace atout::store
