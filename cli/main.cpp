@@ -12,6 +12,7 @@ commands:
   replay FILE|-     check every action of a record and print the scored result as JSON
   legal FILE|-      print the legal actions at the end of a record, or for a position
   simulate          play seeded random games and print a JSON summary
+  verify-deal       check a revealed deal seed against its published commitment
 
 Run 'atout <command> --help' for a command's options.
 )";
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   if (cmd == "replay") return atout::cli::run_replay(args, std::cin, std::cout, std::cerr);
   if (cmd == "legal") return atout::cli::run_legal(args, std::cin, std::cout, std::cerr);
   if (cmd == "simulate") return atout::cli::run_simulate(args, std::cout, std::cerr);
+  if (cmd == "verify-deal") return atout::cli::run_verify_deal(args, std::cout, std::cerr);
   std::cerr << "atout: unknown command '" << cmd << "'\n" << kUsage;
   return atout::cli::kExitBadInput;
 }

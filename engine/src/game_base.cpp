@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "atout/fair_deal.hpp"
+
 namespace atout {
 
 bool option_bool(const Options& o, const std::string& name) { return std::get<bool>(o.at(name)); }
@@ -36,10 +38,7 @@ std::vector<Card> GameBase::next_deck() {
     cut(deck, rng);
     return deck;
   }
-  std::vector<Card> deck;
-  for (Card c : deck_mask_) deck.push_back(c);
-  shuffle(deck, rng);
-  return deck;
+  return shuffled_deck(seed, deck_mask_);
 }
 
 void GameBase::start_deal() {
