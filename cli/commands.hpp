@@ -10,6 +10,7 @@ namespace atout::cli {
 int run_replay(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err);
 int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err);
 int run_simulate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_backup(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_verify_deal(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // Exit codes: 0 success, 1 a rule refused an action, 2 bad input or usage.

@@ -13,6 +13,7 @@ commands:
   legal FILE|-      print the legal actions at the end of a record, or for a position
   simulate          play seeded random games and print a JSON summary
   verify-deal       check a revealed deal seed against its published commitment
+  backup            copy a server's database online into a new file
 
 Run 'atout <command> --help' for a command's options.
 )";
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   if (cmd == "replay") return atout::cli::run_replay(args, std::cin, std::cout, std::cerr);
   if (cmd == "legal") return atout::cli::run_legal(args, std::cin, std::cout, std::cerr);
   if (cmd == "simulate") return atout::cli::run_simulate(args, std::cout, std::cerr);
+  if (cmd == "backup") return atout::cli::run_backup(args, std::cout, std::cerr);
   if (cmd == "verify-deal") return atout::cli::run_verify_deal(args, std::cout, std::cerr);
   std::cerr << "atout: unknown command '" << cmd << "'\n" << kUsage;
   return atout::cli::kExitBadInput;

@@ -380,6 +380,18 @@ std::vector<MatchRow> Store::unfinished_matches() {
   return out;
 }
 
+std::optional<std::string> backup_database(const std::string& source, const std::string& target) {
+  std::error_code ec;
+  if (std::filesystem::exists(target, ec)) return target + " already exists; a backup never overwrites a file";
+  if (!std::filesystem::exists(source, ec)) return source + " does not exist";
+  Db db;
+  if (auto e = Db::open(source, false, true, db)) return "cannot open " + source + ": " + *e;
+  Statement st;
+  if (auto e = db.prepare("VACUUM INTO ?", st)) return source + ": " + *e;
+  st.bind(1, target);
+  return st.run();
+}
+
 std::optional<std::string> Store::backup(const std::string& target) {
   std::error_code ec;
   if (std::filesystem::exists(target, ec)) return target + " already exists; a backup never overwrites a file";

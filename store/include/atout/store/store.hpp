@@ -86,6 +86,10 @@ struct MatchSummary {
   int team = 0;
 };
 
+// An online, consistent copy of the database at `source` into `target` (VACUUM INTO), through a
+// read-only connection: safe while a server writes to `source`. Never overwrites `target`.
+std::optional<std::string> backup_database(const std::string& source, const std::string& target);
+
 class Store {
  public:
   // Opens (creating, checking and migrating) the database at `path`.
