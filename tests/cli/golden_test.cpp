@@ -30,13 +30,18 @@ struct GoldenCase {
 
 // The seeds were picked (by trying policy seeds in order) so that the matches cover most outcomes: made and failed
 // contracts, a capot, belote, declarations, a litige carried to the next hand (french_default, duel) and deals
-// passed by everybody (french_options then cuts the passed deal; duel).
+// passed by everybody (french_options then cuts the passed deal; duel). The coinche cases cover All Trumps, No
+// Trumps and suit contracts, coinche and surcoinche made and failed, a capot bid, belote and declarations.
 const GoldenCase kCases[] = {
     {"french_default", "french", "{}", Seed{0x601de4, 1}, Seed{0x9011c7, 1}, 0, 501},
     {"french_options", "french",
      R"({"declarations": false, "capot": 252, "tie": "tie_loses", "deal": "cut", "target": 701})", Seed{0x601de4, 1879},
      Seed{0x9011c7, 1879}, 0, 701},
     {"duel", "duel", "{}", Seed{0x601de4, 1034}, Seed{0x9011c7, 1034}, 0, 1001},
+    {"coinche_default", "coinche", "{}", Seed{0x601de4, 4024}, Seed{0x9011c7, 4024}, 0, 501},
+    {"coinche_options", "coinche",
+     R"({"scoring": "contract_only", "declare": "manual", "deal": "cut", "all_trumps_belote": "none", "target": 701})",
+     Seed{0x601de4, 243}, Seed{0x9011c7, 243}, 0, 701},
 };
 
 // Test names and ctest output show the case by name.
@@ -157,6 +162,58 @@ TEST_P(CliGolden, RecordRegeneratesFromItsSeeds) {
                                    << text_difference(stored, generated, record_path(c), "the generated record");
 }
 
+// The coinche arithmetic of docs/rules/coinche.md ("Scoring a hand") on a stored replay.
+void check_coinche_replay(const json& out, const GoldenCase& c) {
+  const bool contract_only = out["options"]["scoring"] == "contract_only";
+  const bool cards_only = out["options"]["contract_counts"] == "cards_only";
+  std::array<int, 2> running{};
+  for (const json& h : out["hands"]) {
+    SCOPED_TRACE("hand " + h["hand"].dump());
+    if (h["outcome"] != "all_passed") {
+      std::array<int, 2> points{}, cards{}, tricks{}, belote{};
+      int declarations = 0;
+      for (std::size_t t = 0; t < 2; ++t) {
+        const json& x = h["teams"][t];
+        tricks[t] = x["tricks"];
+        belote[t] = x["belote"];
+        declarations += x["declarations"].get<int>();
+        cards[t] = x["card_points"].get<int>() + x["last_trick"].get<int>() + x["capot_bonus"].get<int>();
+        EXPECT_EQ(cards[t], tricks[t] == 8 ? 250 : x["card_points"].get<int>() + x["last_trick"].get<int>());
+        points[t] = cards[t] + x["declarations"].get<int>() + belote[t];
+        EXPECT_EQ(x["raw"], points[t]);
+      }
+      EXPECT_EQ(h["teams"][0]["card_points"].get<int>() + h["teams"][1]["card_points"].get<int>(), 152);
+      EXPECT_EQ(tricks[0] + tricks[1], 8);
+      const json& k = h["contract"];
+      const auto T = static_cast<std::size_t>(k["taker"].get<int>() % 2), D = 1 - T;
+      const bool capot_bid = k.value("capot", false);
+      const int value = k["value"], m = k["multiplier"];
+      const auto& counted = cards_only ? cards : points;
+      const bool made = capot_bid ? tricks[T] == 8 : counted[T] >= value && counted[T] > counted[D];
+      EXPECT_EQ(h["outcome"], made ? "made" : "failed");
+      const std::size_t W = made ? T : D;
+      std::array<int, 2> score = belote;
+      if (contract_only) {
+        score[W] += value * m;
+      } else if (made && m == 1) {
+        score[T] = points[T] + value;
+        score[D] = points[D];
+      } else {
+        score[W] += ((capot_bid || tricks[W] == 8) ? 250 : 162) * m + value * m + declarations;
+      }
+      EXPECT_EQ(h["teams"][0]["score"], score[0]);
+      EXPECT_EQ(h["teams"][1]["score"], score[1]);
+    }
+    running[0] += h["teams"][0]["score"].get<int>();
+    running[1] += h["teams"][1]["score"].get<int>();
+    EXPECT_EQ(h["match_score"], json(running));
+  }
+  EXPECT_EQ(out["match_score"], json(running));
+  const int winner = out["winner"];
+  EXPECT_GE(running[static_cast<std::size_t>(winner)], c.target);
+  EXPECT_GT(running[static_cast<std::size_t>(winner)], running[static_cast<std::size_t>(1 - winner)]);
+}
+
 TEST_P(CliGolden, StoredReplayAddsUp) {
   // The stored output is only worth comparing against if its numbers are right: check the scoring arithmetic.
   const GoldenCase& c = GetParam();
@@ -168,6 +225,7 @@ TEST_P(CliGolden, StoredReplayAddsUp) {
   EXPECT_EQ(out["complete"], true);
   EXPECT_EQ(out["actions"], record["actions"].size());
   EXPECT_EQ(out["options"], record["options"]);
+  if (c.variant == std::string("coinche")) return check_coinche_replay(out, c);
   const int capot_value = out["options"]["capot"];
   const int players = c.variant == std::string("duel") ? 2 : 4;
   std::array<int, 2> running{};

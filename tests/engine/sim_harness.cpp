@@ -141,7 +141,9 @@ std::string observations_json(const State& s) {
 
 }  // namespace
 
-void run_random_sim(const SimCase& c, const Oracle& oracle) {
+void run_random_sim(const SimCase& c, const Oracle& oracle) { run_random_sim(c, oracle, Policy()); }
+
+void run_random_sim(const SimCase& c, const Oracle& oracle, const Policy& choose) {
   Record header;
   header.variant = c.variant;
   if (!c.options_json.empty()) {
@@ -165,7 +167,8 @@ void run_random_sim(const SimCase& c, const Oracle& oracle) {
       if (::testing::Test::HasFatalFailure()) return;
       if (s.is_terminal()) break;
       s.legal_actions(legal);
-      const Action a = legal[policy.below(static_cast<std::uint32_t>(legal.size()))];
+      const Action a =
+          legal[choose ? choose(s, legal, policy) : policy.below(static_cast<std::uint32_t>(legal.size()))];
       if (step == midpoint) {
         // A clone follows the same actions and must stay identical.
         twin = s.clone();

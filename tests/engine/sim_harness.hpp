@@ -38,8 +38,14 @@ struct DealFacts {
 // Checks a finished match: `deals` is indexed by hand number (deals nobody played stay default).
 using Oracle = std::function<void(const State&, const std::vector<DealFacts>&)>;
 
+// Picks the index in `legal` of the action to take, from the policy generator `rng`.
+using Policy = std::function<std::size_t(const State&, const std::vector<Action>& legal, Rng& rng)>;
+
 // Runs `c.games` matches of `c.variant` with a seeded uniform random policy and `oracle` on each.
 void run_random_sim(const SimCase& c, const Oracle& oracle);
+// The same with another random policy (for variants where a uniform choice rarely reaches some
+// outcomes, e.g. auctions with dozens of bids and one pass).
+void run_random_sim(const SimCase& c, const Oracle& oracle, const Policy& policy);
 
 // Every card string anywhere in a JSON value.
 void collect_cards(const nlohmann::json& j, CardSet& out);
