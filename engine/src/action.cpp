@@ -33,6 +33,8 @@ std::string to_string(const Action& a) {
     case ActionType::take:
       return a.has_trump ? out + " " + to_string(a.trump) : out;
     case ActionType::bid:
+      // A bid without a value (belot) is named by its trump alone.
+      if (!a.capot && a.value == 0) return out + " " + to_string(a.trump);
       return out + " " + (a.capot ? std::string("capot") : std::to_string(a.value)) + " " + to_string(a.trump);
     case ActionType::announce:
     case ActionType::show:

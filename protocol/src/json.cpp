@@ -270,9 +270,7 @@ Parsed<Action> parse_action(const json& j) {
         const auto x = v->get<long long>();
         if (x < 0 || x > 10000) return fail<Action>("field 'value' is out of range");
         a.value = static_cast<std::int16_t>(x);
-      } else if (!a.capot) {
-        return fail<Action>("action 'bid' needs a field 'value' (or capot: true)");
-      }
+      }  // no value: a bid named by its trump alone (belot), value 0
       break;
     }
     case ActionType::announce:

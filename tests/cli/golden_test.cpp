@@ -42,6 +42,11 @@ const GoldenCase kCases[] = {
     {"coinche_options", "coinche",
      R"({"scoring": "contract_only", "declare": "manual", "deal": "cut", "all_trumps_belote": "none", "target": 701})",
      Seed{0x601de4, 243}, Seed{0x9011c7, 243}, 0, 701},
+    {"belot_default", "belot", "{}", Seed{0x601de4, 15976}, Seed{0x9011c7, 15976}, 0, 151},
+    {"belot_options", "belot",
+     R"({"declare": "manual", "tie": "inside", "double_scoring": "each_side", "no_trumps_double": true, )"
+     R"("strictly_ahead": false, "deal": "cut"})",
+     Seed{0x601de4, 16982}, Seed{0x9011c7, 16982}, 0, 151},
 };
 
 // Test names and ctest output show the case by name.
@@ -206,12 +211,61 @@ void check_coinche_replay(const json& out, const GoldenCase& c) {
     }
     running[0] += h["teams"][0]["score"].get<int>();
     running[1] += h["teams"][1]["score"].get<int>();
+// Bulgarian belot's arithmetic (docs/rules/belot.md): scores in tens, card totals by contract, kaput +90.
+void check_belot_adds_up(const json& out, const GoldenCase& c) {
+  const bool nt_double = out["options"]["no_trumps_double"];
+  std::array<int, 2> running{};
+  int held = 0;
+  for (const json& h : out["hands"]) {
+    SCOPED_TRACE("hand " + h["hand"].dump());
+    EXPECT_EQ(h["held_before"], held);
+    if (h["outcome"] == "all_passed") {
+      EXPECT_FALSE(h.contains("contract"));
+      EXPECT_EQ(h["held_after"], held);
+      continue;
+    }
+    const std::string trump = h["contract"]["trump"];
+    const bool nt = trump == "no_trumps";
+    const int whole = trump == "all_trumps" ? 258 : !nt ? 162 : nt_double ? 260 : 130;
+    const json& t0 = h["teams"][0];
+    const json& t1 = h["teams"][1];
+    EXPECT_EQ(t0["card_points"].get<int>() + t1["card_points"].get<int>() + t0["last_trick"].get<int>() +
+                  t1["last_trick"].get<int>(),
+              whole);
+    EXPECT_EQ(t0["tricks"].get<int>() + t1["tricks"].get<int>(), 8);
+    for (const json& t : {t0, t1}) {
+      EXPECT_EQ(t["raw"], t["card_points"].get<int>() + t["last_trick"].get<int>() + t["capot_bonus"].get<int>() +
+                              t["declarations"].get<int>() + t["belote"].get<int>());
+      EXPECT_EQ(t["capot_bonus"], t["tricks"] == 8 ? 90 : 0);
+      if (nt) {
+        EXPECT_EQ(t["declarations"].get<int>() + t["belote"].get<int>(), 0);
+      }
+    }
+    EXPECT_TRUE(h.contains("rounding"));
+    const int taker = h["contract"]["taker"].get<int>() % 2;
+    const json& tt = h["teams"][taker];
+    const json& dt = h["teams"][1 - taker];
+    // Rounding moves each side by less than 10, and the rounded figures decide (seed 004 line 72).
+    if (h["outcome"] == "failed") {
+      EXPECT_EQ(tt["score"], 0);
+      EXPECT_LT(tt["raw"].get<int>(), dt["raw"].get<int>() + 20);
+    } else if (h["outcome"] == "tie_held") {
+      EXPECT_EQ(tt["score"], 0);
+      EXPECT_EQ(out["options"]["tie"], "hanging");
+    } else {
+      EXPECT_EQ(h["outcome"], "made");
+      EXPECT_GT(tt["raw"].get<int>(), dt["raw"].get<int>() - 20);
+    }
+    held = h["held_after"];
+    running[0] += t0["score"].get<int>();
+    running[1] += t1["score"].get<int>();
     EXPECT_EQ(h["match_score"], json(running));
   }
   EXPECT_EQ(out["match_score"], json(running));
   const int winner = out["winner"];
   EXPECT_GE(running[static_cast<std::size_t>(winner)], c.target);
   EXPECT_GT(running[static_cast<std::size_t>(winner)], running[static_cast<std::size_t>(1 - winner)]);
+  EXPECT_GE(running[static_cast<std::size_t>(winner)], running[static_cast<std::size_t>(1 - winner)]);
 }
 
 TEST_P(CliGolden, StoredReplayAddsUp) {
@@ -226,6 +280,7 @@ TEST_P(CliGolden, StoredReplayAddsUp) {
   EXPECT_EQ(out["actions"], record["actions"].size());
   EXPECT_EQ(out["options"], record["options"]);
   if (c.variant == std::string("coinche")) return check_coinche_replay(out, c);
+  if (c.variant == std::string("belot")) return check_belot_adds_up(out, c);
   const int capot_value = out["options"]["capot"];
   const int players = c.variant == std::string("duel") ? 2 : 4;
   std::array<int, 2> running{};

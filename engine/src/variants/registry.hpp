@@ -8,5 +8,6 @@ namespace atout {
 VariantInfo french_variant();
 VariantInfo duel_variant();
 VariantInfo coinche_variant();
+VariantInfo belot_variant();
 
 }  // namespace atout

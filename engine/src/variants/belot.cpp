@@ -1,0 +1,241 @@
+// Bulgarian belot (seed 004; RULES-NOTES.md `belot`): the state machine and its variant entry.
+#include "belot.hpp"
+
+#include "option_specs.hpp"
+#include "registry.hpp"
+
+namespace atout {
+
+namespace {
+constexpr int kPlayers = 4;
+constexpr int kBelotePoints = 20;  // seed 004 line 53
+constexpr Trump kLadder[] = {Trump::of(Suit::clubs),  Trump::of(Suit::diamonds), Trump::of(Suit::hearts),
+                             Trump::of(Suit::spades), Trump::no_trumps(),        Trump::all_trumps()};
+}  // namespace
+
+PlayRules belot_play_rules(const Options&) {
+  PlayRules r;
+  r.players = kPlayers;
+  r.partner_master_frees = true;    // RULES-NOTES, belot: void & partner winning: free
+  r.undertrump = Undertrump::free;  // RULES-NOTES, belot: cannot overtrump: free discard
+  r.all_trumps_must_beat = true;    // RULES-NOTES, belot: beat in every suit led in All Trumps
+  return r;
+}
+
+DeclarationRules belot_declarations() {
+  DeclarationRules d;
+  d.enabled = true;
+  d.none_in_no_trumps = true;         // seed 004 line 56
+  d.sequence_points = {20, 50, 100};  // seed 004 lines 46-48; longer runs split (line 49)
+  // Carrés of 9, 10, J, Q, K, A; none of 7s or 8s (seed 004 lines 50-52). Ranks: 7 8 9 10 J Q K A.
+  d.carre_ranks = 0b11111100;
+  d.carre_points = {0, 0, 150, 100, 200, 100, 100, 100};
+  d.carre_points_no_trumps = d.carre_points;  // unused: nothing is declared in No Trumps
+  d.carre_order = {0, 0, 5, 3, 6, 1, 2, 4};   // J > 9 > A > 10 > K > Q
+  d.carre_order_no_trumps = d.carre_order;
+  // The shared single-winner comparison is not used to count (belot compares sequences and carrés
+  // apart, belot_declaration_sides); equal best combinations cancel, as equal sequences do.
+  d.equal_first_wins = false;
+  d.belote_points = kBelotePoints;
+  return d;
+}
+
+BelotGame::BelotGame(Record header) : GameBase(std::move(header), kPlayers, CardSet::deck32()) {}
+
+PlayRules BelotGame::play_rules() const { return belot_play_rules(options()); }
+
+DeclarationRules BelotGame::declaration_rules() const { return belot_declarations(); }
+
+void BelotGame::deal_first(const std::vector<Card>&) {
+  bidder_ = kNoSeat;
+  best_ = Trump{};
+  multiplier_ = 1;
+  doubled_by_ = kNoSeat;
+  redoubled_by_ = kNoSeat;
+  passes_ = 0;
+  // Seed 004 lines 7-8 and 78: 3 cards to each, then 2, from the dealer's successor in play order
+  // (seats follow the direction of play, so "anti-clockwise", line 79, is only a label).
+  for (int packet : {3, 2})
+    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  phase_ = Phase::bidding;
+  current_ = next(dealer_);  // seed 004 line 79: the player after the dealer is first
+}
+
+bool BelotGame::can_double(Seat seat) const {
+  // Seed 004 line 21: doubling says you will beat the opponents at their own bid.
+  return bidder_ != kNoSeat && team_of(seat) != team_of(bidder_) && multiplier_ == 1;
+}
+
+bool BelotGame::can_redouble(Seat seat) const {
+  // Seed 004 line 22: only after a Double, by the side that was doubled.
+  return bidder_ != kNoSeat && team_of(seat) == team_of(bidder_) && multiplier_ == 2;
+}
+
+void BelotGame::bidding_legal(std::vector<Action>& out) const {
+  out.push_back(Action::pass());
+  const int floor = bidder_ == kNoSeat ? -1 : belot_ladder_rank(best_);
+  for (Trump t : kLadder)
+    if (belot_ladder_rank(t) > floor) out.push_back(Action::bid(0, t));
+  if (can_double(current_)) out.push_back(Action::double_());
+  if (can_redouble(current_)) out.push_back(Action::redouble());
+}
+
+Refusal BelotGame::apply_bid(Seat seat, const Action& a) {
+  switch (a.type) {
+    case ActionType::pass:
+      bids_.push_back({seat, a});
+      ++passes_;
+      if (bidder_ == kNoSeat && passes_ == players_) {
+        all_passed();  // four passes: the next dealer deals again
+      } else if (bidder_ != kNoSeat && passes_ == players_ - 1) {
+        end_bidding();  // three passes after a bid, double or redouble
+      } else {
+        current_ = next(current_);
+      }
+      return Refusal::none;
+    case ActionType::bid:
+      // A bid names a trump, No Trumps or All Trumps, and nothing else.
+      if (!a.has_trump || a.value != 0 || a.capot) return Refusal::invalid_bid;
+      if (bidder_ != kNoSeat && belot_ladder_rank(a.trump) <= belot_ladder_rank(best_)) return Refusal::bid_too_low;
+      bids_.push_back({seat, Action::bid(0, a.trump)});
+      bidder_ = seat;
+      best_ = a.trump;
+      // A higher bid is a new contract: any double on the old one lapses (docs/rules/belot.md).
+      multiplier_ = 1;
+      doubled_by_ = kNoSeat;
+      redoubled_by_ = kNoSeat;
+      break;
+    case ActionType::double_:
+      if (!can_double(seat)) return Refusal::cannot_double;
+      bids_.push_back({seat, a});
+      multiplier_ = 2;
+      doubled_by_ = seat;
+      break;
+    case ActionType::redouble:
+      if (!can_redouble(seat)) return Refusal::cannot_redouble;
+      bids_.push_back({seat, a});
+      multiplier_ = 4;
+      redoubled_by_ = seat;
+      break;
+    case ActionType::take:
+      return Refusal::invalid_bid;  // belot has no turned-up card to take
+    default:
+      return Refusal::wrong_phase;  // plays, declarations and concessions belong to the play
+  }
+  passes_ = 0;
+  current_ = next(current_);
+  return Refusal::none;
+}
+
+void BelotGame::end_bidding() {
+  // Seed 004 lines 9 and 78: three more cards each, in the same order.
+  for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), 3);
+  Contract c;
+  c.taker = bidder_;
+  c.trump = best_;
+  c.multiplier = multiplier_;
+  c.doubled_by = doubled_by_;
+  c.redoubled_by = redoubled_by_;
+  start_play(c, next(dealer_));  // seed 004 line 79: the player after the dealer plays first
+  // Belot counts sequences and carrés apart (add_variant_view, score_hand), so the shared machine's
+  // single counting side must show nothing.
+  if (!manual_declarations()) decl_team_.reset();
+}
+
+bool BelotGame::belote_call(Seat seat, Card c) const {
+  // Seed 004 line 53: K and Q of one suit, which must be trump: none in No Trumps, any suit in All
+  // Trumps. Called when the first of the two is played; in All Trumps only when it leads or follows
+  // the suit led (established Bulgarian rule, docs/rules/belot.md).
+  if (c.rank() != Rank::king && c.rank() != Rank::queen) return false;
+  const Trump& t = play_.trump;
+  if (t.mode == Mode::no_trumps) return false;
+  if (t.mode == Mode::suit && c.suit() != t.suit) return false;
+  if (t.mode == Mode::all_trumps && !play_.trick.empty() && play_.trick.led() != c.suit()) return false;
+  const Card other(c.suit(), c.rank() == Rank::king ? Rank::queen : Rank::king);
+  return play_.hands[static_cast<std::size_t>(seat)].contains(other);
+}
+
+std::vector<std::vector<Combo>> BelotGame::counted_combos() const {
+  const bool manual = manual_declarations();
+  std::vector<std::vector<Combo>> out(static_cast<std::size_t>(players_));
+  for (std::size_t s = 0; s < out.size(); ++s)
+    for (const Declared& d : declared_[s])
+      if (!manual || d.shown) out[s].push_back(d.combo);
+  return out;
+}
+
+void BelotGame::add_variant_view(Seat, Observation& o) const {
+  if (phase_ != Phase::playing || manual_declarations() || !decl_shown_) return;
+  // Automatic declarations: once the first trick is over, the combinations that count are shown,
+  // sequences and carrés each by their own counting side.
+  const BelotDeclarationSides sides = belot_declaration_sides(counted_combos());
+  std::array<std::size_t, 4> next_index{};
+  for (DeclarationView& d : o.declarations) {
+    const auto s = static_cast<std::size_t>(d.seat);
+    const Combo& c = declared_[s][next_index[s]++].combo;
+    const std::optional<int>& side = c.kind == ComboKind::carre ? sides.carres : sides.sequences;
+    if (!side || *side != team_of(d.seat)) continue;
+    d.shown = true;
+    d.cards = c.cards;
+    o.visible |= c.cards;
+  }
+}
+
+void BelotGame::score_hand(HandResult& r) {
+  const Trump t = contract_->trump;
+  const bool nt_double = option_bool(options(), "no_trumps_double");
+  tally_cards(r, belot_points(t, nt_double));
+  const auto combos = counted_combos();
+  const auto points = belot_declaration_points(combos, belot_declaration_sides(combos));
+  for (std::size_t k = 0; k < 2; ++k) r.teams[k].declarations = points[k];
+  for (Seat s : belote_calls_) r.teams[static_cast<std::size_t>(team_of(s))].belote += kBelotePoints;
+  BelotScoring rules;
+  rules.tie_hangs = option_str(options(), "tie") == "hanging";
+  rules.double_takes_all = option_str(options(), "double_scoring") == "winner_takes_all";
+  last_hand_winner_ =
+      score_belot(r, team_of(contract_->taker), belot_whole(t, nt_double), contract_->multiplier, rules, held_);
+  for (std::size_t k = 0; k < 2; ++k) match_score_[k] += r.teams[k].score;
+}
+
+bool BelotGame::match_finished() {
+  winner_ = belot_match_winner(match_score_, option_int(options(), "target"), option_bool(options(), "strictly_ahead"),
+                               last_hand_winner_);
+  return winner_.has_value();
+}
+
+VariantInfo belot_variant() {
+  VariantInfo v;
+  v.id = "belot";
+  v.title = "Bulgarian belot";
+  v.players = kPlayers;
+  v.options = {
+      integer_option("target", 151, {151}, "match target, in tens", "seed 004 line 81"),
+      choice_option("tie", "hanging", {"hanging", "inside"},
+                    "bidders level with the defence: their points hang for the next hand's winner, or they are "
+                    "inside",
+                    "RULES-NOTES.md, belot scoring; seed 004 line 63"),
+      choice_option("double_scoring", "winner_takes_all", {"winner_takes_all", "each_side"},
+                    "doubled hands: the winner of the hand takes the whole hand x2 (x4 redoubled), or each side's "
+                    "usual score is multiplied",
+                    "RULES-NOTES.md, belot scoring; seed 004 lines 21-22"),
+      boolean_option("no_trumps_double", false,
+                     "No Trumps card points (and last trick) count double, 260 (26) a hand, as in established "
+                     "Bulgarian play; off: seed 004 line 60's values, 130 (13)",
+                     "seed 004 lines 60, 65; docs/rules/belot.md"),
+      boolean_option("strictly_ahead", true,
+                     "the match ends only with one side strictly ahead; off: equal scores at the target go to "
+                     "the side that won the last hand",
+                     "RULES-NOTES.md, belot scoring"),
+      declare_option(),
+      deal_option(),
+  };
+  v.play_rules = belot_play_rules;
+  v.create = [](const Record& r) -> std::unique_ptr<State> {
+    auto g = std::make_unique<BelotGame>(r);
+    g->begin();
+    return g;
+  };
+  return v;
+}
+
+}  // namespace atout

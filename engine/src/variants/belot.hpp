@@ -1,0 +1,47 @@
+// Bulgarian belot (seed 004): deal 3+2, a bid ladder from Clubs to All Trumps with Double and
+// Re-Double, 3 more cards, play, scores in tens to 151.
+#pragma once
+
+#include "../game_base.hpp"
+#include "belot_scoring.hpp"
+
+namespace atout {
+
+class BelotGame final : public GameBase {
+ public:
+  explicit BelotGame(Record header);
+  std::unique_ptr<State> clone() const override { return std::make_unique<BelotGame>(*this); }
+
+ protected:
+  void deal_first(const std::vector<Card>& deck) override;
+  void bidding_legal(std::vector<Action>& out) const override;
+  Refusal apply_bid(Seat seat, const Action& action) override;
+  void score_hand(HandResult& r) override;
+  bool match_finished() override;
+  DeclarationRules declaration_rules() const override;
+  PlayRules play_rules() const override;
+  bool belote_call(Seat seat, Card c) const override;
+  void add_variant_view(Seat seat, Observation& o) const override;
+
+ private:
+  bool can_double(Seat seat) const;
+  bool can_redouble(Seat seat) const;
+  void end_bidding();
+  // The combinations that count toward each seat: all declared ones (automatic) or the shown ones
+  // (`declare: manual`).
+  std::vector<std::vector<Combo>> counted_combos() const;
+
+  // This deal's auction: the highest bid so far and the double on it.
+  Seat bidder_ = kNoSeat;
+  Trump best_{};
+  int multiplier_ = 1;
+  Seat doubled_by_ = kNoSeat;
+  Seat redoubled_by_ = kNoSeat;
+  int passes_ = 0;  // consecutive passes
+  int last_hand_winner_ = -1;
+};
+
+PlayRules belot_play_rules(const Options& options);
+DeclarationRules belot_declarations();
+
+}  // namespace atout
