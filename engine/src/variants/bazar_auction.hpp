@@ -21,7 +21,7 @@ class BazarAuction {
  public:
   enum class Status : std::uint8_t { open, all_passed, closed };
 
-  // The seat's legal actions: pass, contra / re-contra when open to it, every higher bid.
+  // Appends the seat's legal actions: pass, contra / re-contra when open to it, every higher bid.
   void legal(Seat seat, std::vector<Action>& out) const;
   // Why `a` may not be taken by `seat` now (Refusal::none when it may).
   Refusal refusal(Seat seat, const Action& a) const;
