@@ -165,7 +165,8 @@ void run_random_sim(const SimCase& c, const Oracle& oracle) {
       if (::testing::Test::HasFatalFailure()) return;
       if (s.is_terminal()) break;
       s.legal_actions(legal);
-      const Action a = legal[policy.below(static_cast<std::uint32_t>(legal.size()))];
+      const Action a =
+          legal[c.choose ? c.choose(legal, policy) : policy.below(static_cast<std::uint32_t>(legal.size()))];
       if (step == midpoint) {
         // A clone follows the same actions and must stay identical.
         twin = s.clone();
