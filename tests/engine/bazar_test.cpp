@@ -785,8 +785,7 @@ const CardSet kEights = S({"8C", "8D", "8H", "8S"});
 const CardSet kSpadeTierce = S({"QS", "KS", "AS"});
 
 // The carré deck in hearts, bid by seat 1. Trick 1: 9S 9C 7S JS (seat 0 wins); trick 2 is shown in
-// the order 0, 1, 2, 3. `announce` and `show` say which of the three combinations are announced
-// and shown.
+// the order 0, 1, 2, 3. The flags say which of the three combinations are announced and shown.
 struct CarreCase {
   bool jacks_announced, jacks_shown, eights_announced, eights_shown, tierce_announced, tierce_shown;
   int team0_decl, team1_decl;
@@ -810,7 +809,6 @@ HandResult play_carre_case(const CarreCase& k) {
   }
   EXPECT_EQ(s->apply(0, Action::play(C("JS"))), Refusal::none);
   EXPECT_EQ(s->current_player(), 0);
-  const HandResult* out = nullptr;
   play_out(*s, [&](State& st, Seat seat, int tricks) {
     if (tricks != 1 || st.observation(kNoSeat).trick.count != seat) return;  // trick 2 is led by seat 0
     if (seat == 0 && k.jacks_shown) {
@@ -824,8 +822,7 @@ HandResult play_carre_case(const CarreCase& k) {
     }
   });
   EXPECT_EQ(s->hand_results().size(), 1u);
-  out = &s->hand_results()[0];
-  return *out;
+  return s->hand_results().at(0);
 }
 
 TEST(BazarDeclarations, WhichSideCounts) {
