@@ -36,6 +36,11 @@ std::string to_string(const Action& a) {
       // A bid without a value (belot) is named by its trump alone.
       if (!a.capot && a.value == 0) return out + " " + to_string(a.trump);
       return out + " " + (a.capot ? std::string("capot") : std::to_string(a.value)) + " " + to_string(a.trump);
+      // A capot bid with a value (Bazar: "27 capot") keeps its value; one without reads "capot".
+      if (a.capot)
+        return out + " " + (a.value ? std::to_string(a.value) + " capot" : std::string("capot")) + " " +
+               to_string(a.trump);
+      return out + " " + std::to_string(a.value) + " " + to_string(a.trump);
     case ActionType::announce:
     case ActionType::show:
       return out + " " + to_string(a.cards);

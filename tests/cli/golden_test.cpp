@@ -26,7 +26,25 @@ struct GoldenCase {
   Seed policy;
   Seat dealer;
   int target;  // the match target these options give
+  // The policy; nullptr is uniform (legal[rng.below(n)]).
+  std::size_t (*choose)(const std::vector<Action>& legal, Rng& rng) = nullptr;
 };
+
+// Bazar's "low bids" policy: uniform play makes every Bazar auction climb to the highest bid, so
+// this case bids low. In the auction: draw rng.below(6); 0-2 pass; 3 takes legal[1] (a contra or
+// re-contra when one is offered, else the lowest bid); 4-5 one of the five lowest bids. In play:
+// uniform, like the other cases.
+std::size_t low_bids(const std::vector<Action>& legal, Rng& rng) {
+  const auto n = static_cast<std::uint32_t>(legal.size());
+  if (legal.front().type != ActionType::pass) return rng.below(n);  // play: no pass
+  const std::uint32_t r = rng.below(6);
+  if (r < 3 || n == 1) return 0;
+  if (r == 3) return 1;
+  std::size_t first = 1;
+  while (first < legal.size() && legal[first].type != ActionType::bid) ++first;
+  if (first == legal.size()) return 0;
+  return std::min<std::size_t>(legal.size() - 1, first + rng.below(5));
+}
 
 // The seeds were picked (by trying policy seeds in order) so that the matches cover most outcomes: made and failed
 // contracts, a capot, belote, declarations, a litige carried to the next hand (french_default, duel) and deals
@@ -47,6 +65,12 @@ const GoldenCase kCases[] = {
      R"({"declare": "manual", "tie": "inside", "double_scoring": "each_side", "no_trumps_double": true, )"
      R"("strictly_ahead": false, "deal": "cut"})",
      Seed{0x601de4, 16982}, Seed{0x9011c7, 16982}, 0, 151},
+    // Uniform play climbs every Bazar auction to 84 (capot bids, a re-contra, failed contracts);
+    // the low-bids case has made and failed contracts, with and without contra, a re-contra, a passed
+    // deal then cut, declarations shown and belote.
+    {"bazar", "bazar", "{}", Seed{0x601de4, 266}, Seed{0x9011c7, 266}, 0, 101},
+    {"bazar_low_bids", "bazar", R"({"undertrump": "forced", "deal": "cut", "target": 51})", Seed{0x601de4, 856},
+     Seed{0x9011c7, 856}, 0, 51, low_bids},
 };
 
 // Test names and ctest output show the case by name.
@@ -65,7 +89,15 @@ bool updating() {
 std::string generate_record(const GoldenCase& c) {
   auto s = new_match(c.variant, json::parse(c.options), c.deal, c.dealer);
   Rng rng(c.policy);
-  EXPECT_TRUE(play_random(*s, rng));
+  if (c.choose) {
+    std::vector<Action> legal;
+    while (!s->is_terminal()) {
+      s->legal_actions(legal);
+      EXPECT_EQ(s->apply(legal[c.choose(legal, rng)]), Refusal::none);
+    }
+  } else {
+    EXPECT_TRUE(play_random(*s, rng));
+  }
   EXPECT_TRUE(s->is_terminal()) << c.name;
   return record_text(record_json(*s));
 }
@@ -266,6 +298,58 @@ void check_belot_adds_up(const json& out, const GoldenCase& c) {
   EXPECT_GE(running[static_cast<std::size_t>(winner)], c.target);
   EXPECT_GT(running[static_cast<std::size_t>(winner)], running[static_cast<std::size_t>(1 - winner)]);
   EXPECT_GE(running[static_cast<std::size_t>(winner)], running[static_cast<std::size_t>(1 - winner)]);
+// Bazar's arithmetic (docs/rules/bazar.md), in tens: y = (cards + last trick, or 250 for a capot) / 10
+// rounded down + declarations + belote; made when y >= the bid (and the capot, for a capot bid); made:
+// x + y and the defence's own y; failed: 0 and x + 16 + z; contra / re-contra: 2x or 4x + 16 + z to the
+// side that was right, 0 to the other.
+void check_bazar_arithmetic(const json& out, int target) {
+  std::array<int, 2> running{};
+  for (const json& h : out["hands"]) {
+    SCOPED_TRACE("hand " + h["hand"].dump());
+    if (h["outcome"] == "all_passed") {
+      EXPECT_FALSE(h.contains("contract"));
+      EXPECT_EQ(h["match_score"], json(running));
+      continue;
+    }
+    const json& t0 = h["teams"][0];
+    const json& t1 = h["teams"][1];
+    EXPECT_EQ(t0["card_points"].get<int>() + t1["card_points"].get<int>(), 152);
+    EXPECT_EQ(t0["last_trick"].get<int>() + t1["last_trick"].get<int>(), 10);
+    EXPECT_EQ(t0["tricks"].get<int>() + t1["tricks"].get<int>(), 8);
+    EXPECT_TRUE(t0["declarations"] == 0 || t1["declarations"] == 0);
+    std::array<int, 2> y{};
+    int z = 0;
+    for (int t = 0; t < 2; ++t) {
+      const json& tt = h["teams"][t];
+      const int taken = tt["card_points"].get<int>() + tt["last_trick"].get<int>() + tt["capot_bonus"].get<int>();
+      EXPECT_EQ(taken, tt["tricks"] == 8 ? 250 : tt["card_points"].get<int>() + tt["last_trick"].get<int>());
+      y[static_cast<std::size_t>(t)] = taken / 10 + tt["declarations"].get<int>() + tt["belote"].get<int>();
+      EXPECT_EQ(tt["raw"], y[static_cast<std::size_t>(t)]);
+      z += tt["declarations"].get<int>() + tt["belote"].get<int>();
+    }
+    const json& c = h["contract"];
+    const int x = c["value"];
+    const int m = c["multiplier"];
+    const auto b = static_cast<std::size_t>(c["taker"].get<int>() % 2);
+    const bool made = y[b] >= x && (!c.value("capot", false) || h["teams"][b]["tricks"] == 8);
+    EXPECT_EQ(h["outcome"], made ? "made" : "failed");
+    std::array<int, 2> score{};
+    if (m == 1 && made) {
+      score[b] = x + y[b];
+      score[1 - b] = y[1 - b];
+    } else {
+      score[made ? b : 1 - b] = m * x + 16 + z;
+    }
+    for (std::size_t t = 0; t < 2; ++t) {
+      EXPECT_EQ(h["teams"][t]["score"], score[t]);
+      running[t] += score[t];
+    }
+    EXPECT_EQ(h["match_score"], json(running));
+  }
+  EXPECT_EQ(out["match_score"], json(running));
+  const auto w = static_cast<std::size_t>(out["winner"].get<int>());
+  EXPECT_GE(running[w], target);
+  EXPECT_GT(running[w], running[1 - w]);
 }
 
 TEST_P(CliGolden, StoredReplayAddsUp) {
@@ -281,6 +365,10 @@ TEST_P(CliGolden, StoredReplayAddsUp) {
   EXPECT_EQ(out["options"], record["options"]);
   if (c.variant == std::string("coinche")) return check_coinche_replay(out, c);
   if (c.variant == std::string("belot")) return check_belot_adds_up(out, c);
+  if (c.variant == std::string("bazar")) {
+    check_bazar_arithmetic(out, c.target);
+    return;
+  }
   const int capot_value = out["options"]["capot"];
   const int players = c.variant == std::string("duel") ? 2 : 4;
   std::array<int, 2> running{};

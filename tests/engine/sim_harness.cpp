@@ -169,6 +169,7 @@ void run_random_sim(const SimCase& c, const Oracle& oracle, const Policy& choose
       s.legal_actions(legal);
       const Action a =
           legal[choose ? choose(s, legal, policy) : policy.below(static_cast<std::uint32_t>(legal.size()))];
+          legal[c.choose ? c.choose(legal, policy) : policy.below(static_cast<std::uint32_t>(legal.size()))];
       if (step == midpoint) {
         // A clone follows the same actions and must stay identical.
         twin = s.clone();

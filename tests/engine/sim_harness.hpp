@@ -16,11 +16,17 @@
 
 namespace atout::sim {
 
+// Picks the index of the action to take among `legal` (never empty).
+using Chooser = std::size_t (*)(const std::vector<Action>& legal, Rng& rng);
+
 struct SimCase {
   std::string variant;
   int shard = 0;
   int games = 0;
   std::string options_json;  // table options, as JSON; empty for the defaults
+  // The policy; nullptr is uniform over the legal actions. A variant whose uniform play never
+  // reaches some outcome (e.g. a low contract in an auction) can bias it.
+  Chooser choose = nullptr;
 };
 
 inline void PrintTo(const SimCase& c, std::ostream* os) { *os << c.variant << "/" << c.shard; }

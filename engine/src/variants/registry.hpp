@@ -9,5 +9,6 @@ VariantInfo french_variant();
 VariantInfo duel_variant();
 VariantInfo coinche_variant();
 VariantInfo belot_variant();
+VariantInfo bazar_variant();
 
 }  // namespace atout

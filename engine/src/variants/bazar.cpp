@@ -1,0 +1,99 @@
+// Bazar belote: the deal, the auction, play and scoring wired into the shared match loop.
+#include "bazar.hpp"
+
+#include "bazar_scoring.hpp"
+#include "option_specs.hpp"
+#include "registry.hpp"
+#include "taking.hpp"
+
+namespace atout {
+
+namespace {
+// The seed deals 8 each (line 9) but names no packets: 3, 2, 3 from the dealer's successor.
+constexpr int kPackets[] = {3, 2, 3};
+}  // namespace
+
+BazarGame::BazarGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {}
+
+PlayRules bazar_play_rules(const Options& options) {
+  PlayRules r;
+  r.players = 4;
+  // Line 23: void, the partner holding the trick: any card.
+  r.partner_master_frees = true;
+  // Line 23 obliges only a trump "stronger than all the cards put before"; a player who cannot
+  // overtrump is free by default. `undertrump: forced` makes them play a trump all the same.
+  const auto it = options.find("undertrump");
+  r.undertrump =
+      it != options.end() && std::get<std::string>(it->second) == "forced" ? Undertrump::forced : Undertrump::free;
+  return r;
+}
+
+PlayRules BazarGame::play_rules() const { return bazar_play_rules(options()); }
+
+DeclarationRules BazarGame::declaration_rules() const { return bazar_declarations(); }
+
+void BazarGame::deal_first(const std::vector<Card>&) {
+  for (int packet : kPackets)
+    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  auction_ = BazarAuction{};
+  phase_ = Phase::bidding;
+  current_ = next(dealer_);  // line 9: the player next to the dealer speaks and plays first
+}
+
+void BazarGame::bidding_legal(std::vector<Action>& out) const { auction_.legal(current_, out); }
+
+Refusal BazarGame::apply_bid(Seat seat, const Action& a) {
+  if (const Refusal r = auction_.refusal(seat, a); r != Refusal::none) return r;
+  auction_.apply(seat, a);
+  bids_.push_back({seat, a});
+  switch (auction_.status()) {
+    case BazarAuction::Status::open:
+      current_ = next(current_);
+      break;
+    case BazarAuction::Status::all_passed:
+      all_passed();
+      break;
+    case BazarAuction::Status::closed:
+      start_play(auction_.contract(), next(dealer_));  // line 9: the dealer's successor leads
+      break;
+  }
+  return Refusal::none;
+}
+
+void BazarGame::score_hand(HandResult& r) {
+  tally_cards(r, bazar_points());
+  tally_declarations(r);
+  score_bazar(r, team_of(contract_->taker));
+  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
+}
+
+bool BazarGame::match_finished() {
+  // The first side to reach the target wins; both at once, the higher; equal, play goes on.
+  winner_ = target_winner(match_score_, option_int(options(), "target"));
+  return winner_.has_value();
+}
+
+VariantInfo bazar_variant() {
+  VariantInfo v;
+  v.id = "bazar";
+  v.title = "Bazar belote";
+  v.players = 4;
+  v.options = {
+      integer_option("target", 101, {51, 101, 151, 201, 301},
+                     "match target in tens; the first side to reach it wins (equal scores play on)",
+                     "seed 000 gives none for Bazar; 101 in tens as seed 000 line 99 (RULES-NOTES.md, duel)"),
+      choice_option("undertrump", "free", {"free", "forced"},
+                    "void, an opponent holds the trick with a trump you cannot beat: any card, or a trump",
+                    "seed 000 line 23 (free); RULES-NOTES.md play-constraints table, last row"),
+      deal_option(),
+  };
+  v.play_rules = bazar_play_rules;
+  v.create = [](const Record& r) -> std::unique_ptr<State> {
+    auto g = std::make_unique<BazarGame>(r);
+    g->begin();
+    return g;
+  };
+  return v;
+}
+
+}  // namespace atout

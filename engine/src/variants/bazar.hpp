@@ -1,0 +1,33 @@
+// Bazar belote (seed 000 lines 1-77): four players, bids in tens, contra and re-contra,
+// combinations announced and shown, the seed's scoring in tens.
+#pragma once
+
+#include "../game_base.hpp"
+#include "bazar_auction.hpp"
+
+namespace atout {
+
+class BazarGame final : public GameBase {
+ public:
+  explicit BazarGame(Record header);
+  std::unique_ptr<State> clone() const override { return std::make_unique<BazarGame>(*this); }
+
+ protected:
+  void deal_first(const std::vector<Card>& deck) override;
+  void bidding_legal(std::vector<Action>& out) const override;
+  Refusal apply_bid(Seat seat, const Action& action) override;
+  void score_hand(HandResult& r) override;
+  bool match_finished() override;
+  DeclarationRules declaration_rules() const override;
+  PlayRules play_rules() const override;
+  // Seed 000 line 67: every combination is announced and shown by its holder, as actions.
+  bool manual_declarations() const override { return true; }
+
+ private:
+  BazarAuction auction_;
+};
+
+// Line 23 and 25 of seed 000 as PlayRules, with the `undertrump` option for the case it leaves open.
+PlayRules bazar_play_rules(const Options& options);
+
+}  // namespace atout
