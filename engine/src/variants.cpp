@@ -11,7 +11,7 @@ namespace {
 
 std::vector<VariantInfo> make_registry() {
   // The order is the order `variants()` lists them in (CLI help, lobby).
-  return {french_variant(), duel_variant()};
+  return {french_variant(), duel_variant(), simple_variant()};
 }
 
 }  // namespace

@@ -7,5 +7,6 @@ namespace atout {
 
 VariantInfo french_variant();
 VariantInfo duel_variant();
+VariantInfo simple_variant();
 
 }  // namespace atout
