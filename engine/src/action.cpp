@@ -31,7 +31,8 @@ std::string to_string(const Action& a) {
     case ActionType::play:
       return out + " " + to_string(a.card);
     case ActionType::take:
-      return a.has_trump ? out + " " + to_string(a.trump) : out;
+      if (a.has_trump) out += " " + to_string(a.trump);
+      return a.cards.empty() ? out : out + " with " + to_string(a.cards);
     case ActionType::bid:
       // A bid without a value (belot) is named by its trump alone.
       if (!a.capot && a.value == 0) return out + " " + to_string(a.trump);

@@ -11,7 +11,7 @@ namespace {
 
 std::vector<VariantInfo> make_registry() {
   // The order is the order `variants()` lists them in (CLI help, lobby).
-  return {french_variant(), duel_variant(), coinche_variant(), belot_variant(), bazar_variant()};
+  return {french_variant(), duel_variant(), coinche_variant(), belot_variant(), bazar_variant(), simple_variant()};
 }
 
 }  // namespace

@@ -19,6 +19,7 @@ json to_json(const Action& a) {
       break;
     case ActionType::take:
       if (a.has_trump) j["trump"] = atout::to_string(a.trump);
+      if (!a.cards.empty()) j["cards"] = to_json(a.cards);  // `simple`: the offered card taken too
       break;
     case ActionType::bid:
       j["trump"] = atout::to_string(a.trump);
@@ -254,9 +255,16 @@ Parsed<Action> parse_action(const json& j) {
       a.card = *c.value;
       break;
     }
-    case ActionType::take:
+    case ActionType::take: {
       if (auto e = trump_field(false)) return fail<Action>(*e);
+      const auto f = j.find("cards");
+      if (f != j.end()) {
+        auto cs = parse_cards(*f);
+        if (!cs) return fail<Action>(cs.error);
+        a.cards = *cs.value;
+      }
       break;
+    }
     case ActionType::bid: {
       if (auto e = trump_field(true)) return fail<Action>(*e);
       const auto cap = j.find("capot");

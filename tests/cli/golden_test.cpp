@@ -71,6 +71,12 @@ const GoldenCase kCases[] = {
     {"bazar", "bazar", "{}", Seed{0x601de4, 266}, Seed{0x9011c7, 266}, 0, 101},
     {"bazar_low_bids", "bazar", R"({"undertrump": "forced", "deal": "cut", "target": 51})", Seed{0x601de4, 856},
      Seed{0x9011c7, 856}, 0, 51, low_bids},
+    // simple: made and failed, kaput, belote, shown combinations, no trump, the forced Jack, the obliged choice,
+    // another trump with and without the offered card; the default match also has concessions, the other deals
+    // played to the last trick (`target` is 3 deals won there).
+    {"simple", "simple", "{}", Seed{0x601de4, 527}, Seed{0x9011c7, 527}, 0, 1001},
+    {"simple_games", "simple", R"({"concede": false, "match": "games_3"})", Seed{0x601de4, 1742}, Seed{0x9011c7, 1742},
+     0, 3},
 };
 
 // Test names and ctest output show the case by name.
@@ -350,6 +356,57 @@ void check_bazar_arithmetic(const json& out, int target) {
   const auto w = static_cast<std::size_t>(out["winner"].get<int>());
   EXPECT_GE(running[w], target);
   EXPECT_GT(running[w], running[1 - w]);
+// The arithmetic of a `simple` replay (docs/rules/simple.md): 9 tricks, 10 for the last, kaput worth the `kaput`
+// option; made: the taker writes 162 (or the kaput value) less the opponent's cards, plus its combinations and
+// belote; failed: the taker keeps only its belote. The match: points to the target, or deals won.
+void check_simple_replay(const json& out, const GoldenCase& c) {
+  const int kaput = out["options"]["kaput"];
+  const bool games = out["options"]["match"].get<std::string>().rfind("games_", 0) == 0;
+  std::array<int, 2> running{}, won{};
+  for (const json& h : out["hands"]) {
+    SCOPED_TRACE("hand " + h["hand"].dump());
+    const int taker = h["contract"]["taker"];
+    const json& tt = h["teams"][taker];
+    const json& ot = h["teams"][1 - taker];
+    EXPECT_EQ(tt["last_trick"].get<int>() + ot["last_trick"].get<int>(), 10);
+    EXPECT_EQ(tt["tricks"].get<int>() + ot["tricks"].get<int>(), 9);
+    for (const json& t : {tt, ot})
+      EXPECT_EQ(t["raw"], t["card_points"].get<int>() + t["last_trick"].get<int>() + t["capot_bonus"].get<int>() +
+                              t["declarations"].get<int>() + t["belote"].get<int>());
+    int total = 162;
+    if (h["capot"] == true) {
+      const json& k = h["teams"][h["capot_team"].get<int>()];
+      EXPECT_EQ(k["card_points"].get<int>() + k["last_trick"].get<int>() + k["capot_bonus"].get<int>(), kaput);
+      total = kaput;
+    }
+    const int opponent_cards =
+        ot["card_points"].get<int>() + ot["last_trick"].get<int>() + ot["capot_bonus"].get<int>();
+    if (h["outcome"] == "made") {
+      EXPECT_GT(tt["raw"].get<int>(), ot["raw"].get<int>());
+      EXPECT_EQ(tt["score"], total - opponent_cards + tt["declarations"].get<int>() + tt["belote"].get<int>());
+      EXPECT_EQ(ot["score"], ot["raw"]);
+      ++won[static_cast<std::size_t>(taker)];
+    } else {
+      EXPECT_EQ(h["outcome"], "failed");
+      EXPECT_LE(tt["raw"].get<int>(), ot["raw"].get<int>());
+      EXPECT_EQ(tt["score"], tt["belote"]);
+      EXPECT_EQ(ot["score"],
+                total + tt["declarations"].get<int>() + ot["declarations"].get<int>() + ot["belote"].get<int>());
+      ++won[static_cast<std::size_t>(1 - taker)];
+    }
+    running[0] += h["teams"][0]["score"].get<int>();
+    running[1] += h["teams"][1]["score"].get<int>();
+    EXPECT_EQ(h["match_score"], json(running));
+  }
+  EXPECT_EQ(out["match_score"], json(running));
+  const auto winner = static_cast<std::size_t>(out["winner"].get<int>());
+  if (games) {
+    EXPECT_EQ(won[winner], c.target);
+    EXPECT_LT(won[1 - winner], c.target);
+  } else {
+    EXPECT_GE(running[winner], c.target);
+    EXPECT_GT(running[winner], running[1 - winner]);
+  }
 }
 
 TEST_P(CliGolden, StoredReplayAddsUp) {
@@ -367,6 +424,8 @@ TEST_P(CliGolden, StoredReplayAddsUp) {
   if (c.variant == std::string("belot")) return check_belot_adds_up(out, c);
   if (c.variant == std::string("bazar")) {
     check_bazar_arithmetic(out, c.target);
+  if (c.variant == std::string("simple")) {
+    check_simple_replay(out, c);
     return;
   }
   const int capot_value = out["options"]["capot"];

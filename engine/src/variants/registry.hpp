@@ -10,5 +10,6 @@ VariantInfo duel_variant();
 VariantInfo coinche_variant();
 VariantInfo belot_variant();
 VariantInfo bazar_variant();
+VariantInfo simple_variant();
 
 }  // namespace atout
