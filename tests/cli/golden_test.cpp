@@ -29,7 +29,6 @@ struct GoldenCase {
   // The policy; nullptr is uniform (legal[rng.below(n)]).
   std::size_t (*choose)(const std::vector<Action>& legal, Rng& rng) = nullptr;
 };
-
 // Bazar's "low bids" policy: uniform play makes every Bazar auction climb to the highest bid, so
 // this case bids low. In the auction: draw rng.below(6); 0-2 pass; 3 takes legal[1] (a contra or
 // re-contra when one is offered, else the lowest bid); 4-5 one of the five lowest bids. In play:
@@ -249,6 +248,14 @@ void check_coinche_replay(const json& out, const GoldenCase& c) {
     }
     running[0] += h["teams"][0]["score"].get<int>();
     running[1] += h["teams"][1]["score"].get<int>();
+    EXPECT_EQ(h["match_score"], json(running));
+  }
+  EXPECT_EQ(out["match_score"], json(running));
+  const int winner = out["winner"];
+  EXPECT_GE(running[static_cast<std::size_t>(winner)], c.target);
+  EXPECT_GT(running[static_cast<std::size_t>(winner)], running[static_cast<std::size_t>(1 - winner)]);
+}
+
 // Bulgarian belot's arithmetic (docs/rules/belot.md): scores in tens, card totals by contract, kaput +90.
 void check_belot_adds_up(const json& out, const GoldenCase& c) {
   const bool nt_double = out["options"]["no_trumps_double"];
@@ -302,8 +309,9 @@ void check_belot_adds_up(const json& out, const GoldenCase& c) {
   EXPECT_EQ(out["match_score"], json(running));
   const int winner = out["winner"];
   EXPECT_GE(running[static_cast<std::size_t>(winner)], c.target);
-  EXPECT_GT(running[static_cast<std::size_t>(winner)], running[static_cast<std::size_t>(1 - winner)]);
   EXPECT_GE(running[static_cast<std::size_t>(winner)], running[static_cast<std::size_t>(1 - winner)]);
+}
+
 // Bazar's arithmetic (docs/rules/bazar.md), in tens: y = (cards + last trick, or 250 for a capot) / 10
 // rounded down + declarations + belote; made when y >= the bid (and the capot, for a capot bid); made:
 // x + y and the defence's own y; failed: 0 and x + 16 + z; contra / re-contra: 2x or 4x + 16 + z to the
@@ -356,6 +364,8 @@ void check_bazar_arithmetic(const json& out, int target) {
   const auto w = static_cast<std::size_t>(out["winner"].get<int>());
   EXPECT_GE(running[w], target);
   EXPECT_GT(running[w], running[1 - w]);
+}
+
 // The arithmetic of a `simple` replay (docs/rules/simple.md): 9 tricks, 10 for the last, kaput worth the `kaput`
 // option; made: the taker writes 162 (or the kaput value) less the opponent's cards, plus its combinations and
 // belote; failed: the taker keeps only its belote. The match: points to the target, or deals won.
@@ -424,6 +434,8 @@ TEST_P(CliGolden, StoredReplayAddsUp) {
   if (c.variant == std::string("belot")) return check_belot_adds_up(out, c);
   if (c.variant == std::string("bazar")) {
     check_bazar_arithmetic(out, c.target);
+    return;
+  }
   if (c.variant == std::string("simple")) {
     check_simple_replay(out, c);
     return;

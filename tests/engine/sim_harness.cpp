@@ -167,9 +167,11 @@ void run_random_sim(const SimCase& c, const Oracle& oracle, const Policy& choose
       if (::testing::Test::HasFatalFailure()) return;
       if (s.is_terminal()) break;
       s.legal_actions(legal);
-      const Action a =
-          legal[choose ? choose(s, legal, policy) : policy.below(static_cast<std::uint32_t>(legal.size()))];
-          legal[c.choose ? c.choose(legal, policy) : policy.below(static_cast<std::uint32_t>(legal.size()))];
+      // A Policy argument wins over the case's Chooser; neither: uniform.
+      const std::size_t pick = choose    ? choose(s, legal, policy)
+                               : c.choose ? c.choose(legal, policy)
+                                          : policy.below(static_cast<std::uint32_t>(legal.size()));
+      const Action a = legal[pick];
       if (step == midpoint) {
         // A clone follows the same actions and must stay identical.
         twin = s.clone();
