@@ -13,11 +13,6 @@ namespace {
 
 constexpr std::size_t kInviteBytes = 16;  // 128 bits: not guessable
 
-template <typename M, typename... Id>
-std::shared_ptr<const std::string> text(const M& m, const Id&... id) {
-  return std::make_shared<const std::string>(protocol::serialize(m, id...));
-}
-
 protocol::Error error(ErrorCode code, std::string message, std::optional<std::string> table_id = std::nullopt) {
   protocol::Error e;
   e.code = code;
@@ -41,7 +36,7 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   if (!variant) {
     std::string known;
     for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.id;
-    deliver(m.link, text(error(ErrorCode::unknown_variant,
+    deliver(m.link, wire(error(ErrorCode::unknown_variant,
                                "unknown variant '" + request.variant.substr(0, 64) + "'; known: " + known),
                          id));
     return;
@@ -55,7 +50,7 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   if (!created.state) {
     const ErrorCode code =
         created.error && created.error->code == "bad_option" ? ErrorCode::bad_option : ErrorCode::internal_error;
-    deliver(m.link, text(error(code, created.error ? created.error->message : "could not create the match"), id));
+    deliver(m.link, wire(error(code, created.error ? created.error->message : "could not create the match"), id));
     return;
   }
 
@@ -67,8 +62,8 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
   e.summary = e.t->summary();
   if (auto p = m.link.lock()) p->joined(table_id, e.t);
-  deliver(m.link, text(protocol::TableCreated{*e.summary, e.invite}, id));
-  if (!request.is_private) notify(text(protocol::LobbyUpdate{*e.summary}));
+  deliver(m.link, wire(protocol::TableCreated{*e.summary, e.invite}, id));
+  if (!request.is_private) notify(wire(protocol::LobbyUpdate{*e.summary}));
   by_id_.emplace(table_id, number);
   if (e.invite) by_invite_.emplace(*e.invite, number);
   tables_.emplace(number, std::move(e));
@@ -101,14 +96,14 @@ void lobby::list(std::function<void(protocol::TableList)> then) {
 void lobby::subscribe(member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)] {
     self->subscribers_[m.conn] = m.link;
-    deliver(m.link, text(self->public_tables(), id));
+    deliver(m.link, wire(self->public_tables(), id));
   });
 }
 
 void lobby::unsubscribe(member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)] {
     self->subscribers_.erase(m.conn);
-    deliver(m.link, text(protocol::Ok{"unsubscribe_lobby", std::nullopt}, id));
+    deliver(m.link, wire(protocol::Ok{"unsubscribe_lobby", std::nullopt}, id));
   });
 }
 
@@ -122,7 +117,7 @@ void lobby::table_changed(protocol::TableSummary summary) {
     if (it == self->by_id_.end()) return;
     entry& e = self->tables_.at(it->second);
     e.summary = summary;
-    if (!e.invite) self->notify(text(protocol::LobbyUpdate{summary}));
+    if (!e.invite) self->notify(wire(protocol::LobbyUpdate{summary}));
   });
 }
 
@@ -135,7 +130,7 @@ void lobby::table_closed(std::string table_id) {
     if (e.invite) {
       self->by_invite_.erase(*e.invite);
     } else {
-      self->notify(text(protocol::LobbyRemove{table_id}));
+      self->notify(wire(protocol::LobbyRemove{table_id}));
     }
     self->by_id_.erase(it);
     self->tables_.erase(number);

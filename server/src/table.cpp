@@ -14,11 +14,6 @@ using protocol::TableStatus;
 
 namespace {
 
-template <typename M, typename... Id>
-std::shared_ptr<const std::string> text(const M& m, const Id&... id) {
-  return std::make_shared<const std::string>(protocol::serialize(m, id...));
-}
-
 bool connected(const std::optional<member>& m) { return m && m->conn != 0; }
 
 }  // namespace
@@ -107,7 +102,7 @@ void table::do_sit(member m, std::optional<int> want, const RequestId& id) {
   // The connection learns of its membership before the reply, so a request it sends on seeing the
   // reply finds the table without a detour through the lobby.
   if (auto p = m.link.lock()) p->joined(id_, weak_from_this());
-  deliver(m.link, text(protocol::Seated{id_, chosen, held.has_value()}, id));
+  deliver(m.link, wire(protocol::Seated{id_, chosen, held.has_value()}, id));
 
   if (!started_ && all_seated()) {
     started_ = true;
@@ -133,7 +128,7 @@ void table::do_spectate(member m, const RequestId& id) {
       std::any_of(spectators_.begin(), spectators_.end(), [&](const member& s) { return s.conn == m.conn; });
   if (!watching) spectators_.push_back(m);
   if (auto p = m.link.lock()) p->joined(id_, weak_from_this());
-  deliver(m.link, text(protocol::Watching{id_}, id));
+  deliver(m.link, wire(protocol::Watching{id_}, id));
   if (started_) send_snapshot(m, kNoSeat);
   if (!watching) changed();
 }
@@ -145,7 +140,7 @@ void table::do_stand(const member& m, const RequestId& id) {
   // Standing up leaves you watching; `leave` goes away altogether.
   spectators_.push_back(m);
   if (status_ == TableStatus::playing) status_ = TableStatus::paused;
-  deliver(m.link, text(protocol::Ok{"stand", id_}, id));
+  deliver(m.link, wire(protocol::Ok{"stand", id_}, id));
   if (started_) send_snapshot(m, kNoSeat);
   changed();
 }
@@ -164,7 +159,7 @@ void table::do_leave(const member& m, const RequestId& id) {
   }
   if (!was_member) return reply_not_member(m, ErrorCode::not_at_table, "you are not at " + id_, id);
   if (auto p = m.link.lock()) p->departed(id_);
-  deliver(m.link, text(protocol::Ok{"leave", id_}, id));
+  deliver(m.link, wire(protocol::Ok{"leave", id_}, id));
   changed();
 }
 
@@ -186,7 +181,7 @@ void table::do_act(const member& m, const Action& action, const RequestId& id) {
 
   ++seq_;
   log_event(EventKind::action, *seat, action);
-  deliver(m.link, text(protocol::Accepted{id_, seq_}, id));
+  deliver(m.link, wire(protocol::Accepted{id_, seq_}, id));
   std::optional<HandResult> ended;
   if (state_->hand_results().size() > hands_before) ended = state_->hand_results().back();
   const bool over = state_->is_terminal();
@@ -242,7 +237,7 @@ void table::reply_error(const std::weak_ptr<peer>& to, ErrorCode code, std::stri
   e.message = std::move(message);
   e.reason = std::move(reason);
   e.table_id = id_;
-  deliver(to, text(e, id));
+  deliver(to, wire(e, id));
 }
 
 void table::reply_not_member(const member& m, ErrorCode code, std::string message, const RequestId& id) {
@@ -260,7 +255,7 @@ void table::send_snapshot(const member& m, Seat seat) {
   if (state_->is_terminal())
     e.match_result =
         protocol::MatchResult{state_->winner().value_or(-1), state_->match_score(), state_->hand_results()};
-  deliver(m.link, text(e));
+  deliver(m.link, wire(e));
 }
 
 void table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> last,
@@ -289,12 +284,12 @@ void table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> 
     if (!connected(seats_[s].holder)) continue;
     e.observation = state_->observation(static_cast<Seat>(s));
     e.last = view_of_last(static_cast<Seat>(s), e.observation.visible);
-    deliver(seats_[s].holder->link, text(e));
+    deliver(seats_[s].holder->link, wire(e));
   }
   if (!spectators_.empty()) {
     e.observation = state_->observation(kNoSeat);
     e.last = view_of_last(kNoSeat, e.observation.visible);
-    const auto shared = text(e);
+    const auto shared = wire(e);
     for (const member& s : spectators_) deliver(s.link, shared);
   }
 }
@@ -328,7 +323,7 @@ protocol::TableSummary table::summary() const {
 
 void table::changed() {
   const protocol::TableSummary s = summary();
-  const auto update = text(protocol::TableUpdate{s});
+  const auto update = wire(protocol::TableUpdate{s});
   std::vector<std::uint64_t> sent;
   auto send_once = [&](const member& m) {
     if (m.conn == 0 || std::find(sent.begin(), sent.end(), m.conn) != sent.end()) return;

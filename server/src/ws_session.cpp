@@ -10,15 +10,6 @@ namespace atout::server {
 using protocol::ErrorCode;
 using protocol::RequestId;
 
-namespace {
-
-template <typename M, typename... Id>
-std::shared_ptr<const std::string> text(const M& m, const Id&... id) {
-  return std::make_shared<const std::string>(protocol::serialize(m, id...));
-}
-
-}  // namespace
-
 ws_session::ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx)
     : ws_(std::move(socket)), ctx_(std::move(ctx)), conn_(ctx_->next_conn.fetch_add(1)) {}
 
@@ -151,7 +142,7 @@ void ws_session::reply_error(ErrorCode code, std::string message, const RequestI
   protocol::Error e;
   e.code = code;
   e.message = std::move(message);
-  on_send(text(e, id));
+  on_send(wire(e, id));
 }
 
 // ---- Requests ------------------------------------------------------------------------------------
@@ -159,7 +150,7 @@ void ws_session::reply_error(ErrorCode code, std::string message, const RequestI
 void ws_session::handle(std::string_view request) {
   protocol::ParsedRequest parsed = protocol::parse_request(request);
   if (auto* e = std::get_if<protocol::Error>(&parsed.body)) {
-    on_send(text(*e, parsed.id));
+    on_send(wire(*e, parsed.id));
     return;
   }
   const auto& r = std::get<protocol::Request>(parsed.body);
@@ -184,18 +175,18 @@ void ws_session::handle(const protocol::Hello& r, const RequestId& id) {
   }
   w.player_id = player_->id;
   w.name = player_->name;
-  on_send(text(w, id));
+  on_send(wire(w, id));
 }
 
 void ws_session::handle(const protocol::ListVariants&, const RequestId& id) {
   protocol::VariantList list;
   for (const VariantInfo& v : variants()) list.variants.push_back(&v);
-  on_send(text(list, id));
+  on_send(wire(list, id));
 }
 
 void ws_session::handle(const protocol::ListTables&, const RequestId& id) {
   ctx_->lobby->list([link = weak_from_this(), id](protocol::TableList tables) {
-    if (auto self = link.lock()) self->send(text(tables, id));
+    if (auto self = link.lock()) self->send(wire(tables, id));
   });
 }
 
@@ -207,14 +198,14 @@ void ws_session::handle(const protocol::CreateTable& r, const RequestId& id) { c
 
 void ws_session::handle(const protocol::Sit& r, const RequestId& id) {
   ctx_->lobby->find(r.where, true, [m = me(), seat = r.seat, id](std::shared_ptr<table> t, auto error) {
-    if (error) return deliver(m.link, text(*error, id));
+    if (error) return deliver(m.link, wire(*error, id));
     t->sit(m, seat, id);
   });
 }
 
 void ws_session::handle(const protocol::Spectate& r, const RequestId& id) {
   ctx_->lobby->find(r.where, true, [m = me(), id](std::shared_ptr<table> t, auto error) {
-    if (error) return deliver(m.link, text(*error, id));
+    if (error) return deliver(m.link, wire(*error, id));
     t->spectate(m, id);
   });
 }
@@ -227,7 +218,7 @@ void ws_session::with_member_table(const std::string& table_id, const RequestId&
   ctx_->lobby->find(protocol::TableRef{table_id, std::nullopt}, false,
                     [link = weak_from_this(), id, fn](std::shared_ptr<table> t, auto error) {
                       if (error) {
-                        if (auto self = link.lock()) self->send(text(*error, id));
+                        if (auto self = link.lock()) self->send(wire(*error, id));
                         return;
                       }
                       fn(t);
@@ -247,6 +238,6 @@ void ws_session::handle(const protocol::Act& r, const RequestId& id) {
                     [m = me(), action = r.action, id](const std::shared_ptr<table>& t) { t->act(m, action, id); });
 }
 
-void ws_session::handle(const protocol::Ping&, const RequestId& id) { on_send(text(protocol::Pong{}, id)); }
+void ws_session::handle(const protocol::Ping&, const RequestId& id) { on_send(wire(protocol::Pong{}, id)); }
 
 }  // namespace atout::server

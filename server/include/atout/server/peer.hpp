@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "atout/protocol/messages.hpp"
+
 namespace atout::server {
 
 class table;
@@ -28,6 +30,12 @@ struct member {
   std::string name;
   std::weak_ptr<peer> link;
 };
+
+// A message in its wire form, shared by every recipient it goes to.
+template <typename M, typename... Id>
+std::shared_ptr<const std::string> wire(const M& m, const Id&... id) {
+  return std::make_shared<const std::string>(protocol::serialize(m, id...));
+}
 
 // Sends `text` to `p` if it is still there.
 inline void deliver(const std::weak_ptr<peer>& p, const std::shared_ptr<const std::string>& text) {
