@@ -1,0 +1,248 @@
+// Protocol v1: typed client requests and server messages, their JSON forms, and stable error codes.
+// Parsing never throws: a request either parses into a typed value or into an Error to send back.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "atout/protocol/json.hpp"
+#include "atout/state.hpp"
+
+namespace atout::protocol {
+
+inline constexpr int kVersion = 1;
+
+// Stable error codes (docs/protocol.md lists each with its meaning). Engine refusals arrive as
+// `illegal_action` with the engine's own stable code in `reason`.
+enum class ErrorCode : std::uint8_t {
+  bad_json,
+  bad_message,
+  missing_field,
+  invalid_field,
+  unknown_type,
+  unsupported_version,
+  hello_required,
+  already_identified,
+  unknown_token,
+  unknown_variant,
+  bad_option,
+  unknown_table,
+  bad_invite,
+  bad_seat,
+  seat_taken,
+  table_full,
+  already_seated,
+  not_seated,
+  not_at_table,
+  match_not_running,
+  illegal_action,
+  internal_error,
+};
+
+std::string to_string(ErrorCode c);
+// Every code, in declaration order (for documentation checks and tests).
+const std::vector<ErrorCode>& all_error_codes();
+
+// A client-chosen request id (a string or an integer), echoed in the reply; monostate: none.
+using RequestId = std::variant<std::monostate, std::int64_t, std::string>;
+
+// ---- Client requests ---------------------------------------------------------------------------
+
+struct Hello {
+  int protocol = kVersion;
+  std::optional<std::string> name;   // a guest name
+  std::optional<std::string> token;  // resume an earlier identity
+};
+struct ListVariants {};
+struct ListTables {};
+struct SubscribeLobby {};
+struct UnsubscribeLobby {};
+struct CreateTable {
+  std::string variant;
+  Options options;
+  bool is_private = false;
+};
+// Where to sit or watch: a table id, or a private table's invite code.
+struct TableRef {
+  std::optional<std::string> table_id;
+  std::optional<std::string> invite;
+};
+struct Sit {
+  TableRef where;
+  std::optional<int> seat;  // empty: any free seat
+};
+struct Spectate {
+  TableRef where;
+};
+struct Stand {
+  std::string table_id;
+};
+struct Leave {
+  std::string table_id;
+};
+struct Act {
+  std::string table_id;
+  Action action;
+};
+struct Ping {};
+
+using Request = std::variant<Hello, ListVariants, ListTables, SubscribeLobby, UnsubscribeLobby, CreateTable, Sit,
+                             Spectate, Stand, Leave, Act, Ping>;
+
+// The `type` string of a request.
+std::string_view type_of(const Request& r);
+
+struct Error {
+  ErrorCode code = ErrorCode::internal_error;
+  std::string message;
+  std::optional<std::string> field;     // the offending field, for missing_field / invalid_field
+  std::optional<std::string> reason;    // the engine's refusal code, for illegal_action
+  std::optional<std::string> table_id;  // the table concerned, where there is one
+};
+
+struct ParsedRequest {
+  RequestId id;
+  std::variant<Request, Error> body;
+};
+
+// Parses one text frame. Never throws; anything wrong becomes an Error (with the id when the id
+// itself was readable).
+ParsedRequest parse_request(std::string_view text);
+
+// Client-side forms of requests (bots, tests and docs examples build them this way).
+json to_json(const Request& r, const RequestId& id = {});
+
+// ---- Server messages ---------------------------------------------------------------------------
+
+enum class TableStatus : std::uint8_t {
+  waiting,   // seats free, match not started
+  playing,   // every seat filled, match running
+  paused,    // match started, a seat was vacated: waits for someone to sit
+  finished,  // match over
+};
+std::string to_string(TableStatus s);
+
+struct SeatInfo {
+  int seat = 0;
+  std::optional<std::string> player_id;
+  std::optional<std::string> name;
+  bool connected = false;
+};
+
+struct TableSummary {
+  std::string table_id;
+  std::string variant;
+  Options options;
+  bool is_private = false;
+  TableStatus status = TableStatus::waiting;
+  std::vector<SeatInfo> seats;
+  int spectators = 0;
+  std::uint64_t seq = 0;
+};
+
+struct Welcome {
+  std::string player_id;
+  std::string name;
+  std::string token;
+  bool resumed = false;
+};
+struct VariantList {
+  std::vector<const VariantInfo*> variants;
+};
+struct TableList {
+  std::vector<TableSummary> tables;
+};
+struct TableCreated {
+  TableSummary table;
+  std::optional<std::string> invite;
+};
+struct Seated {
+  std::string table_id;
+  int seat = 0;
+  bool resumed = false;  // the seat was held for this player and is theirs again
+};
+struct Watching {
+  std::string table_id;
+};
+struct Ok {
+  std::string request;  // the request type this acknowledges
+  std::optional<std::string> table_id;
+};
+struct Accepted {
+  std::string table_id;
+  std::uint64_t seq = 0;  // the event this action produced
+};
+struct Pong {};
+
+struct MatchResult {
+  int winner = -1;  // team (seat % 2)
+  std::array<int, 2> match_score{};
+  std::vector<HandResult> hands;  // with their deal seeds, now that nothing is hidden
+};
+
+enum class EventKind : std::uint8_t {
+  start,     // every seat filled: the match begins
+  action,    // an accepted action
+  snapshot,  // the current view, sent on sitting, watching or resuming (seq not advanced)
+};
+std::string to_string(EventKind k);
+
+// The action that produced an event, as the recipient may see it: card fields the recipient may
+// not know (another seat's announced combination) are withheld and `redacted` is set.
+struct LastAction {
+  Seat seat = kNoSeat;
+  Action action;
+  bool redacted = false;
+};
+
+struct Event {
+  std::string table_id;
+  std::uint64_t seq = 0;
+  EventKind kind = EventKind::action;
+  std::optional<LastAction> last;
+  Observation observation;
+  std::optional<HandResult> hand_result;  // the hand this event ended (deal seed withheld)
+  std::optional<MatchResult> match_result;
+};
+
+struct TableUpdate {
+  TableSummary table;
+};
+struct LobbyUpdate {
+  TableSummary table;
+};
+struct LobbyRemove {
+  std::string table_id;
+};
+
+json to_json(const SeatInfo& s);
+json to_json(const TableSummary& t);
+json to_json(const VariantInfo& v);
+json to_json(const MatchResult& m);
+
+json to_json(const Welcome& m, const RequestId& id = {});
+json to_json(const VariantList& m, const RequestId& id = {});
+json to_json(const TableList& m, const RequestId& id = {});
+json to_json(const TableCreated& m, const RequestId& id = {});
+json to_json(const Seated& m, const RequestId& id = {});
+json to_json(const Watching& m, const RequestId& id = {});
+json to_json(const Ok& m, const RequestId& id = {});
+json to_json(const Accepted& m, const RequestId& id = {});
+json to_json(const Pong& m, const RequestId& id = {});
+json to_json(const Error& m, const RequestId& id = {});
+json to_json(const Event& m);
+json to_json(const TableUpdate& m);
+json to_json(const LobbyUpdate& m);
+json to_json(const LobbyRemove& m);
+
+// Serialises a server message to the text sent on the wire.
+template <typename M, typename... Id>
+std::string serialize(const M& m, const Id&... id) {
+  return to_json(m, id...).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace atout::protocol

@@ -1,0 +1,545 @@
+// Protocol v1 messages: request parsing at the boundary and the JSON forms of server messages.
+#include "atout/protocol/messages.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace atout::protocol {
+
+NLOHMANN_JSON_SERIALIZE_ENUM(ErrorCode, {
+                                            {ErrorCode::bad_json, "bad_json"},
+                                            {ErrorCode::bad_message, "bad_message"},
+                                            {ErrorCode::missing_field, "missing_field"},
+                                            {ErrorCode::invalid_field, "invalid_field"},
+                                            {ErrorCode::unknown_type, "unknown_type"},
+                                            {ErrorCode::unsupported_version, "unsupported_version"},
+                                            {ErrorCode::hello_required, "hello_required"},
+                                            {ErrorCode::already_identified, "already_identified"},
+                                            {ErrorCode::unknown_token, "unknown_token"},
+                                            {ErrorCode::unknown_variant, "unknown_variant"},
+                                            {ErrorCode::bad_option, "bad_option"},
+                                            {ErrorCode::unknown_table, "unknown_table"},
+                                            {ErrorCode::bad_invite, "bad_invite"},
+                                            {ErrorCode::bad_seat, "bad_seat"},
+                                            {ErrorCode::seat_taken, "seat_taken"},
+                                            {ErrorCode::table_full, "table_full"},
+                                            {ErrorCode::already_seated, "already_seated"},
+                                            {ErrorCode::not_seated, "not_seated"},
+                                            {ErrorCode::not_at_table, "not_at_table"},
+                                            {ErrorCode::match_not_running, "match_not_running"},
+                                            {ErrorCode::illegal_action, "illegal_action"},
+                                            {ErrorCode::internal_error, "internal_error"},
+                                        })
+
+NLOHMANN_JSON_SERIALIZE_ENUM(TableStatus, {
+                                              {TableStatus::waiting, "waiting"},
+                                              {TableStatus::playing, "playing"},
+                                              {TableStatus::paused, "paused"},
+                                              {TableStatus::finished, "finished"},
+                                          })
+
+NLOHMANN_JSON_SERIALIZE_ENUM(EventKind, {
+                                            {EventKind::start, "start"},
+                                            {EventKind::action, "action"},
+                                            {EventKind::snapshot, "snapshot"},
+                                        })
+
+std::string to_string(ErrorCode c) { return json(c).get<std::string>(); }
+std::string to_string(TableStatus s) { return json(s).get<std::string>(); }
+std::string to_string(EventKind k) { return json(k).get<std::string>(); }
+
+const std::vector<ErrorCode>& all_error_codes() {
+  static const std::vector<ErrorCode> codes = [] {
+    std::vector<ErrorCode> v;
+    for (int i = 0; i <= static_cast<int>(ErrorCode::internal_error); ++i) v.push_back(static_cast<ErrorCode>(i));
+    return v;
+  }();
+  return codes;
+}
+
+// ---- Parsing requests ----------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::size_t kMaxIdLength = 128;
+constexpr std::size_t kMaxNameBytes = 64;
+constexpr std::size_t kMaxTableIdLength = 64;
+constexpr std::size_t kMaxInviteLength = 128;
+constexpr std::size_t kTokenLength = 64;
+
+Error missing(std::string field) {
+  Error e;
+  e.code = ErrorCode::missing_field;
+  e.message = "missing field '" + field + "'";
+  e.field = std::move(field);
+  return e;
+}
+
+Error invalid(std::string field, std::string message) {
+  Error e;
+  e.code = ErrorCode::invalid_field;
+  e.message = std::move(message);
+  e.field = std::move(field);
+  return e;
+}
+
+// Reads an optional string field of at most `max_len` bytes.
+std::optional<Error> read_string(const json& j, const char* key, std::optional<std::string>& out, std::size_t max_len) {
+  const auto f = j.find(key);
+  if (f == j.end()) return std::nullopt;
+  if (!f->is_string()) return invalid(key, std::string("field '") + key + "' must be a string");
+  const auto& s = f->get_ref<const std::string&>();
+  if (s.empty() || s.size() > max_len)
+    return invalid(key, std::string("field '") + key + "' must hold 1 to " + std::to_string(max_len) + " bytes");
+  out = s;
+  return std::nullopt;
+}
+
+std::optional<Error> require_string(const json& j, const char* key, std::string& out, std::size_t max_len) {
+  std::optional<std::string> v;
+  if (auto e = read_string(j, key, v, max_len)) return e;
+  if (!v) return missing(key);
+  out = std::move(*v);
+  return std::nullopt;
+}
+
+std::optional<Error> read_hello(const json& j, Hello& h) {
+  const auto p = j.find("protocol");
+  if (p == j.end()) return missing("protocol");
+  if (!p->is_number_integer()) return invalid("protocol", "field 'protocol' must be an integer");
+  if (*p != kVersion) {
+    Error e;
+    e.code = ErrorCode::unsupported_version;
+    e.message = "this server speaks protocol " + std::to_string(kVersion);
+    e.field = "protocol";
+    return e;
+  }
+  if (auto e = read_string(j, "name", h.name, kMaxNameBytes)) return e;
+  if (h.name && std::any_of(h.name->begin(), h.name->end(),
+                            [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }))
+    return invalid("name", "field 'name' may not hold control characters");
+  if (auto e = read_string(j, "token", h.token, kTokenLength)) return e;
+  if (h.token && (h.token->size() != kTokenLength || !std::all_of(h.token->begin(), h.token->end(), [](char c) {
+                    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+                  })))
+    return invalid("token", "field 'token' must be the 64 lower-case hex digits a welcome gave");
+  return std::nullopt;
+}
+
+std::optional<Error> read_create(const json& j, CreateTable& c) {
+  if (auto e = require_string(j, "variant", c.variant, kMaxTableIdLength)) return e;
+  if (const auto o = j.find("options"); o != j.end()) {
+    auto p = parse_options(*o);
+    if (!p) return invalid("options", p.error);
+    c.options = std::move(*p.value);
+  }
+  if (const auto p = j.find("private"); p != j.end()) {
+    if (!p->is_boolean()) return invalid("private", "field 'private' must be true or false");
+    c.is_private = p->get<bool>();
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> read_ref(const json& j, TableRef& r) {
+  if (auto e = read_string(j, "table_id", r.table_id, kMaxTableIdLength)) return e;
+  if (auto e = read_string(j, "invite", r.invite, kMaxInviteLength)) return e;
+  if (!r.table_id && !r.invite) {
+    Error e = missing("table_id");
+    e.message = "give a 'table_id', or an 'invite' for a private table";
+    return e;
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> read_sit(const json& j, Sit& s) {
+  if (auto e = read_ref(j, s.where)) return e;
+  if (const auto f = j.find("seat"); f != j.end()) {
+    if (!f->is_number_integer()) return invalid("seat", "field 'seat' must be an integer (omit it for any free seat)");
+    if (f->is_number_unsigned() && f->get<unsigned long long>() > std::numeric_limits<unsigned>::max())
+      return invalid("seat", "field 'seat' is out of range");
+    const auto x = f->get<long long>();
+    if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max())
+      return invalid("seat", "field 'seat' is out of range");
+    s.seat = static_cast<int>(x);
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> read_act(const json& j, Act& a) {
+  if (auto e = require_string(j, "table_id", a.table_id, kMaxTableIdLength)) return e;
+  const auto f = j.find("action");
+  if (f == j.end()) return missing("action");
+  auto p = parse_action(*f);
+  if (!p) return invalid("action", p.error);
+  a.action = *p.value;
+  return std::nullopt;
+}
+
+template <typename T>
+std::variant<Request, Error> read_with(const json& j, std::optional<Error> (*reader)(const json&, T&)) {
+  T value;
+  if (auto e = reader(j, value)) return *e;
+  return Request{std::move(value)};
+}
+
+std::optional<Error> read_table_id(const json& j, std::string& id) {
+  return require_string(j, "table_id", id, kMaxTableIdLength);
+}
+std::optional<Error> read_stand(const json& j, Stand& s) { return read_table_id(j, s.table_id); }
+std::optional<Error> read_leave(const json& j, Leave& l) { return read_table_id(j, l.table_id); }
+std::optional<Error> read_spectate(const json& j, Spectate& s) { return read_ref(j, s.where); }
+
+}  // namespace
+
+ParsedRequest parse_request(std::string_view text) {
+  ParsedRequest out;
+  auto fail = [&](Error e) {
+    out.body = std::move(e);
+    return out;
+  };
+  auto parsed = parse_text(text);
+  if (!parsed) return fail(Error{ErrorCode::bad_json, parsed.error, {}, {}, {}});
+  const json& j = *parsed.value;
+  if (!j.is_object())
+    return fail(Error{ErrorCode::bad_message, "a message must be a JSON object with a 'type'", {}, {}, {}});
+
+  if (const auto id = j.find("id"); id != j.end()) {
+    if (id->is_string() && !id->get_ref<const std::string&>().empty() &&
+        id->get_ref<const std::string&>().size() <= kMaxIdLength) {
+      out.id = id->get<std::string>();
+    } else if (id->is_number_integer() &&
+               !(id->is_number_unsigned() &&
+                 id->get<unsigned long long>() > static_cast<unsigned long long>(INT64_MAX))) {
+      out.id = id->get<std::int64_t>();
+    } else {
+      return fail(invalid("id", "field 'id' must be an integer or a string of 1 to 128 bytes"));
+    }
+  }
+
+  const auto t = j.find("type");
+  if (t == j.end()) return fail(missing("type"));
+  if (!t->is_string()) return fail(invalid("type", "field 'type' must be a string"));
+  const auto& type = t->get_ref<const std::string&>();
+
+  if (type == "hello") {
+    out.body = read_with<Hello>(j, read_hello);
+  } else if (type == "list_variants") {
+    out.body = Request{ListVariants{}};
+  } else if (type == "list_tables") {
+    out.body = Request{ListTables{}};
+  } else if (type == "subscribe_lobby") {
+    out.body = Request{SubscribeLobby{}};
+  } else if (type == "unsubscribe_lobby") {
+    out.body = Request{UnsubscribeLobby{}};
+  } else if (type == "create_table") {
+    out.body = read_with<CreateTable>(j, read_create);
+  } else if (type == "sit") {
+    out.body = read_with<Sit>(j, read_sit);
+  } else if (type == "spectate") {
+    out.body = read_with<Spectate>(j, read_spectate);
+  } else if (type == "stand") {
+    out.body = read_with<Stand>(j, read_stand);
+  } else if (type == "leave") {
+    out.body = read_with<Leave>(j, read_leave);
+  } else if (type == "action") {
+    out.body = read_with<Act>(j, read_act);
+  } else if (type == "ping") {
+    out.body = Request{Ping{}};
+  } else {
+    std::string shown = type.substr(0, 64);
+    return fail(Error{ErrorCode::unknown_type, "unknown message type '" + shown + "'", {}, {}, {}});
+  }
+  return out;
+}
+
+// ---- Request JSON (client side) ------------------------------------------------------------------
+
+namespace {
+
+void put_id(json& j, const RequestId& id) {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) j["id"] = *n;
+  if (const auto* s = std::get_if<std::string>(&id)) j["id"] = *s;
+}
+
+void put_ref(json& j, const TableRef& r) {
+  if (r.table_id) j["table_id"] = *r.table_id;
+  if (r.invite) j["invite"] = *r.invite;
+}
+
+json request_body(const Hello& h) {
+  json j = {{"protocol", h.protocol}};
+  if (h.name) j["name"] = *h.name;
+  if (h.token) j["token"] = *h.token;
+  return j;
+}
+json request_body(const ListVariants&) { return json::object(); }
+json request_body(const ListTables&) { return json::object(); }
+json request_body(const SubscribeLobby&) { return json::object(); }
+json request_body(const UnsubscribeLobby&) { return json::object(); }
+json request_body(const Ping&) { return json::object(); }
+json request_body(const CreateTable& c) {
+  json j = {{"variant", c.variant}, {"options", to_json(c.options)}};
+  if (c.is_private) j["private"] = true;
+  return j;
+}
+json request_body(const Sit& s) {
+  json j = json::object();
+  put_ref(j, s.where);
+  if (s.seat) j["seat"] = *s.seat;
+  return j;
+}
+json request_body(const Spectate& s) {
+  json j = json::object();
+  put_ref(j, s.where);
+  return j;
+}
+json request_body(const Stand& s) { return {{"table_id", s.table_id}}; }
+json request_body(const Leave& l) { return {{"table_id", l.table_id}}; }
+json request_body(const Act& a) { return {{"table_id", a.table_id}, {"action", to_json(a.action)}}; }
+
+template <typename T>
+constexpr std::string_view request_type();
+template <>
+constexpr std::string_view request_type<Hello>() {
+  return "hello";
+}
+template <>
+constexpr std::string_view request_type<ListVariants>() {
+  return "list_variants";
+}
+template <>
+constexpr std::string_view request_type<ListTables>() {
+  return "list_tables";
+}
+template <>
+constexpr std::string_view request_type<SubscribeLobby>() {
+  return "subscribe_lobby";
+}
+template <>
+constexpr std::string_view request_type<UnsubscribeLobby>() {
+  return "unsubscribe_lobby";
+}
+template <>
+constexpr std::string_view request_type<CreateTable>() {
+  return "create_table";
+}
+template <>
+constexpr std::string_view request_type<Sit>() {
+  return "sit";
+}
+template <>
+constexpr std::string_view request_type<Spectate>() {
+  return "spectate";
+}
+template <>
+constexpr std::string_view request_type<Stand>() {
+  return "stand";
+}
+template <>
+constexpr std::string_view request_type<Leave>() {
+  return "leave";
+}
+template <>
+constexpr std::string_view request_type<Act>() {
+  return "action";
+}
+template <>
+constexpr std::string_view request_type<Ping>() {
+  return "ping";
+}
+
+}  // namespace
+
+std::string_view type_of(const Request& r) {
+  return std::visit([](const auto& x) { return request_type<std::decay_t<decltype(x)>>(); }, r);
+}
+
+json to_json(const Request& r, const RequestId& id) {
+  json j = std::visit([](const auto& x) { return request_body(x); }, r);
+  j["type"] = type_of(r);
+  put_id(j, id);
+  return j;
+}
+
+// ---- Server messages -----------------------------------------------------------------------------
+
+namespace {
+
+json message(std::string_view type, const RequestId& id = {}) {
+  json j = {{"type", type}};
+  put_id(j, id);
+  return j;
+}
+
+json option_value(const OptionValue& v) {
+  return std::visit([](const auto& x) { return json(x); }, v);
+}
+
+}  // namespace
+
+json to_json(const SeatInfo& s) {
+  json j = {{"seat", s.seat}, {"connected", s.connected}};
+  j["player_id"] = s.player_id ? json(*s.player_id) : json(nullptr);
+  j["name"] = s.name ? json(*s.name) : json(nullptr);
+  return j;
+}
+
+json to_json(const TableSummary& t) {
+  json seats = json::array();
+  int free = 0;
+  for (const SeatInfo& s : t.seats) {
+    seats.push_back(to_json(s));
+    if (!s.player_id) ++free;
+  }
+  return {{"table_id", t.table_id},  {"variant", t.variant},       {"options", to_json(t.options)},
+          {"private", t.is_private}, {"status", t.status},         {"seats", seats},
+          {"free_seats", free},      {"spectators", t.spectators}, {"seq", t.seq}};
+}
+
+json to_json(const VariantInfo& v) {
+  json options = json::array();
+  for (const OptionSpec& o : v.options) {
+    json x = {{"name", o.name}, {"default", option_value(o.default_value)}, {"description", o.description}};
+    switch (o.type) {
+      case OptionType::boolean:
+        x["type"] = "boolean";
+        break;
+      case OptionType::integer:
+        x["type"] = "integer";
+        if (o.allowed_integers.empty()) {
+          x["min"] = o.min;
+          x["max"] = o.max;
+        } else {
+          x["allowed"] = o.allowed_integers;
+        }
+        break;
+      case OptionType::choice:
+        x["type"] = "choice";
+        x["choices"] = o.choices;
+        break;
+    }
+    options.push_back(std::move(x));
+  }
+  return {{"id", v.id}, {"title", v.title}, {"players", v.players}, {"deck_size", v.deck_size}, {"options", options}};
+}
+
+json to_json(const MatchResult& m) {
+  json hands = json::array();
+  for (const HandResult& h : m.hands) hands.push_back(to_json(h));
+  return {{"winner", m.winner}, {"match_score", m.match_score}, {"hands", hands}};
+}
+
+json to_json(const Welcome& m, const RequestId& id) {
+  json j = message("welcome", id);
+  j["protocol"] = kVersion;
+  j["player_id"] = m.player_id;
+  j["name"] = m.name;
+  j["token"] = m.token;
+  j["resumed"] = m.resumed;
+  return j;
+}
+
+json to_json(const VariantList& m, const RequestId& id) {
+  json j = message("variants", id);
+  json list = json::array();
+  for (const VariantInfo* v : m.variants) list.push_back(to_json(*v));
+  j["variants"] = list;
+  return j;
+}
+
+json to_json(const TableList& m, const RequestId& id) {
+  json j = message("tables", id);
+  json list = json::array();
+  for (const TableSummary& t : m.tables) list.push_back(to_json(t));
+  j["tables"] = list;
+  return j;
+}
+
+json to_json(const TableCreated& m, const RequestId& id) {
+  json j = message("table_created", id);
+  j["table"] = to_json(m.table);
+  if (m.invite) j["invite"] = *m.invite;
+  return j;
+}
+
+json to_json(const Seated& m, const RequestId& id) {
+  json j = message("seated", id);
+  j["table_id"] = m.table_id;
+  j["seat"] = m.seat;
+  j["resumed"] = m.resumed;
+  return j;
+}
+
+json to_json(const Watching& m, const RequestId& id) {
+  json j = message("watching", id);
+  j["table_id"] = m.table_id;
+  return j;
+}
+
+json to_json(const Ok& m, const RequestId& id) {
+  json j = message("ok", id);
+  j["request"] = m.request;
+  if (m.table_id) j["table_id"] = *m.table_id;
+  return j;
+}
+
+json to_json(const Accepted& m, const RequestId& id) {
+  json j = message("accepted", id);
+  j["table_id"] = m.table_id;
+  j["seq"] = m.seq;
+  return j;
+}
+
+json to_json(const Pong&, const RequestId& id) { return message("pong", id); }
+
+json to_json(const Error& m, const RequestId& id) {
+  json j = message("error", id);
+  j["code"] = m.code;
+  j["message"] = m.message;
+  if (m.field) j["field"] = *m.field;
+  if (m.reason) j["reason"] = *m.reason;
+  if (m.table_id) j["table_id"] = *m.table_id;
+  return j;
+}
+
+json to_json(const Event& m) {
+  json j = message("event");
+  j["table_id"] = m.table_id;
+  j["seq"] = m.seq;
+  j["kind"] = m.kind;
+  j["observation"] = to_json(m.observation);
+  if (m.last) {
+    json a = m.last->redacted ? json{{"type", atout::to_string(m.last->action.type)}} : to_json(m.last->action);
+    j["last_action"] = {{"seat", m.last->seat}, {"action", a}};
+    if (m.last->redacted) j["last_action"]["redacted"] = true;
+  }
+  if (m.hand_result) {
+    // A deal seed would reveal how the cards lay; with `deal: cut` that says much about the next
+    // deal, so seeds are only published in the match result.
+    HandResult r = *m.hand_result;
+    r.seed.reset();
+    j["hand_result"] = to_json(r);
+  }
+  if (m.match_result) j["match_result"] = to_json(*m.match_result);
+  return j;
+}
+
+json to_json(const TableUpdate& m) {
+  json j = message("table_update");
+  j["table"] = to_json(m.table);
+  return j;
+}
+
+json to_json(const LobbyUpdate& m) {
+  json j = message("lobby_update");
+  j["table"] = to_json(m.table);
+  return j;
+}
+
+json to_json(const LobbyRemove& m) {
+  json j = message("lobby_remove");
+  j["table_id"] = m.table_id;
+  return j;
+}
+
+}  // namespace atout::protocol

@@ -1,0 +1,30 @@
+// Accepts TCP connections and gives each an http_session on its own strand.
+#pragma once
+
+#include <memory>
+
+#include "atout/server/context.hpp"
+#include "atout/server/net.hpp"
+
+namespace atout::server {
+
+class listener : public std::enable_shared_from_this<listener> {
+ public:
+  listener(net::io_context& ioc, std::shared_ptr<context> ctx);
+  // Binds and listens; on failure says why.
+  beast::error_code open(const tcp::endpoint& endpoint);
+  tcp::endpoint local_endpoint() const;
+  void run();
+  void stop();
+
+ private:
+  void do_accept();
+  void on_accept(beast::error_code ec, tcp::socket socket);
+
+  net::io_context& ioc_;
+  tcp::acceptor acceptor_;
+  net::steady_timer backoff_;
+  std::shared_ptr<context> ctx_;
+};
+
+}  // namespace atout::server

@@ -1,0 +1,66 @@
+// The lobby: an actor on its own strand that creates tables, finds them and tells subscribers of
+// changes. It never touches a table's state; tables send it copies of their summaries.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "atout/protocol/messages.hpp"
+#include "atout/server/net.hpp"
+#include "atout/server/peer.hpp"
+
+namespace atout::server {
+
+class table;
+
+class lobby : public std::enable_shared_from_this<lobby> {
+ public:
+  // `tables_io` is the executor tables make their strands from.
+  explicit lobby(net::any_io_executor ex);
+
+  // Creates a table and makes `m` its owner; answers `table_created` or an error.
+  void create(protocol::CreateTable request, member m, protocol::RequestId id);
+
+  // Finds a table on the lobby strand and calls `then` there with it, or with an error. For a
+  // join (sit, spectate) a private table is found only through its invite code.
+  using found_fn = std::function<void(std::shared_ptr<table>, std::optional<protocol::Error>)>;
+  void find(protocol::TableRef ref, bool join, found_fn then);
+
+  // Calls `then` on the lobby strand with the public tables.
+  void list(std::function<void(protocol::TableList)> then);
+  void subscribe(member m, protocol::RequestId id);
+  void unsubscribe(member m, protocol::RequestId id);
+  // The connection closed: forget its subscription.
+  void drop(std::uint64_t conn);
+
+  // From tables (any strand).
+  void table_changed(protocol::TableSummary summary);
+  void table_closed(std::string table_id);
+
+ private:
+  struct entry {
+    std::shared_ptr<table> t;
+    std::optional<std::string> invite;
+    std::optional<protocol::TableSummary> summary;  // the latest, for listing (public tables)
+  };
+
+  void do_create(const protocol::CreateTable& request, member m, const protocol::RequestId& id);
+  void notify(const std::shared_ptr<const std::string>& text);
+  protocol::TableList public_tables() const;
+
+  net::any_io_executor io_;
+  net::strand<net::any_io_executor> strand_;
+  std::uint64_t next_table_ = 1;
+  // Ordered by number so listings come oldest first.
+  std::map<std::uint64_t, entry> tables_;
+  std::unordered_map<std::string, std::uint64_t> by_id_;
+  std::unordered_map<std::string, std::uint64_t> by_invite_;
+  std::unordered_map<std::uint64_t, std::weak_ptr<peer>> subscribers_;
+};
+
+}  // namespace atout::server

@@ -1,0 +1,42 @@
+// The whole server: I/O threads, the listener, the lobby and the player registry.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "atout/server/config.hpp"
+#include "atout/server/context.hpp"
+#include "atout/server/listener.hpp"
+#include "atout/server/net.hpp"
+
+namespace atout::server {
+
+class server {
+ public:
+  explicit server(config cfg);
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  // Binds and listens; says why when it cannot.
+  std::optional<std::string> open();
+  unsigned short port() const;
+  // Runs the I/O threads in the background.
+  void start();
+  // Runs the I/O threads until SIGINT or SIGTERM.
+  void run_until_signal();
+  // Stops accepting and stops the I/O threads (graceful close with 1012 comes with issue 5).
+  void stop();
+
+ private:
+  config cfg_;
+  net::io_context ioc_;
+  std::shared_ptr<context> ctx_;
+  std::shared_ptr<listener> listener_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace atout::server

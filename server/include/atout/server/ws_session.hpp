@@ -1,0 +1,76 @@
+// One WebSocket connection: reads requests, routes them to the lobby or a table, and writes what
+// they send back through a bounded queue.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "atout/protocol/messages.hpp"
+#include "atout/server/context.hpp"
+#include "atout/server/net.hpp"
+#include "atout/server/peer.hpp"
+
+namespace atout::server {
+
+class ws_session : public peer, public std::enable_shared_from_this<ws_session> {
+ public:
+  // A client that lets this many messages pile up is not reading; it is disconnected rather than
+  // allowed to grow the server's memory.
+  static constexpr std::size_t kMaxQueuedMessages = 1024;
+  // Requests are small; a larger frame closes the connection with 1009 (message too big).
+  static constexpr std::size_t kMaxMessageBytes = 16 * 1024;
+
+  ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx);
+
+  // Completes the upgrade that `request` asked for, then reads requests until the peer goes.
+  void run(http::request<http::string_body> request);
+
+  void send(std::shared_ptr<const std::string> message) override;
+  void joined(const std::string& table_id, std::weak_ptr<table> t) override;
+  void departed(const std::string& table_id) override;
+
+ private:
+  void on_accept(beast::error_code ec);
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void on_send(std::shared_ptr<const std::string> message);
+  void do_write();
+  void on_write(beast::error_code ec, std::size_t bytes);
+  // Leaves the lobby's subscribers and every table, once.
+  void close_down();
+
+  void handle(std::string_view text);
+  void handle(const protocol::Hello& r, const protocol::RequestId& id);
+  void handle(const protocol::ListVariants& r, const protocol::RequestId& id);
+  void handle(const protocol::ListTables& r, const protocol::RequestId& id);
+  void handle(const protocol::SubscribeLobby& r, const protocol::RequestId& id);
+  void handle(const protocol::UnsubscribeLobby& r, const protocol::RequestId& id);
+  void handle(const protocol::CreateTable& r, const protocol::RequestId& id);
+  void handle(const protocol::Sit& r, const protocol::RequestId& id);
+  void handle(const protocol::Spectate& r, const protocol::RequestId& id);
+  void handle(const protocol::Stand& r, const protocol::RequestId& id);
+  void handle(const protocol::Leave& r, const protocol::RequestId& id);
+  void handle(const protocol::Act& r, const protocol::RequestId& id);
+  void handle(const protocol::Ping& r, const protocol::RequestId& id);
+
+  // Runs `fn` with the table `table_id` names: the one this connection joined, else the lobby's.
+  template <typename Fn>
+  void with_member_table(const std::string& table_id, const protocol::RequestId& id, Fn fn);
+  member me();
+  void reply_error(protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
+
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::deque<std::shared_ptr<const std::string>> queue_;
+  std::shared_ptr<context> ctx_;
+  std::uint64_t conn_;
+  std::optional<player> player_;
+  std::unordered_map<std::string, std::weak_ptr<table>> tables_;
+  bool closed_ = false;
+};
+
+}  // namespace atout::server

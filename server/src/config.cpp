@@ -1,0 +1,112 @@
+// Flag parsing: every value is checked before the server binds anything.
+#include "atout/server/config.hpp"
+
+#include <charconv>
+#include <filesystem>
+#include <thread>
+
+#include "atout/server/net.hpp"
+
+namespace atout::server {
+
+namespace {
+
+const char* const kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+
+std::optional<long> integer(const std::string& s) {
+  long v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+parse_result fail(std::string message) {
+  parse_result r;
+  r.exit_code = 2;
+  r.message = "atout-server: " + std::move(message) + "\nTry 'atout-server --help'.\n";
+  return r;
+}
+
+// The database is opened by the persistence layer (issue 6); until then the path is checked so a
+// wrong one fails at start-up rather than later.
+std::optional<std::string> check_db(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return "--db needs a path";
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::is_directory(p, ec)) return "--db " + path + " is a directory; give a file path";
+  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec)) return "--db " + path + " is not a regular file";
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (fs::exists(parent, ec) && !fs::is_directory(parent, ec))
+    return "--db " + path + ": " + parent.string() + " is not a directory";
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string usage() {
+  return "Usage: atout-server [options]\n"
+         "Serves the Atout protocol v1 over WebSocket (path /ws) and HTTP (/healthz, /api/tables,\n"
+         "/api/variants) on one port.\n"
+         "\n"
+         "  --port N         TCP port (default 8080; 0 picks a free one and logs it)\n"
+         "  --bind ADDR      address to listen on (default 0.0.0.0)\n"
+         "  --threads N      I/O threads (default 2, 1 to 256)\n"
+         "  --db PATH        database file (default ./data/atout.db; persistence arrives with\n"
+         "                   issue 6, until then the path is only checked)\n"
+         "  --log-level L    trace, debug, info, warn, error, critical or off (default info)\n"
+         "  --help           print this and exit\n";
+}
+
+parse_result parse_args(const std::vector<std::string>& args) {
+  config c;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i];
+    std::optional<std::string> value;
+    if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    }
+    if (flag == "--help" || flag == "-h") {
+      parse_result r;
+      r.message = usage();
+      return r;
+    }
+    static const char* const kValued[] = {"--port", "--bind", "--threads", "--db", "--log-level"};
+    bool known = false;
+    for (const char* v : kValued) known = known || flag == v;
+    if (!known) return fail("unknown option '" + flag + "'");
+    if (!value) {
+      if (i + 1 >= args.size()) return fail(flag + " needs a value");
+      value = args[++i];
+    }
+    if (flag == "--port") {
+      const auto v = integer(*value);
+      if (!v || *v < 0 || *v > 65535) return fail("--port must be 0 to 65535, not '" + *value + "'");
+      c.port = static_cast<unsigned short>(*v);
+    } else if (flag == "--bind") {
+      beast::error_code ec;
+      net::ip::make_address(*value, ec);
+      if (ec) return fail("--bind needs an IP address, not '" + *value + "'");
+      c.bind = *value;
+    } else if (flag == "--threads") {
+      const auto v = integer(*value);
+      if (!v || *v < 1 || *v > 256) return fail("--threads must be 1 to 256, not '" + *value + "'");
+      c.threads = static_cast<int>(*v);
+    } else if (flag == "--db") {
+      if (auto e = check_db(*value)) return fail(*e);
+      c.db = *value;
+    } else {
+      bool ok = false;
+      for (const char* l : kLevels) ok = ok || *value == l;
+      if (!ok) return fail("--log-level must be one of trace, debug, info, warn, error, critical, off");
+      c.log_level = *value;
+    }
+  }
+  if (auto e = check_db(c.db)) return fail(*e);
+  parse_result r;
+  r.cfg = c;
+  return r;
+}
+
+}  // namespace atout::server

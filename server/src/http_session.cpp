@@ -1,0 +1,88 @@
+// HTTP: health, the lobby as JSON, the variant list, and the upgrade to WebSocket on /ws.
+#include "atout/server/http_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "atout/protocol/messages.hpp"
+#include "atout/server/ws_session.hpp"
+
+namespace atout::server {
+
+http_session::http_session(tcp::socket&& socket, std::shared_ptr<context> ctx)
+    : stream_(std::move(socket)), ctx_(std::move(ctx)) {}
+
+void http_session::run() {
+  // Start on the connection's strand: the accept handler ran elsewhere.
+  net::dispatch(stream_.get_executor(), beast::bind_front_handler(&http_session::do_read, shared_from_this()));
+}
+
+void http_session::do_read() {
+  parser_.emplace();
+  parser_->body_limit(kMaxRequestBytes);
+  parser_->header_limit(kMaxRequestBytes);
+  stream_.expires_after(std::chrono::seconds(30));
+  http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+}
+
+void http_session::on_read(beast::error_code ec, std::size_t) {
+  if (ec == http::error::end_of_stream) return do_close();
+  if (ec) {
+    spdlog::debug("http: read failed: {}", ec.message());
+    return;
+  }
+  http::request<http::string_body> req = parser_->release();
+  version_ = req.version();
+  keep_alive_ = req.keep_alive();
+  const std::string_view target(req.target().data(), req.target().size());
+  const std::string_view path = target.substr(0, target.find('?'));
+
+  if (path == "/ws") {
+    if (!websocket::is_upgrade(req))
+      return respond(http::status::upgrade_required,
+                     R"({"error":"upgrade_required","message":"open a WebSocket here"})");
+    std::make_shared<ws_session>(stream_.release_socket(), ctx_)->run(std::move(req));
+    return;
+  }
+  if (req.method() != http::verb::get && req.method() != http::verb::head)
+    return respond(http::status::method_not_allowed, R"({"error":"method_not_allowed"})");
+  if (path == "/healthz") return respond(http::status::ok, R"({"status":"ok"})");
+  if (path == "/api/variants") {
+    protocol::VariantList list;
+    for (const VariantInfo& v : variants()) list.variants.push_back(&v);
+    return respond(http::status::ok, protocol::serialize(list));
+  }
+  if (path == "/api/tables") {
+    // The lobby answers on its strand; the response is written back on this connection's.
+    ctx_->lobby->list([self = shared_from_this()](protocol::TableList tables) {
+      net::post(self->stream_.get_executor(),
+                [self, tables = std::move(tables)] { self->respond(http::status::ok, protocol::serialize(tables)); });
+    });
+    return;
+  }
+  respond(http::status::not_found, R"({"error":"not_found"})");
+}
+
+void http_session::respond(http::status status, std::string body) {
+  response_ = std::make_shared<http::response<http::string_body>>(status, version_);
+  response_->set(http::field::server, "atout-server");
+  response_->set(http::field::content_type, "application/json");
+  response_->keep_alive(keep_alive_);
+  response_->body() = std::move(body);
+  response_->prepare_payload();
+  http::async_write(stream_, *response_,
+                    beast::bind_front_handler(&http_session::on_write, shared_from_this(), keep_alive_));
+}
+
+void http_session::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
+  if (ec) return;
+  if (!keep_alive) return do_close();
+  response_.reset();
+  do_read();
+}
+
+void http_session::do_close() {
+  beast::error_code ignored;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+}  // namespace atout::server

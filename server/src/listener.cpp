@@ -1,0 +1,57 @@
+// The accept loop.
+#include "atout/server/listener.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "atout/server/http_session.hpp"
+
+namespace atout::server {
+
+listener::listener(net::io_context& ioc, std::shared_ptr<context> ctx)
+    : ioc_(ioc), acceptor_(net::make_strand(ioc)), backoff_(acceptor_.get_executor()), ctx_(std::move(ctx)) {}
+
+beast::error_code listener::open(const tcp::endpoint& endpoint) {
+  beast::error_code ec;
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+  return ec;
+}
+
+tcp::endpoint listener::local_endpoint() const {
+  beast::error_code ec;
+  return acceptor_.local_endpoint(ec);
+}
+
+void listener::run() { do_accept(); }
+
+void listener::stop() {
+  net::post(acceptor_.get_executor(), [self = shared_from_this()] {
+    beast::error_code ignored;
+    self->acceptor_.close(ignored);
+    self->backoff_.cancel();
+  });
+}
+
+void listener::do_accept() {
+  // Each connection gets its own strand, so its handlers never run concurrently.
+  acceptor_.async_accept(net::make_strand(ioc_), beast::bind_front_handler(&listener::on_accept, shared_from_this()));
+}
+
+void listener::on_accept(beast::error_code ec, tcp::socket socket) {
+  if (ec == net::error::operation_aborted) return;
+  if (ec) {
+    // Running out of descriptors passes as connections close; wait a little rather than spin.
+    spdlog::warn("accept failed: {}", ec.message());
+    backoff_.expires_after(std::chrono::milliseconds(50));
+    backoff_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
+      if (!wait_ec && self->acceptor_.is_open()) self->do_accept();
+    });
+    return;
+  }
+  std::make_shared<http_session>(std::move(socket), ctx_)->run();
+  do_accept();
+}
+
+}  // namespace atout::server

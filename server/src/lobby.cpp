@@ -1,0 +1,156 @@
+// The lobby actor: table creation, look-up by id or invite code, listings and subscriptions.
+#include "atout/server/lobby.hpp"
+
+#include "atout/server/random.hpp"
+#include "atout/server/table.hpp"
+
+namespace atout::server {
+
+using protocol::ErrorCode;
+using protocol::RequestId;
+
+namespace {
+
+constexpr std::size_t kInviteBytes = 16;  // 128 bits: not guessable
+
+protocol::Error error(ErrorCode code, std::string message, std::optional<std::string> table_id = std::nullopt) {
+  protocol::Error e;
+  e.code = code;
+  e.message = std::move(message);
+  e.table_id = std::move(table_id);
+  return e;
+}
+
+}  // namespace
+
+lobby::lobby(net::any_io_executor ex) : io_(ex), strand_(net::make_strand(ex)) {}
+
+void lobby::create(protocol::CreateTable request, member m, RequestId id) {
+  net::post(strand_, [self = shared_from_this(), request = std::move(request), m = std::move(m), id = std::move(id)] {
+    self->do_create(request, m, id);
+  });
+}
+
+void lobby::do_create(const protocol::CreateTable& request, member m, const RequestId& id) {
+  const VariantInfo* variant = find_variant(request.variant);
+  if (!variant) {
+    std::string known;
+    for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.id;
+    deliver(m.link, wire(error(ErrorCode::unknown_variant,
+                               "unknown variant '" + request.variant.substr(0, 64) + "'; known: " + known),
+                         id));
+    return;
+  }
+  Record header;
+  header.variant = variant->id;
+  header.options = request.options;
+  header.deal.seed = random_seed();
+  header.first_dealer = static_cast<Seat>(random_seed().lo % static_cast<std::uint64_t>(variant->players));
+  CreateResult created = create_state(header);
+  if (!created.state) {
+    const ErrorCode code =
+        created.error && created.error->code == "bad_option" ? ErrorCode::bad_option : ErrorCode::internal_error;
+    deliver(m.link, wire(error(code, created.error ? created.error->message : "could not create the match"), id));
+    return;
+  }
+
+  const std::uint64_t number = next_table_++;
+  const std::string table_id = "t" + std::to_string(number);
+  entry e;
+  if (request.is_private) e.invite = random_hex(kInviteBytes);
+  e.t = std::make_shared<table>(io_, table_id, request.is_private, std::move(created.state), weak_from_this(), m);
+  // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
+  e.summary = e.t->summary();
+  if (auto p = m.link.lock()) p->joined(table_id, e.t);
+  deliver(m.link, wire(protocol::TableCreated{*e.summary, e.invite}, id));
+  if (!request.is_private) notify(wire(protocol::LobbyUpdate{*e.summary}));
+  by_id_.emplace(table_id, number);
+  if (e.invite) by_invite_.emplace(*e.invite, number);
+  tables_.emplace(number, std::move(e));
+}
+
+void lobby::find(protocol::TableRef ref, bool join, found_fn then) {
+  net::post(strand_, [self = shared_from_this(), ref = std::move(ref), join, then = std::move(then)] {
+    if (ref.invite) {
+      const auto it = self->by_invite_.find(*ref.invite);
+      if (it == self->by_invite_.end())
+        return then(nullptr, error(ErrorCode::bad_invite, "no table has that invite code"));
+      const entry& e = self->tables_.at(it->second);
+      if (ref.table_id && *ref.table_id != e.t->id())
+        return then(nullptr, error(ErrorCode::bad_invite, "that invite code is for another table", ref.table_id));
+      return then(e.t, std::nullopt);
+    }
+    if (!ref.table_id) return then(nullptr, error(ErrorCode::unknown_table, "no table was named"));
+    const auto it = self->by_id_.find(*ref.table_id);
+    // A private table is joined only through its invite code; without it, it does not exist.
+    if (it == self->by_id_.end() || (join && self->tables_.at(it->second).invite))
+      return then(nullptr, error(ErrorCode::unknown_table, "there is no table " + *ref.table_id, ref.table_id));
+    then(self->tables_.at(it->second).t, std::nullopt);
+  });
+}
+
+void lobby::list(std::function<void(protocol::TableList)> then) {
+  net::post(strand_, [self = shared_from_this(), then = std::move(then)] { then(self->public_tables()); });
+}
+
+void lobby::subscribe(member m, RequestId id) {
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)] {
+    self->subscribers_[m.conn] = m.link;
+    deliver(m.link, wire(self->public_tables(), id));
+  });
+}
+
+void lobby::unsubscribe(member m, RequestId id) {
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)] {
+    self->subscribers_.erase(m.conn);
+    deliver(m.link, wire(protocol::Ok{"unsubscribe_lobby", std::nullopt}, id));
+  });
+}
+
+void lobby::drop(std::uint64_t conn) {
+  net::post(strand_, [self = shared_from_this(), conn] { self->subscribers_.erase(conn); });
+}
+
+void lobby::table_changed(protocol::TableSummary summary) {
+  net::post(strand_, [self = shared_from_this(), summary = std::move(summary)] {
+    const auto it = self->by_id_.find(summary.table_id);
+    if (it == self->by_id_.end()) return;
+    entry& e = self->tables_.at(it->second);
+    e.summary = summary;
+    if (!e.invite) self->notify(wire(protocol::LobbyUpdate{summary}));
+  });
+}
+
+void lobby::table_closed(std::string table_id) {
+  net::post(strand_, [self = shared_from_this(), table_id = std::move(table_id)] {
+    const auto it = self->by_id_.find(table_id);
+    if (it == self->by_id_.end()) return;
+    const auto number = it->second;
+    const entry& e = self->tables_.at(number);
+    if (e.invite) {
+      self->by_invite_.erase(*e.invite);
+    } else {
+      self->notify(wire(protocol::LobbyRemove{table_id}));
+    }
+    self->by_id_.erase(it);
+    self->tables_.erase(number);
+  });
+}
+
+void lobby::notify(const std::shared_ptr<const std::string>& message) {
+  std::erase_if(subscribers_, [&](auto& kv) {
+    auto p = kv.second.lock();
+    if (!p) return true;
+    p->send(message);
+    return false;
+  });
+}
+
+protocol::TableList lobby::public_tables() const {
+  protocol::TableList out;
+  for (const auto& [number, e] : tables_)
+    if (!e.invite && e.summary) out.tables.push_back(*e.summary);
+  return out;
+}
+
+}  // namespace atout::server

@@ -1,0 +1,33 @@
+// atout-server: parses flags, sets up logging and runs the server until a signal.
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "atout/server/server.hpp"
+
+int main(int argc, char** argv) {
+  namespace srv = atout::server;
+  const srv::parse_result parsed = srv::parse_args(std::vector<std::string>(argv + 1, argv + argc));
+  if (!parsed.cfg) {
+    (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message;
+    return parsed.exit_code;
+  }
+  const srv::config& cfg = *parsed.cfg;
+  spdlog::set_level(spdlog::level::from_str(cfg.log_level));
+  try {
+    srv::server s(cfg);
+    if (auto e = s.open()) {
+      spdlog::critical("{}", *e);
+      return 1;
+    }
+    spdlog::info(
+        "atout-server listening on {}:{} (WebSocket at /ws), {} thread(s), database path {} (not used "
+        "until persistence lands)",
+        cfg.bind, s.port(), cfg.threads, cfg.db);
+    s.run_until_signal();
+  } catch (const std::exception& e) {
+    spdlog::critical("fatal: {}", e.what());
+    return 1;
+  }
+  return 0;
+}

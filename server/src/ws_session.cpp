@@ -1,0 +1,243 @@
+// The WebSocket session: accept, a read loop that dispatches typed requests, and a write queue.
+#include "atout/server/ws_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "atout/server/table.hpp"
+
+namespace atout::server {
+
+using protocol::ErrorCode;
+using protocol::RequestId;
+
+ws_session::ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx)
+    : ws_(std::move(socket)), ctx_(std::move(ctx)), conn_(ctx_->next_conn.fetch_add(1)) {}
+
+void ws_session::run(http::request<http::string_body> request) {
+  // The HTTP timeout no longer applies; the WebSocket's own timeouts take over, with keep-alive
+  // pings so an idle player waiting for a table is not dropped.
+  beast::get_lowest_layer(ws_).expires_never();
+  websocket::stream_base::timeout limits{};
+  limits.handshake_timeout = std::chrono::seconds(30);
+  limits.idle_timeout = std::chrono::seconds(60);
+  limits.keep_alive_pings = true;
+  ws_.set_option(limits);
+  ws_.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(http::field::server, "atout-server"); }));
+  ws_.read_message_max(kMaxMessageBytes);
+  ws_.async_accept(request, beast::bind_front_handler(&ws_session::on_accept, shared_from_this()));
+}
+
+void ws_session::on_accept(beast::error_code ec) {
+  if (ec) {
+    spdlog::debug("conn {}: upgrade failed: {}", conn_, ec.message());
+    return;
+  }
+  spdlog::debug("conn {}: open", conn_);
+  do_read();
+}
+
+void ws_session::do_read() {
+  ws_.async_read(buffer_, beast::bind_front_handler(&ws_session::on_read, shared_from_this()));
+}
+
+void ws_session::on_read(beast::error_code ec, std::size_t) {
+  if (ec) {
+    spdlog::debug("conn {}: closed: {}", conn_, ec.message());
+    close_down();
+    return;
+  }
+  if (!ws_.got_text()) {
+    buffer_.consume(buffer_.size());
+    reply_error(ErrorCode::bad_json, "send JSON in text frames; binary frames are not read", {});
+  } else {
+    const std::string request = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    try {
+      handle(request);
+    } catch (const std::exception& e) {
+      // Parsing never throws by design; should anything else, this client alone hears of it.
+      spdlog::error("conn {}: request failed: {}", conn_, e.what());
+      reply_error(ErrorCode::internal_error, "the server could not handle that request", {});
+    }
+  }
+  // A large request must not leave a large buffer behind on an idle connection.
+  if (buffer_.capacity() > 4096) buffer_.shrink_to_fit();
+  do_read();
+}
+
+// ---- Writing -------------------------------------------------------------------------------------
+
+void ws_session::send(std::shared_ptr<const std::string> message) {
+  net::post(ws_.get_executor(),
+            [self = shared_from_this(), message = std::move(message)]() mutable { self->on_send(std::move(message)); });
+}
+
+void ws_session::on_send(std::shared_ptr<const std::string> message) {
+  if (closed_) return;
+  if (queue_.size() >= kMaxQueuedMessages) {
+    spdlog::warn("conn {}: {} messages unread; disconnecting a client that does not read", conn_, queue_.size());
+    close_down();
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+    return;
+  }
+  queue_.push_back(std::move(message));
+  if (queue_.size() == 1) do_write();
+}
+
+void ws_session::do_write() {
+  ws_.text(true);
+  ws_.async_write(net::buffer(*queue_.front()), beast::bind_front_handler(&ws_session::on_write, shared_from_this()));
+}
+
+void ws_session::on_write(beast::error_code ec, std::size_t) {
+  if (ec) {
+    queue_.clear();
+    close_down();
+    return;
+  }
+  queue_.pop_front();
+  if (!queue_.empty()) do_write();
+}
+
+// ---- Membership ----------------------------------------------------------------------------------
+
+void ws_session::joined(const std::string& table_id, std::weak_ptr<table> t) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), table_id, t = std::move(t)]() mutable {
+    // A table that seats us after we closed must still learn that we are gone.
+    if (self->closed_) {
+      if (auto live = t.lock()) live->detach(self->conn_);
+      return;
+    }
+    self->tables_[table_id] = std::move(t);
+  });
+}
+
+void ws_session::departed(const std::string& table_id) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), table_id] { self->tables_.erase(table_id); });
+}
+
+void ws_session::close_down() {
+  if (closed_) return;
+  closed_ = true;
+  ctx_->lobby->drop(conn_);
+  for (auto& [id, t] : tables_)
+    if (auto live = t.lock()) live->detach(conn_);
+  tables_.clear();
+}
+
+member ws_session::me() {
+  member m;
+  m.conn = conn_;
+  if (player_) {
+    m.player_id = player_->id;
+    m.name = player_->name;
+  }
+  m.link = weak_from_this();
+  return m;
+}
+
+void ws_session::reply_error(ErrorCode code, std::string message, const RequestId& id) {
+  protocol::Error e;
+  e.code = code;
+  e.message = std::move(message);
+  on_send(wire(e, id));
+}
+
+// ---- Requests ------------------------------------------------------------------------------------
+
+void ws_session::handle(std::string_view request) {
+  protocol::ParsedRequest parsed = protocol::parse_request(request);
+  if (auto* e = std::get_if<protocol::Error>(&parsed.body)) {
+    on_send(wire(*e, parsed.id));
+    return;
+  }
+  const auto& r = std::get<protocol::Request>(parsed.body);
+  const bool anonymous_ok = std::holds_alternative<protocol::Hello>(r) || std::holds_alternative<protocol::Ping>(r);
+  if (!player_ && !anonymous_ok) return reply_error(ErrorCode::hello_required, "say hello first", parsed.id);
+  std::visit([&](const auto& x) { handle(x, parsed.id); }, r);
+}
+
+void ws_session::handle(const protocol::Hello& r, const RequestId& id) {
+  if (player_) return reply_error(ErrorCode::already_identified, "this connection is already " + player_->id, id);
+  protocol::Welcome w;
+  if (r.token) {
+    auto who = ctx_->players->resume(*r.token);
+    if (!who) return reply_error(ErrorCode::unknown_token, "no player has that token", id);
+    player_ = *who;
+    w.token = *r.token;
+    w.resumed = true;
+  } else {
+    auto issued = ctx_->players->create_guest(r.name);
+    player_ = issued.who;
+    w.token = std::move(issued.token);
+  }
+  w.player_id = player_->id;
+  w.name = player_->name;
+  on_send(wire(w, id));
+}
+
+void ws_session::handle(const protocol::ListVariants&, const RequestId& id) {
+  protocol::VariantList list;
+  for (const VariantInfo& v : variants()) list.variants.push_back(&v);
+  on_send(wire(list, id));
+}
+
+void ws_session::handle(const protocol::ListTables&, const RequestId& id) {
+  ctx_->lobby->list([link = weak_from_this(), id](protocol::TableList tables) {
+    if (auto self = link.lock()) self->send(wire(tables, id));
+  });
+}
+
+void ws_session::handle(const protocol::SubscribeLobby&, const RequestId& id) { ctx_->lobby->subscribe(me(), id); }
+
+void ws_session::handle(const protocol::UnsubscribeLobby&, const RequestId& id) { ctx_->lobby->unsubscribe(me(), id); }
+
+void ws_session::handle(const protocol::CreateTable& r, const RequestId& id) { ctx_->lobby->create(r, me(), id); }
+
+void ws_session::handle(const protocol::Sit& r, const RequestId& id) {
+  ctx_->lobby->find(r.where, true, [m = me(), seat = r.seat, id](std::shared_ptr<table> t, auto error) {
+    if (error) return deliver(m.link, wire(*error, id));
+    t->sit(m, seat, id);
+  });
+}
+
+void ws_session::handle(const protocol::Spectate& r, const RequestId& id) {
+  ctx_->lobby->find(r.where, true, [m = me(), id](std::shared_ptr<table> t, auto error) {
+    if (error) return deliver(m.link, wire(*error, id));
+    t->spectate(m, id);
+  });
+}
+
+template <typename Fn>
+void ws_session::with_member_table(const std::string& table_id, const RequestId& id, Fn fn) {
+  if (const auto it = tables_.find(table_id); it != tables_.end()) {
+    if (auto t = it->second.lock()) return fn(t);
+  }
+  ctx_->lobby->find(protocol::TableRef{table_id, std::nullopt}, false,
+                    [link = weak_from_this(), id, fn](std::shared_ptr<table> t, auto error) {
+                      if (error) {
+                        if (auto self = link.lock()) self->send(wire(*error, id));
+                        return;
+                      }
+                      fn(t);
+                    });
+}
+
+void ws_session::handle(const protocol::Stand& r, const RequestId& id) {
+  with_member_table(r.table_id, id, [m = me(), id](const std::shared_ptr<table>& t) { t->stand(m, id); });
+}
+
+void ws_session::handle(const protocol::Leave& r, const RequestId& id) {
+  with_member_table(r.table_id, id, [m = me(), id](const std::shared_ptr<table>& t) { t->leave(m, id); });
+}
+
+void ws_session::handle(const protocol::Act& r, const RequestId& id) {
+  with_member_table(r.table_id, id,
+                    [m = me(), action = r.action, id](const std::shared_ptr<table>& t) { t->act(m, action, id); });
+}
+
+void ws_session::handle(const protocol::Ping&, const RequestId& id) { on_send(wire(protocol::Pong{}, id)); }
+
+}  // namespace atout::server

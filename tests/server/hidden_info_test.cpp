@@ -1,0 +1,206 @@
+// Hidden information: over 1,000 seeded matches of every variant, driven through the table actor
+// with recording peers, no message shows any recipient a card it may not know.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "atout/protocol/json.hpp"
+#include "atout/rng.hpp"
+#include "atout/server/table.hpp"
+#include "card_scan.hpp"
+#include "recording_peer.hpp"
+
+namespace atout::server::testing {
+namespace {
+
+constexpr int kMatchesAcrossVariants = 1000;
+constexpr int kShardsPerVariant = 4;
+
+struct Shard {
+  std::string variant;
+  int shard = 0;
+  int matches = 0;
+};
+
+std::vector<Shard> shards() {
+  std::vector<Shard> out;
+  const int per_variant =
+      (kMatchesAcrossVariants + static_cast<int>(variants().size()) - 1) / static_cast<int>(variants().size());
+  const int per_shard = (per_variant + kShardsPerVariant - 1) / kShardsPerVariant;
+  for (const VariantInfo& v : variants())
+    for (int s = 0; s < kShardsPerVariant; ++s) out.push_back({v.id, s, per_shard});
+  return out;
+}
+
+// Any allowed value of each option, chosen from the variant's own specs.
+Options random_options(const VariantInfo& info, Rng& rng) {
+  Options o;
+  for (const OptionSpec& spec : info.options) {
+    switch (spec.type) {
+      case OptionType::boolean:
+        o[spec.name] = rng.below(2) == 1;
+        break;
+      case OptionType::integer:
+        if (!spec.allowed_integers.empty()) {
+          o[spec.name] = spec.allowed_integers[rng.below(static_cast<std::uint32_t>(spec.allowed_integers.size()))];
+        } else {
+          o[spec.name] = spec.min + static_cast<int>(rng.below(static_cast<std::uint32_t>(spec.max - spec.min + 1)));
+        }
+        break;
+      case OptionType::choice:
+        o[spec.name] = spec.choices[rng.below(static_cast<std::uint32_t>(spec.choices.size()))];
+        break;
+    }
+  }
+  return o;
+}
+
+// What the test itself knows is public in the current and the previous deal, reckoned from the
+// actions taken and the true hands rather than from the observations under test.
+class public_knowledge {
+ public:
+  void new_deal(int deal) {
+    if (deal == deal_) return;
+    deal_ = deal;
+    previous_ = current_;
+    current_ = CardSet{};
+    play_start_.clear();
+  }
+  void played(Card c) { current_.insert(c); }
+  // The turned-up card is public; when first shown it must be in nobody's hand.
+  void turn_up(Card c, const std::vector<CardSet>& hands) {
+    if (current_.contains(c)) return;
+    for (const CardSet& h : hands) ASSERT_FALSE(h.contains(c)) << "turn-up " << to_string(c) << " is in a hand";
+    current_.insert(c);
+  }
+  void play_started(const std::vector<CardSet>& hands) {
+    if (play_start_.empty()) play_start_ = hands;
+  }
+  // A shown combination must come from its owner's hand as dealt for play.
+  void shown(Seat seat, CardSet cards) {
+    ASSERT_FALSE(play_start_.empty());
+    ASSERT_TRUE((cards - play_start_[static_cast<std::size_t>(seat)]).empty());
+    current_ |= cards;
+  }
+  CardSet all() const { return current_ | previous_; }
+
+ private:
+  int deal_ = -1;
+  CardSet current_, previous_;
+  std::vector<CardSet> play_start_;
+};
+
+class HiddenInformation : public ::testing::TestWithParam<Shard> {};
+
+TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
+  const Shard& p = GetParam();
+  const VariantInfo& info = *find_variant(p.variant);
+  const int players = info.players;
+  Rng policy(Seed{0x41D0u, static_cast<std::uint64_t>(p.shard)});
+  std::uint64_t messages_checked = 0;
+
+  for (int g = 0; g < p.matches; ++g) {
+    Record header;
+    header.variant = info.id;
+    header.deal.seed = Seed{static_cast<std::uint64_t>(p.shard + 1), static_cast<std::uint64_t>(g)};
+    header.first_dealer = static_cast<Seat>(g % players);
+    if (g % 2 == 1) header.options = random_options(info, policy);
+    CreateResult created = create_state(header);
+    ASSERT_TRUE(created.state) << created.error->message;
+    std::unique_ptr<State> shadow = create_state(header).state;
+
+    net::io_context ioc;
+    auto work = net::make_work_guard(ioc);
+    auto t = std::make_shared<table>(ioc.get_executor(), "t1", false, std::move(created.state), std::weak_ptr<lobby>{},
+                                     std::nullopt);
+    // Recipients 0..players-1 sit in those seats; the last one watches.
+    std::vector<std::shared_ptr<recording_peer>> peers;
+    std::vector<member> members;
+    for (int r = 0; r <= players; ++r) {
+      peers.push_back(std::make_shared<recording_peer>());
+      members.push_back(member_for(peers.back(), static_cast<std::uint64_t>(r + 1), "p" + std::to_string(r)));
+    }
+    t->spectate(members[static_cast<std::size_t>(players)], {});
+    for (int s = 0; s < players; ++s) t->sit(members[static_cast<std::size_t>(s)], s, {});
+    ioc.poll();
+
+    public_knowledge known;
+    std::vector<CardSet> before = shadow->hands();
+    std::vector<std::vector<Action>> legal(static_cast<std::size_t>(players));
+    std::uint64_t seq = 1;  // the start event
+
+    // Checks everything each recipient was sent since the last step.
+    auto check_messages = [&](Seat actor) {
+      const std::vector<CardSet> after = shadow->hands();
+      const Observation pub = shadow->observation(kNoSeat);
+      known.new_deal(pub.hand);
+      if (pub.turn_up) known.turn_up(*pub.turn_up, after);
+      if (pub.phase == Phase::playing) known.play_started(after);
+      for (const DeclarationView& d : pub.declarations)
+        if (d.shown) known.shown(d.seat, d.cards);
+      for (int r = 0; r <= players; ++r) {
+        const bool watcher = r == players;
+        const Seat seat = watcher ? kNoSeat : static_cast<Seat>(r);
+        CardSet allowed = known.all();
+        if (!watcher) allowed |= before[static_cast<std::size_t>(r)] | after[static_cast<std::size_t>(r)];
+        // The engine's own statement of what this recipient may see must agree.
+        ASSERT_TRUE((shadow->observation(seat).visible - allowed).empty());
+        int events = 0;
+        for (const auto& text : peers[static_cast<std::size_t>(r)]->take()) {
+          ++messages_checked;
+          const CardSet seen = cards_in(*text);
+          ASSERT_TRUE((seen - allowed).empty()) << "recipient " << r << " of " << info.id << " match " << g << " sees "
+                                                << to_string(seen - allowed) << " in " << *text;
+          const auto j = nlohmann::json::parse(*text);
+          if (j["type"] != "event") continue;
+          ++events;
+          ASSERT_EQ(j["seq"], seq);
+          ASSERT_EQ(j["table_id"], "t1");
+          const auto& obs = j["observation"];
+          if (watcher) {
+            ASSERT_FALSE(obs.contains("hand_cards"));
+          } else {
+            ASSERT_EQ(*protocol::parse_cards(obs["hand_cards"]).value, after[static_cast<std::size_t>(r)]);
+          }
+          if (actor != kNoSeat) {
+            ASSERT_EQ(j["last_action"]["seat"], actor);
+          }
+          if (!watcher) {
+            auto& mine = legal[static_cast<std::size_t>(r)];
+            mine.clear();
+            for (const auto& a : obs["legal"]) mine.push_back(*protocol::parse_action(a).value);
+          }
+        }
+        ASSERT_EQ(events, 1) << "recipient " << r << " at seq " << seq;
+      }
+    };
+
+    check_messages(kNoSeat);
+    if (::testing::Test::HasFatalFailure()) return;
+    for (std::size_t step = 0; !shadow->is_terminal(); ++step) {
+      const Seat cur = shadow->current_player();
+      const auto& offered = legal[static_cast<std::size_t>(cur)];
+      ASSERT_EQ(offered, shadow->legal_actions()) << "seat " << int(cur) << " was offered other actions";
+      const Action a = offered[policy.below(static_cast<std::uint32_t>(offered.size()))];
+      before = shadow->hands();
+      ASSERT_EQ(shadow->apply(cur, a), Refusal::none);
+      if (a.type == ActionType::play) known.played(a.card);
+      t->act(members[static_cast<std::size_t>(cur)], a, static_cast<std::int64_t>(step));
+      ioc.poll();
+      ++seq;
+      check_messages(cur);
+      if (::testing::Test::HasFatalFailure()) return;
+      // Only the seat to act is offered anything.
+      for (int s = 0; s < players; ++s)
+        ASSERT_EQ(legal[static_cast<std::size_t>(s)].empty(), s != shadow->current_player());
+    }
+  }
+  RecordProperty("messages_checked", std::to_string(messages_checked));
+  EXPECT_GT(messages_checked, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, HiddenInformation, ::testing::ValuesIn(shards()),
+                         [](const auto& p) { return p.param.variant + "_" + std::to_string(p.param.shard); });
+
+}  // namespace
+}  // namespace atout::server::testing

@@ -1,0 +1,150 @@
+// Protocol v1 without a socket: request parsing, error codes and fields, and that docs/protocol.md
+// and protocol/schema describe every message and code the library knows.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "atout/protocol/messages.hpp"
+
+namespace atout::protocol {
+namespace {
+
+std::string read_file(const std::string& relative) {
+  std::ifstream in(std::string(ATOUT_SOURCE_DIR) + "/" + relative);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<Request> sample_requests() {
+  Act act{"t3", Action::play(Card(Suit::hearts, Rank::jack))};
+  CreateTable create{"french", Options{{"target", 701}, {"declarations", false}}, true};
+  return {Hello{1, std::string("ann"), std::nullopt},
+          Hello{1, std::nullopt, std::string(64, 'f')},
+          ListVariants{},
+          ListTables{},
+          SubscribeLobby{},
+          UnsubscribeLobby{},
+          create,
+          Sit{TableRef{std::string("t1"), std::nullopt}, 2},
+          Sit{TableRef{std::nullopt, std::string("abc")}, std::nullopt},
+          Spectate{TableRef{std::string("t1"), std::nullopt}},
+          Stand{"t1"},
+          Leave{"t1"},
+          act,
+          Act{"t3", Action::announce(CardSet::suit_mask(Suit::spades) & CardSet::rank_mask(Rank::jack))},
+          Ping{}};
+}
+
+TEST(Requests, RoundTripThroughJson) {
+  std::int64_t n = 0;
+  for (const Request& r : sample_requests()) {
+    const RequestId id = ++n % 2 ? RequestId{n} : RequestId{"r" + std::to_string(n)};
+    const std::string text = to_json(r, id).dump();
+    const ParsedRequest p = parse_request(text);
+    ASSERT_TRUE(std::holds_alternative<Request>(p.body)) << text << ": " << std::get<Error>(p.body).message;
+    const Request& back = std::get<Request>(p.body);
+    EXPECT_EQ(p.id, id);
+    EXPECT_EQ(type_of(back), type_of(r));
+    EXPECT_EQ(to_json(back, id), to_json(r, id)) << text;
+  }
+}
+
+struct BadCase {
+  const char* text;
+  ErrorCode code;
+  const char* field;  // "" when the error names none
+};
+
+TEST(Requests, EachKindOfBadInputHasItsCodeAndField) {
+  const BadCase cases[] = {
+      {"", ErrorCode::bad_json, ""},
+      {"{\"type\":", ErrorCode::bad_json, ""},
+      {"[]", ErrorCode::bad_message, ""},
+      {"{}", ErrorCode::missing_field, "type"},
+      {R"({"type":null})", ErrorCode::invalid_field, "type"},
+      {R"({"type":"ping","id":1.5})", ErrorCode::invalid_field, "id"},
+      {R"({"type":"ping","id":""})", ErrorCode::invalid_field, "id"},
+      {R"({"type":"ping","id":18446744073709551615})", ErrorCode::invalid_field, "id"},
+      {R"({"type":"fly"})", ErrorCode::unknown_type, ""},
+      {R"({"type":"hello"})", ErrorCode::missing_field, "protocol"},
+      {R"({"type":"hello","protocol":3})", ErrorCode::unsupported_version, "protocol"},
+      {R"({"type":"hello","protocol":1,"name":""})", ErrorCode::invalid_field, "name"},
+      {R"({"type":"create_table","variant":"french","options":{"target":1.5}})", ErrorCode::invalid_field, "options"},
+      {R"({"type":"sit"})", ErrorCode::missing_field, "table_id"},
+      {R"({"type":"sit","table_id":"t1","seat":99999999999})", ErrorCode::invalid_field, "seat"},
+      {R"({"type":"sit","table_id":"t1","seat":1.0})", ErrorCode::invalid_field, "seat"},
+      {R"({"type":"stand"})", ErrorCode::missing_field, "table_id"},
+      {R"({"type":"leave","table_id":""})", ErrorCode::invalid_field, "table_id"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"bid"}})", ErrorCode::invalid_field, "action"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"announce","cards":["JS","JS"]}})",
+       ErrorCode::invalid_field, "action"},
+  };
+  for (const BadCase& c : cases) {
+    const ParsedRequest p = parse_request(c.text);
+    ASSERT_TRUE(std::holds_alternative<Error>(p.body)) << c.text;
+    const Error& e = std::get<Error>(p.body);
+    EXPECT_EQ(e.code, c.code) << c.text << ": " << e.message;
+    EXPECT_EQ(e.field.value_or(""), c.field) << c.text;
+    EXPECT_FALSE(e.message.empty());
+  }
+}
+
+TEST(Requests, UnknownFieldsAreIgnoredForLaterMinorVersions) {
+  const ParsedRequest p = parse_request(R"({"type":"ping","id":4,"trace":"x"})");
+  EXPECT_TRUE(std::holds_alternative<Request>(p.body));
+}
+
+TEST(ErrorCodes, AreStableDistinctDocumentedAndInTheSchema) {
+  const std::string doc = read_file("docs/protocol.md");
+  const json defs = json::parse(read_file("protocol/schema/defs.json"));
+  const json schema_codes = defs["$defs"]["error_code"]["enum"];
+  std::set<std::string> seen;
+  for (ErrorCode c : all_error_codes()) {
+    const std::string s = to_string(c);
+    EXPECT_TRUE(seen.insert(s).second) << s;
+    EXPECT_NE(doc.find("| `" + s + "` |"), std::string::npos) << s << " is not in the docs' error table";
+  }
+  EXPECT_EQ(schema_codes.get<std::set<std::string>>(), seen);
+  // The engine's refusal codes travel as `reason`; each is documented.
+  for (int r = 1;; ++r) {
+    const std::string s = to_string(static_cast<Refusal>(r));
+    if (s == "unknown") break;
+    EXPECT_NE(doc.find("`" + s + "`"), std::string::npos) << "refusal " << s << " is not documented";
+  }
+}
+
+TEST(Messages, EveryTypeHasASchemaAndADocSection) {
+  const std::string doc = read_file("docs/protocol.md");
+  std::set<std::string> types;
+  for (const Request& r : sample_requests()) types.insert(std::string(type_of(r)));
+  const TableSummary summary{"t1", "french", {}, false, TableStatus::waiting, {}, 0, 0};
+  for (const json& j :
+       {to_json(Welcome{}), to_json(VariantList{}), to_json(TableList{}), to_json(TableCreated{summary, std::nullopt}),
+        to_json(Seated{}), to_json(Watching{}), to_json(Ok{}), to_json(Accepted{}), to_json(Pong{}), to_json(Error{}),
+        to_json(Event{}), to_json(TableUpdate{summary}), to_json(LobbyUpdate{summary}), to_json(LobbyRemove{})})
+    types.insert(j["type"].get<std::string>());
+  EXPECT_EQ(types.size(), 26u);
+  for (const std::string& t : types) {
+    EXPECT_TRUE(std::filesystem::exists(std::string(ATOUT_SOURCE_DIR) + "/protocol/schema/" + t + ".json")) << t;
+    EXPECT_NE(doc.find("### `" + t + "`"), std::string::npos) << t << " has no section in docs/protocol.md";
+  }
+}
+
+TEST(Messages, EventsWithholdDealSeedsUntilTheMatchResult) {
+  Event e;
+  e.table_id = "t1";
+  HandResult h;
+  h.seed = Seed{1, 2};
+  e.hand_result = h;
+  e.match_result = MatchResult{0, {501, 200}, {h}};
+  const json j = to_json(e);
+  EXPECT_FALSE(j["hand_result"].contains("seed"));
+  EXPECT_EQ(j["match_result"]["hands"][0]["seed"], (Seed{1, 2}.hex()));
+}
+
+}  // namespace
+}  // namespace atout::protocol

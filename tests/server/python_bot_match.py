@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""Runs examples/python-bot against a live atout-server: one complete match of every variant.
+
+Usage: python_bot_match.py ATOUT_SERVER_BINARY SOURCE_DIR
+Starts the server on a free loopback port, asks it for its variants over HTTP, and for each one
+starts one bot that creates the table and as many more as the variant has seats. Passes when every
+bot saw its match end; stops the server it started in any case.
+"""
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+PYTHON = "/usr/bin/python3"
+TIMEOUT = 600  # seconds for all matches; sanitizer builds are slow
+
+
+def start_server(binary):
+    server = subprocess.Popen([binary, "--port", "0", "--bind", "127.0.0.1", "--threads", "2"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = server.stdout.readline()
+        if not line:
+            break
+        match = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        if match:
+            # Keep reading the log so a chatty server never blocks on a full pipe.
+            threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
+            return server, int(match.group(1))
+    server.kill()
+    sys.exit("atout-server did not report its port")
+
+
+def play(bot, url, variant, players, deadline):
+    creator = subprocess.Popen([PYTHON, bot, "--url", url, "--create", variant, "--name", f"{variant}-0",
+                                "--seat", "0", "--seed", "0"], stdout=subprocess.PIPE, text=True)
+    table_id = creator.stdout.readline().strip()
+    if not table_id:
+        creator.wait()
+        return [f"{variant}: the creating bot printed no table id"]
+    bots = [creator] + [
+        subprocess.Popen([PYTHON, bot, "--url", url, "--table", table_id, "--seat", str(seat),
+                          "--name", f"{variant}-{seat}", "--seed", str(seat)])
+        for seat in range(1, players)]
+    failures = []
+    for seat, process in enumerate(bots):
+        try:
+            code = process.wait(timeout=max(1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            code = "timeout"
+        if code != 0:
+            failures.append(f"{variant}: bot in seat {seat} ended with {code}")
+    return failures
+
+
+def main():
+    binary, source = sys.argv[1], sys.argv[2]
+    bot = f"{source}/examples/python-bot/bot.py"
+    server, port = start_server(binary)
+    failures, played = [], 0
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=30) as r:
+            variants = json.load(r)["variants"]
+        deadline = time.monotonic() + TIMEOUT
+        for v in variants:
+            failures += play(bot, f"ws://127.0.0.1:{port}/ws", v["id"], v["players"], deadline)
+            played += 1
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as r:
+            if json.load(r) != {"status": "ok"}:
+                failures.append("healthz did not say ok after the matches")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    for f in failures:
+        print(f)
+    print(f"python bot: {played} variant(s) played, {len(failures)} failure(s)")
+    sys.exit(1 if failures or played == 0 else 0)
+
+
+if __name__ == "__main__":
+    main()

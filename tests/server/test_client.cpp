@@ -1,0 +1,336 @@
+// The loopback test tools: live server, WebSocket client, HTTP getter, schema log, match driver.
+#include "test_client.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "atout/rng.hpp"
+#include "atout/state.hpp"
+
+namespace atout::server::testing {
+
+namespace {
+
+// Tests print failures, not the server's routine log.
+const bool kQuietLogs = [] {
+  spdlog::set_level(spdlog::level::warn);
+  return true;
+}();
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+// ---- message_log ---------------------------------------------------------------------------------
+
+void message_log::add(char direction, std::string_view text) {
+  std::string line;
+  line.reserve(text.size() + 2);
+  line += direction;
+  line += ' ';
+  line += text;
+  std::lock_guard lock(mutex_);
+  lines_.push_back(std::move(line));
+}
+
+std::size_t message_log::size() const {
+  std::lock_guard lock(mutex_);
+  return lines_.size();
+}
+
+namespace {
+std::filesystem::path write_log(const std::filesystem::path& dir, const std::vector<std::string>& lines) {
+  static std::atomic<int> counter{0};
+  std::filesystem::create_directories(dir);
+  const auto path = dir / ("atout-messages-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".txt");
+  std::ofstream out(path);
+  for (const std::string& l : lines) out << l << '\n';
+  return path;
+}
+}  // namespace
+
+::testing::AssertionResult message_log::validate() const {
+  const char* dir = std::getenv("ATOUT_SCHEMA_LOG_DIR");
+  if (!dir || !*dir) return validate_now();
+  std::lock_guard lock(mutex_);
+  if (lines_.empty()) return ::testing::AssertionFailure() << "no messages were logged";
+  write_log(dir, lines_);
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult message_log::validate_now() const {
+  std::filesystem::path path;
+  {
+    std::lock_guard lock(mutex_);
+    path = write_log(std::filesystem::temp_directory_path(), lines_);
+  }
+  const std::string source = ATOUT_SOURCE_DIR;
+  const std::string command = std::string(ATOUT_PYTHON) + " " +
+                              shell_quote(source + "/tests/server/validate_messages.py") + " " +
+                              shell_quote(source + "/protocol/schema") + " " + shell_quote(path.string()) + " 2>&1";
+  std::string output;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return ::testing::AssertionFailure() << "cannot run " << command;
+  char chunk[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0) output.append(chunk, n);
+  const int status = ::pclose(pipe);
+  std::filesystem::remove(path);
+  if (status != 0) return ::testing::AssertionFailure() << "schema check failed:\n" << output;
+  return ::testing::AssertionSuccess() << output;
+}
+
+// ---- live_server ---------------------------------------------------------------------------------
+
+live_server::live_server(int threads) {
+  config c;
+  c.bind = "127.0.0.1";
+  c.port = 0;
+  c.threads = threads;
+  server_ = std::make_unique<server>(c);
+  if (auto e = server_->open()) throw std::runtime_error(*e);
+  port_ = server_->port();
+  server_->start();
+}
+
+live_server::~live_server() { server_->stop(); }
+
+// ---- test_client ---------------------------------------------------------------------------------
+
+test_client::test_client(unsigned short port, message_log* log) : ws_(ioc_), log_(log) {
+  beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+}
+
+test_client::~test_client() {
+  if (!open_) return;
+  beast::error_code ignored;
+  beast::get_lowest_layer(ws_).socket().close(ignored);
+}
+
+void test_client::send(const json& message) {
+  const std::string text = message.dump();
+  if (log_) log_->add('C', text);
+  send_raw(text);
+}
+
+void test_client::send_raw(std::string_view text, bool binary) {
+  ws_.binary(binary);
+  ws_.text(!binary);
+  ws_.write(net::buffer(text.data(), text.size()));
+}
+
+std::optional<std::string> test_client::read_text(std::chrono::milliseconds timeout) {
+  if (!open_) return std::nullopt;
+  bool done = false;
+  beast::error_code result;
+  ws_.async_read(buffer_, [&](beast::error_code ec, std::size_t) {
+    result = ec;
+    done = true;
+  });
+  ioc_.restart();
+  ioc_.run_for(timeout);
+  if (!done) {
+    // A read cut short leaves the stream unusable; the test has failed anyway.
+    beast::get_lowest_layer(ws_).socket().cancel();
+    ioc_.restart();
+    ioc_.run();
+    open_ = false;
+    return std::nullopt;
+  }
+  if (result) {
+    open_ = false;
+    close_code_ = ws_.reason().code;
+    return std::nullopt;
+  }
+  std::string text = beast::buffers_to_string(buffer_.data());
+  buffer_.consume(buffer_.size());
+  if (log_) log_->add('S', text);
+  return text;
+}
+
+std::optional<json> test_client::next(std::chrono::milliseconds timeout) {
+  if (!backlog_.empty()) {
+    json j = std::move(backlog_.front());
+    backlog_.pop_front();
+    return j;
+  }
+  auto text = read_text(timeout);
+  if (!text) return std::nullopt;
+  return json::parse(*text);
+}
+
+std::optional<json> test_client::next_of(std::string_view type, std::chrono::milliseconds timeout) {
+  for (auto it = backlog_.begin(); it != backlog_.end(); ++it) {
+    if ((*it)["type"] == type) {
+      json j = std::move(*it);
+      backlog_.erase(it);
+      return j;
+    }
+  }
+  for (;;) {
+    auto text = read_text(timeout);
+    if (!text) return std::nullopt;
+    json j = json::parse(*text);
+    if (j["type"] == type) return j;
+    backlog_.push_back(std::move(j));
+  }
+}
+
+json test_client::request(json message) {
+  const std::int64_t id = next_id_++;
+  message["id"] = id;
+  send(message);
+  for (auto it = backlog_.begin(); it != backlog_.end(); ++it) {
+    if (it->contains("id") && (*it)["id"] == id) {
+      json j = std::move(*it);
+      backlog_.erase(it);
+      return j;
+    }
+  }
+  for (;;) {
+    auto text = read_text(kReadTimeout);
+    if (!text) return json{{"type", "no_reply"}, {"request", message}};
+    json j = json::parse(*text);
+    if (j.contains("id") && j["id"] == id) return j;
+    backlog_.push_back(std::move(j));
+  }
+}
+
+json test_client::hello(const std::string& name) {
+  return request({{"type", "hello"}, {"protocol", 1}, {"name", name}});
+}
+
+bool test_client::no_events() {
+  const json pong = request({{"type", "ping"}});
+  if (pong["type"] != "pong") return false;
+  for (const json& m : backlog_)
+    if (m["type"] == "event") return false;
+  return true;
+}
+
+// ---- HTTP ----------------------------------------------------------------------------------------
+
+http_reply http_get(unsigned short port, const std::string& target) {
+  net::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  http::request<http::empty_body> req(http::verb::get, target, 11);
+  req.set(http::field::host, "127.0.0.1");
+  http::write(stream, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(stream, buffer, res);
+  beast::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  return {static_cast<unsigned>(res.result_int()), std::string(res[http::field::content_type]), res.body()};
+}
+
+// ---- The match driver ----------------------------------------------------------------------------
+
+match_summary play_match(unsigned short port, const std::string& variant, message_log* log, std::uint64_t seed) {
+  match_summary out;
+  const VariantInfo* info = find_variant(variant);
+  EXPECT_NE(info, nullptr) << variant;
+  if (!info) return out;
+  const int players = info->players;
+  Rng rng(Seed{0xB07u, seed});
+
+  std::vector<std::unique_ptr<test_client>> clients;  // seats 0..players-1, then the spectator
+  for (int i = 0; i <= players; ++i) {
+    clients.push_back(std::make_unique<test_client>(port, log));
+    const json w = clients.back()->hello("bot-" + std::to_string(i));
+    EXPECT_EQ(w["type"], "welcome") << w;
+  }
+  const json created = clients[0]->request({{"type", "create_table"}, {"variant", variant}});
+  EXPECT_EQ(created["type"], "table_created") << created;
+  if (created["type"] != "table_created") return out;
+  out.table_id = created["table"]["table_id"];
+  const json watching = clients.back()->request({{"type", "spectate"}, {"table_id", out.table_id}});
+  EXPECT_EQ(watching["type"], "watching") << watching;
+  for (int s = 0; s < players; ++s) {
+    const json seated =
+        clients[static_cast<std::size_t>(s)]->request({{"type", "sit"}, {"table_id", out.table_id}, {"seat", s}});
+    EXPECT_EQ(seated["type"], "seated") << seated;
+    EXPECT_EQ(seated["seat"], s);
+  }
+
+  std::uint64_t seq = 1;  // the start event
+  std::vector<json> events(clients.size());
+  for (;;) {
+    // Every recipient sees event `seq` next: nothing skipped, nothing out of order.
+    for (std::size_t c = 0; c < clients.size(); ++c) {
+      for (;;) {
+        auto m = clients[c]->next();
+        if (!m) {
+          ADD_FAILURE() << "recipient " << c << " got no event " << seq << " in " << variant;
+          return out;
+        }
+        const std::string type = (*m)["type"];
+        if (type == "table_update" || type == "accepted") continue;
+        if (type != "event") {
+          ADD_FAILURE() << "recipient " << c << " got " << *m;
+          return out;
+        }
+        if ((*m)["seq"] != seq) {
+          ADD_FAILURE() << "recipient " << c << " expected event " << seq << ", got " << *m;
+          return out;
+        }
+        events[c] = std::move(*m);
+        break;
+      }
+    }
+    const bool over = events[0].contains("match_result");
+    if (events[0].contains("hand_result")) ++out.hand_results;
+    for (const json& e : events) {
+      EXPECT_EQ(e.contains("match_result"), over);
+      EXPECT_EQ(e["observation"]["phase"] == "match_over", over);
+    }
+    if (over) {
+      out.match_result = events[0]["match_result"];
+      break;
+    }
+    int actor = -1;
+    for (int s = 0; s < players; ++s) {
+      if (events[static_cast<std::size_t>(s)]["observation"]["legal"].empty()) continue;
+      EXPECT_EQ(actor, -1) << "two seats offered actions at seq " << seq;
+      actor = s;
+    }
+    EXPECT_TRUE(events.back()["observation"]["legal"].empty()) << "the spectator was offered actions";
+    if (actor < 0) {
+      ADD_FAILURE() << "nobody may act at seq " << seq << " of " << variant;
+      return out;
+    }
+    const json& legal = events[static_cast<std::size_t>(actor)]["observation"]["legal"];
+    const json action = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+    clients[static_cast<std::size_t>(actor)]->send(
+        {{"type", "action"}, {"table_id", out.table_id}, {"action", action}, {"id", static_cast<std::int64_t>(seq)}});
+    ++out.actions;
+    ++seq;
+  }
+
+  const json& result = out.match_result;
+  EXPECT_EQ(static_cast<int>(result["hands"].size()), out.hand_results);
+  EXPECT_FALSE(result["hands"].empty());
+  if (!result["hands"].empty()) {
+    EXPECT_EQ(result["hands"].back()["match_score"], result["match_score"]);
+  }
+  const int winner = result["winner"];
+  EXPECT_TRUE(winner == 0 || winner == 1) << result;
+  if (winner == 0 || winner == 1) {
+    EXPECT_GT(result["match_score"][winner].get<int>(), result["match_score"][1 - winner].get<int>());
+  }
+  return out;
+}
+
+}  // namespace atout::server::testing

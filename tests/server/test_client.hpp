@@ -1,0 +1,132 @@
+// Loopback test tools: a live server on 127.0.0.1, a Beast WebSocket client with timeouts, an
+// HTTP getter, a log of every message for the schema check, and a whole-match driver.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "atout/server/net.hpp"
+#include "atout/server/server.hpp"
+
+namespace atout::server::testing {
+
+using nlohmann::json;
+
+// Generous: sanitizer builds on a shared 2-core machine are slow.
+inline constexpr std::chrono::milliseconds kReadTimeout{30000};
+
+// Every message the tests' well-behaved clients sent and received, checked against
+// protocol/schema by Debian's python3-jsonschema.
+class message_log {
+ public:
+  void add(char direction, std::string_view text);
+  std::size_t size() const;
+  // Checks the log with tests/server/validate_messages.py. Under ctest, ATOUT_SCHEMA_LOG_DIR is
+  // set: the log is written there and one run of the validator checks every test's log at the end
+  // (the test server_messages_fit_schema), which saves a Python start-up per test.
+  ::testing::AssertionResult validate() const;
+  // Runs the validator now, whatever the environment says.
+  ::testing::AssertionResult validate_now() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
+
+class live_server {
+ public:
+  explicit live_server(int threads = 2);
+  ~live_server();
+  unsigned short port() const { return port_; }
+
+ private:
+  std::unique_ptr<server> server_;
+  unsigned short port_ = 0;
+};
+
+class test_client {
+ public:
+  // Connects and upgrades; throws on failure. Messages go to `log` when given.
+  test_client(unsigned short port, message_log* log);
+  ~test_client();
+
+  // Sends a well-formed message (logged for the schema check).
+  void send(const json& message);
+  // Sends bytes as they are (deliberately bad input; not logged).
+  void send_raw(std::string_view text, bool binary = false);
+  // The next message, from the backlog first; empty on timeout or close.
+  std::optional<json> next(std::chrono::milliseconds timeout = kReadTimeout);
+  // The next message of `type`, keeping others in the backlog; empty on timeout or close.
+  std::optional<json> next_of(std::string_view type, std::chrono::milliseconds timeout = kReadTimeout);
+  // The next message of `type` that satisfies `pred`, dropping other messages of that type; a
+  // message {"type": "none"} (and a test failure) when none comes.
+  template <typename Pred>
+  json wait_for(std::string_view type, Pred pred) {
+    for (;;) {
+      auto m = next_of(type);
+      if (!m) {
+        ADD_FAILURE() << "no " << type << " message came";
+        return json{{"type", "none"}};
+      }
+      if (pred(*m)) return *m;
+    }
+  }
+  json wait_for(std::string_view type) {
+    return wait_for(type, [](const json&) { return true; });
+  }
+  // Sends with a fresh id and returns the reply bearing it; other messages wait in the backlog.
+  json request(json message);
+  // hello as a guest; returns the welcome.
+  json hello(const std::string& name);
+  // True when no table event reached this connection before the reply to a ping sent now. Events
+  // already queued for it by then arrive first, so a refused action that wrongly produced one is
+  // caught without waiting on a timer.
+  bool no_events();
+  bool open() const { return open_; }
+  // The close code the server sent, once closed.
+  int close_code() const { return close_code_; }
+
+ private:
+  std::optional<std::string> read_text(std::chrono::milliseconds timeout);
+
+  net::io_context ioc_;
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::deque<json> backlog_;
+  message_log* log_;
+  std::int64_t next_id_ = 1;
+  bool open_ = true;
+  int close_code_ = 0;
+};
+
+struct http_reply {
+  unsigned status = 0;
+  std::string content_type;
+  std::string body;
+};
+http_reply http_get(unsigned short port, const std::string& target);
+
+struct match_summary {
+  std::string table_id;
+  int actions = 0;
+  int hand_results = 0;
+  json match_result;
+};
+
+// Plays a whole match of `variant` with one connection per seat plus a spectator, each seat
+// choosing at random among the legal actions its own event offered. Checks that every recipient
+// gets every event in sequence, that only the seat to act is offered actions, and that the match
+// result agrees with the hand results. Fails the current test on any deviation.
+match_summary play_match(unsigned short port, const std::string& variant, message_log* log, std::uint64_t seed);
+
+}  // namespace atout::server::testing
