@@ -100,6 +100,33 @@ TEST(CoincheDeal, OpeningLegalActionsArePassAndEveryBid) {
   EXPECT_FALSE(has(legal, Action::bid(170, kSpades)));
 }
 
+TEST(CoincheDeal, CutOptionCutsTheGatheredCardsByAtLeastThree) {
+  // Seed 000 line 105: the deck is only cut, "at least three cards must be cut" (`deal: cut`).
+  // After an all-passed deal the hands are gathered in seat order from the dealer's successor,
+  // each in card order, and the next pack is that order cut.
+  auto s = make(ordered_deck(), {{"deal", std::string("cut")}});
+  std::vector<Card> gathered;
+  const auto first = s->hands();
+  for (int k = 1; k <= 4; ++k)
+    for (Card c : first[static_cast<std::size_t>(k % 4)]) gathered.push_back(c);
+  for (Seat seat : {Seat{1}, Seat{2}, Seat{3}, Seat{0}}) ASSERT_EQ(s->apply(seat, Action::pass()), Refusal::none);
+  const auto dealt = s->hands();  // dealer 1 now: seat 2 is served first
+  std::vector<int> cuts;
+  for (int k = 0; k < 32; ++k) {
+    std::vector<Card> pack(gathered.begin() + k, gathered.end());
+    pack.insert(pack.end(), gathered.begin(), gathered.begin() + k);
+    std::array<CardSet, 4> hands{};
+    std::size_t i = 0;
+    for (int packet : {3, 3, 2})
+      for (int n = 1; n <= 4; ++n)
+        for (int c = 0; c < packet; ++c) hands[static_cast<std::size_t>((1 + n) % 4)].insert(pack[i++]);
+    if (std::equal(hands.begin(), hands.end(), dealt.begin())) cuts.push_back(k);
+  }
+  ASSERT_EQ(cuts.size(), 1u);
+  EXPECT_GE(cuts[0], 3);
+  EXPECT_LE(cuts[0], 29);
+}
+
 // ---- Auction --------------------------------------------------------------------------------
 
 TEST(CoincheAuction, AllPassRedealsByTheNextDealer) {
@@ -568,6 +595,37 @@ TEST(CoincheHand, ShowingAnUnannouncedCombinationIsRefused) {
     ASSERT_EQ(s->apply(*play), Refusal::none);
   }
   EXPECT_EQ(s->apply(1, Action::show(S({"TH", "JH", "QH", "KH", "AH"}))), Refusal::not_announced);
+}
+
+struct DeclCase {
+  std::vector<const char*> cards;
+  int points;
+  const char* source;
+};
+
+TEST(CoincheNumbers, DeclarationValuesInEveryMode) {
+  // The French table (seed 003 lines 34-41) in suit, No Trumps and All Trumps contracts alike.
+  const DeclCase cases[] = {
+      {{"7H", "8H", "9H"}, 20, "seed 003 line 39"},
+      {{"TH", "JH", "QH", "KH"}, 50, "seed 003 line 40"},
+      {{"9S", "TS", "JS", "QS", "KS"}, 100, "seed 003 line 41"},
+      {{"JC", "JD", "JH", "JS"}, 200, "seed 003 line 34"},
+      {{"9C", "9D", "9H", "9S"}, 150, "seed 003 line 35"},
+      {{"AC", "AD", "AH", "AS"}, 100, "seed 003 line 36"},
+      {{"TC", "TD", "TH", "TS"}, 100, "seed 003 line 36"},
+      {{"KC", "KD", "KH", "KS"}, 100, "seed 003 line 36"},
+      {{"QC", "QD", "QH", "QS"}, 100, "seed 003 line 36"},
+  };
+  const DeclarationRules rules = french_declarations(true);
+  EXPECT_EQ(rules.belote_points, 20);  // seed 002 line 23
+  for (Trump t : {kHearts, Trump::no_trumps(), Trump::all_trumps()})
+    for (const DeclCase& c : cases) {
+      CardSet hand;
+      for (const char* x : c.cards) hand.insert(C(x));
+      const auto best = best_combos(hand, t, rules);
+      ASSERT_EQ(best.size(), 1u) << c.source;
+      EXPECT_EQ(best[0].points, c.points) << c.source << " in " << to_string(t);
+    }
 }
 
 // ---- The scoring rule, table by table -------------------------------------------------------
