@@ -138,6 +138,9 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
       if (pub.phase == Phase::playing) known.play_started(after);
       for (const DeclarationView& d : pub.declarations)
         if (d.shown) known.shown(d.seat, d.cards);
+      // The engine's own statement of what is public must agree (per seat it is checked by the
+      // engine's random simulation; here the public view is at hand for free).
+      ASSERT_TRUE((pub.visible - known.all()).empty()) << to_string(pub.visible - known.all());
       for (int r = 0; r <= players; ++r) {
         const bool watcher = r == players;
         CardSet allowed = known.all();
