@@ -126,8 +126,8 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
 
     public_knowledge known;
     std::vector<CardSet> before = shadow->hands();
-    std::vector<std::vector<Action>> legal(static_cast<std::size_t>(players));
-    std::uint64_t seq = 1;  // the start event
+    std::vector<Action> legal;  // offered to the seat to act, in its latest event
+    std::uint64_t seq = 1;      // the start event
 
     // Checks everything each recipient was sent since the last step.
     auto check_messages = [&](Seat actor) {
@@ -138,38 +138,42 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
       if (pub.phase == Phase::playing) known.play_started(after);
       for (const DeclarationView& d : pub.declarations)
         if (d.shown) known.shown(d.seat, d.cards);
+      // The engine's own statement of what is public must agree (per seat it is checked by the
+      // engine's random simulation; here the public view is at hand for free).
+      ASSERT_TRUE((pub.visible - known.all()).empty()) << to_string(pub.visible - known.all());
       for (int r = 0; r <= players; ++r) {
         const bool watcher = r == players;
-        const Seat seat = watcher ? kNoSeat : static_cast<Seat>(r);
         CardSet allowed = known.all();
         if (!watcher) allowed |= before[static_cast<std::size_t>(r)] | after[static_cast<std::size_t>(r)];
-        // The engine's own statement of what this recipient may see must agree.
-        ASSERT_TRUE((shadow->observation(seat).visible - allowed).empty());
         int events = 0;
         for (const auto& text : peers[static_cast<std::size_t>(r)]->take()) {
           ++messages_checked;
           const CardSet seen = cards_in(*text);
           ASSERT_TRUE((seen - allowed).empty()) << "recipient " << r << " of " << info.id << " match " << g << " sees "
                                                 << to_string(seen - allowed) << " in " << *text;
-          const auto j = nlohmann::json::parse(*text);
-          if (j["type"] != "event") continue;
+          // Keys are sorted, so an event ends with its seq and table; only the seat to act next
+          // needs a full parse (for its legal actions), which keeps 1,000 matches affordable.
+          if (text->find(R"("type":"event")") == std::string::npos) continue;
           ++events;
-          ASSERT_EQ(j["seq"], seq);
-          ASSERT_EQ(j["table_id"], "t1");
-          const auto& obs = j["observation"];
+          ASSERT_TRUE(text->ends_with(R"("seq":)" + std::to_string(seq) + R"(,"table_id":"t1","type":"event"})"))
+              << "recipient " << r << " expected event " << seq << ": " << *text;
           if (watcher) {
-            ASSERT_FALSE(obs.contains("hand_cards"));
+            ASSERT_EQ(text->find(R"("hand_cards")"), std::string::npos);
           } else {
-            ASSERT_EQ(*protocol::parse_cards(obs["hand_cards"]).value, after[static_cast<std::size_t>(r)]);
+            ASSERT_TRUE((after[static_cast<std::size_t>(r)] - seen).empty()) << "seat " << r << " misses its cards";
           }
+          if (r != shadow->current_player()) {
+            ASSERT_NE(text->find(R"("legal":[])"), std::string::npos) << "recipient " << r << " may not act now";
+            continue;
+          }
+          const auto j = nlohmann::json::parse(*text);
+          ASSERT_EQ(*protocol::parse_cards(j["observation"]["hand_cards"]).value, after[static_cast<std::size_t>(r)]);
           if (actor != kNoSeat) {
             ASSERT_EQ(j["last_action"]["seat"], actor);
           }
-          if (!watcher) {
-            auto& mine = legal[static_cast<std::size_t>(r)];
-            mine.clear();
-            for (const auto& a : obs["legal"]) mine.push_back(*protocol::parse_action(a).value);
-          }
+          legal.clear();
+          for (const auto& a : j["observation"]["legal"]) legal.push_back(*protocol::parse_action(a).value);
+          ASSERT_FALSE(legal.empty());
         }
         ASSERT_EQ(events, 1) << "recipient " << r << " at seq " << seq;
       }
@@ -179,9 +183,8 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
     if (::testing::Test::HasFatalFailure()) return;
     for (std::size_t step = 0; !shadow->is_terminal(); ++step) {
       const Seat cur = shadow->current_player();
-      const auto& offered = legal[static_cast<std::size_t>(cur)];
-      ASSERT_EQ(offered, shadow->legal_actions()) << "seat " << int(cur) << " was offered other actions";
-      const Action a = offered[policy.below(static_cast<std::uint32_t>(offered.size()))];
+      ASSERT_EQ(legal, shadow->legal_actions()) << "seat " << int(cur) << " was offered other actions";
+      const Action a = legal[policy.below(static_cast<std::uint32_t>(legal.size()))];
       before = shadow->hands();
       ASSERT_EQ(shadow->apply(cur, a), Refusal::none);
       if (a.type == ActionType::play) known.played(a.card);
@@ -190,9 +193,6 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
       ++seq;
       check_messages(cur);
       if (::testing::Test::HasFatalFailure()) return;
-      // Only the seat to act is offered anything.
-      for (int s = 0; s < players; ++s)
-        ASSERT_EQ(legal[static_cast<std::size_t>(s)].empty(), s != shadow->current_player());
     }
   }
   RecordProperty("messages_checked", std::to_string(messages_checked));
