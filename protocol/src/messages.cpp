@@ -126,6 +126,36 @@ std::optional<Error> read_hello(const json& j, Hello& h) {
   return std::nullopt;
 }
 
+std::optional<Error> read_bounded(const json& j, const char* key, int lo, int hi, int& out) {
+  const auto f = j.find(key);
+  if (f == j.end()) return std::nullopt;
+  const std::string field = std::string("settings.") + key;
+  const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+  if (!f->is_number_integer()) return invalid(field, "field '" + field + "' must be an integer from " + range);
+  if ((f->is_number_unsigned() && f->get<unsigned long long>() > static_cast<unsigned long long>(hi)) ||
+      f->get<long long>() < lo || f->get<long long>() > hi)
+    return invalid(field, "field '" + field + "' must be from " + range);
+  out = static_cast<int>(f->get<long long>());
+  return std::nullopt;
+}
+
+std::optional<Error> read_settings(const json& j, TableSettings& s) {
+  if (!j.is_object()) return invalid("settings", "field 'settings' must be an object");
+  for (const auto& [key, value] : j.items())
+    if (key != "turn_ms" && key != "reconnect_ms" && key != "away_after" && key != "rated")
+      return invalid("settings." + key.substr(0, 64), "unknown setting '" + key.substr(0, 64) +
+                                                          "'; known: turn_ms, reconnect_ms, away_after, rated");
+  if (auto e = read_bounded(j, "turn_ms", TableSettings::kMinMs, TableSettings::kMaxTurnMs, s.turn_ms)) return e;
+  if (auto e = read_bounded(j, "reconnect_ms", TableSettings::kMinMs, TableSettings::kMaxReconnectMs, s.reconnect_ms))
+    return e;
+  if (auto e = read_bounded(j, "away_after", 1, 10, s.away_after)) return e;
+  if (const auto r = j.find("rated"); r != j.end()) {
+    if (!r->is_boolean()) return invalid("settings.rated", "field 'settings.rated' must be true or false");
+    s.rated = r->get<bool>();
+  }
+  return std::nullopt;
+}
+
 std::optional<Error> read_create(const json& j, CreateTable& c) {
   if (auto e = require_string(j, "variant", c.variant, kMaxTableIdLength)) return e;
   if (const auto o = j.find("options"); o != j.end()) {
@@ -136,6 +166,9 @@ std::optional<Error> read_create(const json& j, CreateTable& c) {
   if (const auto p = j.find("private"); p != j.end()) {
     if (!p->is_boolean()) return invalid("private", "field 'private' must be true or false");
     c.is_private = p->get<bool>();
+  }
+  if (const auto s = j.find("settings"); s != j.end()) {
+    if (auto e = read_settings(*s, c.settings)) return e;
   }
   return std::nullopt;
 }
@@ -278,7 +311,7 @@ json request_body(const SubscribeLobby&) { return json::object(); }
 json request_body(const UnsubscribeLobby&) { return json::object(); }
 json request_body(const Ping&) { return json::object(); }
 json request_body(const CreateTable& c) {
-  json j = {{"variant", c.variant}, {"options", to_json(c.options)}};
+  json j = {{"variant", c.variant}, {"options", to_json(c.options)}, {"settings", to_json(c.settings)}};
   if (c.is_private) j["private"] = true;
   return j;
 }
@@ -377,8 +410,12 @@ json option_value(const OptionValue& v) {
 
 }  // namespace
 
+json to_json(const TableSettings& s) {
+  return {{"turn_ms", s.turn_ms}, {"reconnect_ms", s.reconnect_ms}, {"away_after", s.away_after}, {"rated", s.rated}};
+}
+
 json to_json(const SeatInfo& s) {
-  json j = {{"seat", s.seat}, {"connected", s.connected}};
+  json j = {{"seat", s.seat}, {"connected", s.connected}, {"away", s.away}};
   j["player_id"] = s.player_id ? json(*s.player_id) : json(nullptr);
   j["name"] = s.name ? json(*s.name) : json(nullptr);
   return j;
@@ -392,7 +429,8 @@ json to_json(const TableSummary& t) {
     if (!s.player_id) ++free;
   }
   return {{"table_id", t.table_id},  {"variant", t.variant},       {"options", to_json(t.options)},
-          {"private", t.is_private}, {"status", t.status},         {"seats", seats},
+          {"private", t.is_private}, {"status", t.status},         {"settings", to_json(t.settings)},
+          {"seats", seats},
           {"free_seats", free},      {"spectators", t.spectators}, {"seq", t.seq}};
 }
 
@@ -513,13 +551,11 @@ json to_json(const Event& m) {
     j["last_action"] = {{"seat", m.last->seat}, {"action", a}};
     if (m.last->redacted) j["last_action"]["redacted"] = true;
   }
-  if (m.hand_result) {
-    // A deal seed would reveal how the cards lay; with `deal: cut` that says much about the next
-    // deal, so seeds are only published in the match result.
-    HandResult r = *m.hand_result;
-    r.seed.reset();
-    j["hand_result"] = to_json(r);
-  }
+  if (m.deal)
+    j["deal"] = {{"match_id", m.deal->match_id}, {"hand", m.deal->hand}, {"commitment", m.deal->commitment}};
+  // The hand is over, so its seed is revealed with it; each hand's seed is derived one-way from a
+  // secret match seed, so it tells nothing of the next hand's (docs/fair-dealing.md).
+  if (m.hand_result) j["hand_result"] = to_json(*m.hand_result);
   if (m.match_result) j["match_result"] = to_json(*m.match_result);
   return j;
 }

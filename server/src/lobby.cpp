@@ -11,7 +11,8 @@ using protocol::RequestId;
 
 namespace {
 
-constexpr std::size_t kInviteBytes = 16;  // 128 bits: not guessable
+constexpr std::size_t kInviteBytes = 16;   // 128 bits: not guessable
+constexpr std::size_t kMatchIdBytes = 16;  // 128 bits: unique across restarts
 
 protocol::Error error(ErrorCode code, std::string message, std::optional<std::string> table_id = std::nullopt) {
   protocol::Error e;
@@ -23,7 +24,8 @@ protocol::Error error(ErrorCode code, std::string message, std::optional<std::st
 
 }  // namespace
 
-lobby::lobby(net::any_io_executor ex) : io_(ex), strand_(net::make_strand(ex)) {}
+lobby::lobby(net::any_io_executor ex, std::shared_ptr<server::journal> journal)
+    : io_(ex), strand_(net::make_strand(ex)), journal_(std::move(journal)) {}
 
 void lobby::create(protocol::CreateTable request, member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), request = std::move(request), m = std::move(m), id = std::move(id)] {
@@ -58,7 +60,17 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   const std::string table_id = "t" + std::to_string(number);
   entry e;
   if (request.is_private) e.invite = random_hex(kInviteBytes);
-  e.t = std::make_shared<table>(io_, table_id, request.is_private, std::move(created.state), weak_from_this(), m);
+  table_init init;
+  init.id = table_id;
+  init.match_id = random_hex(kMatchIdBytes);
+  init.is_private = request.is_private;
+  init.invite = e.invite;
+  init.settings = request.settings;
+  init.state = std::move(created.state);
+  init.lobby = weak_from_this();
+  init.owner = m;
+  init.journal = journal_;
+  e.t = std::make_shared<table>(io_, std::move(init));
   // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
   e.summary = e.t->summary();
   if (auto p = m.link.lock()) p->joined(table_id, e.t);

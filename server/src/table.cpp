@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "atout/fair_deal.hpp"
 #include "atout/server/lobby.hpp"
 
 namespace atout::server {
@@ -18,15 +19,30 @@ bool connected(const std::optional<member>& m) { return m && m->conn != 0; }
 
 }  // namespace
 
-table::table(net::any_io_executor ex, std::string id, bool is_private, std::unique_ptr<State> state,
-             std::weak_ptr<lobby> owner_lobby, std::optional<member> owner)
+std::string to_string(match_end e) {
+  switch (e) {
+    case match_end::finished:
+      return "finished";
+    case match_end::abandoned:
+      return "abandoned";
+    case match_end::aborted:
+      return "aborted";
+  }
+  return "aborted";
+}
+
+table::table(net::any_io_executor ex, table_init init)
     : strand_(net::make_strand(ex)),
-      id_(std::move(id)),
-      private_(is_private),
-      state_(std::move(state)),
-      lobby_(std::move(owner_lobby)),
+      id_(std::move(init.id)),
+      match_id_(std::move(init.match_id)),
+      private_(init.is_private),
+      invite_(std::move(init.invite)),
+      settings_(init.settings),
+      state_(std::move(init.state)),
+      lobby_(std::move(init.lobby)),
+      journal_(std::move(init.journal)),
       seats_(static_cast<std::size_t>(state_->players())),
-      owner_(std::move(owner)) {}
+      owner_(std::move(init.owner)) {}
 
 // ---- Posting onto the strand ---------------------------------------------------------------------
 
@@ -107,6 +123,18 @@ void table::do_sit(member m, std::optional<int> want, const RequestId& id) {
   if (!started_ && all_seated()) {
     started_ = true;
     status_ = TableStatus::playing;
+    if (journal_) {
+      match_opened opened;
+      opened.match_id = match_id_;
+      opened.table_id = id_;
+      opened.is_private = private_;
+      opened.invite = invite_;
+      opened.settings = settings_;
+      opened.header = state_->record();
+      opened.header.actions.clear();
+      for (const seat_slot& slot : seats_) opened.seat_players.push_back(slot.holder->player_id);
+      journal_->match_started(opened);
+    }
     changed();
     ++seq_;
     log_event(EventKind::start, kNoSeat, Action{});
@@ -178,16 +206,50 @@ void table::do_act(const member& m, const Action& action, const RequestId& id) {
   if (refusal != Refusal::none)
     return reply_error(m.link, ErrorCode::illegal_action,
                        "the engine refused '" + to_string(action) + "': " + to_string(refusal), id, to_string(refusal));
+  // The acknowledgement goes first so the actor can tell its own action's event from others'.
+  deliver(m.link, wire(protocol::Accepted{id_, seq_ + 1}, id));
+  after_action(*seat, action, hands_before, false);
+}
 
+void table::after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server) {
   ++seq_;
-  log_event(EventKind::action, *seat, action);
-  deliver(m.link, wire(protocol::Accepted{id_, seq_}, id));
+  log_event(EventKind::action, seat, action);
+  if (journal_) journal_->action(match_id_, seq_, seat, action, by_server);
   std::optional<HandResult> ended;
-  if (state_->hand_results().size() > hands_before) ended = state_->hand_results().back();
+  if (state_->hand_results().size() > hands_before) {
+    ended = state_->hand_results().back();
+    if (journal_) journal_->hand_ended(match_id_, *ended);
+  }
   const bool over = state_->is_terminal();
   if (over) status_ = TableStatus::finished;
-  broadcast_event(EventKind::action, protocol::LastAction{*seat, action, false}, ended);
-  if (over) changed();
+  broadcast_event(EventKind::action, protocol::LastAction{seat, action, false}, ended);
+  if (over) {
+    if (journal_)
+      journal_->match_ended(match_id_, state_->winner(), state_->match_score(), match_end::finished, std::nullopt);
+    changed();
+  }
+}
+
+std::optional<protocol::DealCommitment> table::deal_commitment() {
+  if (!started_ || state_->is_terminal()) return std::nullopt;
+  const Observation public_view = state_->observation(kNoSeat);
+  if (deal_ && deal_->hand == public_view.hand) return deal_;
+  // Server matches deal every hand from the match seed; a match built from explicit decks (tests)
+  // has nothing to commit to for those hands.
+  const DealSource& source = state_->record().deal;
+  const auto hand = static_cast<std::size_t>(public_view.hand);
+  Seed seed;
+  if (hand < source.decks.size()) return std::nullopt;
+  if (hand < source.seeds.size()) {
+    seed = source.seeds[hand];
+  } else if (source.seed) {
+    seed = derive_deal_seed(*source.seed, hand);
+  } else {
+    return std::nullopt;
+  }
+  deal_ = protocol::DealCommitment{match_id_, public_view.hand, atout::deal_commitment(seed, match_id_, public_view.hand)};
+  if (journal_) journal_->hand_started(match_id_, public_view.hand, public_view.dealer, seed, deal_->commitment);
+  return deal_;
 }
 
 void table::do_detach(std::uint64_t conn) {
@@ -252,6 +314,7 @@ void table::send_snapshot(const member& m, Seat seat) {
   e.seq = seq_;
   e.kind = EventKind::snapshot;
   e.observation = state_->observation(seat);
+  e.deal = deal_commitment();
   if (state_->is_terminal())
     e.match_result =
         protocol::MatchResult{state_->winner().value_or(-1), state_->match_score(), state_->hand_results()};
@@ -264,6 +327,7 @@ void table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> 
   e.table_id = id_;
   e.seq = seq_;
   e.kind = kind;
+  e.deal = deal_commitment();
   e.hand_result = std::move(hand_result);
   if (state_->is_terminal())
     e.match_result =
@@ -306,6 +370,7 @@ protocol::TableSummary table::summary() const {
   s.options = state_->record().options;
   s.is_private = private_;
   s.status = status_;
+  s.settings = settings_;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     protocol::SeatInfo info;
     info.seat = static_cast<int>(i);

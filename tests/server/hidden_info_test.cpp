@@ -111,8 +111,11 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
 
     net::io_context ioc;
     auto work = net::make_work_guard(ioc);
-    auto t = std::make_shared<table>(ioc.get_executor(), "t1", false, std::move(created.state), std::weak_ptr<lobby>{},
-                                     std::nullopt);
+    table_init init;
+    init.id = "t1";
+    init.match_id = "m" + std::to_string(p.shard) + "-" + std::to_string(g);
+    init.state = std::move(created.state);
+    auto t = std::make_shared<table>(ioc.get_executor(), std::move(init));
     // Recipients 0..players-1 sit in those seats; the last one watches.
     std::vector<std::shared_ptr<recording_peer>> peers;
     std::vector<member> members;

@@ -21,7 +21,9 @@ std::string read_file(const std::string& relative) {
 
 std::vector<Request> sample_requests() {
   Act act{"t3", Action::play(Card(Suit::hearts, Rank::jack))};
-  CreateTable create{"french", Options{{"target", 701}, {"declarations", false}}, true};
+  CreateTable create{"french", Options{{"target", 701}, {"declarations", false}}, true, TableSettings{}};
+  create.settings.turn_ms = 5000;
+  create.settings.rated = false;
   return {Hello{1, std::string("ann"), std::nullopt},
           Hello{1, std::nullopt, std::string(64, 'f')},
           ListVariants{},
@@ -121,7 +123,7 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
   const std::string doc = read_file("docs/protocol.md");
   std::set<std::string> types;
   for (const Request& r : sample_requests()) types.insert(std::string(type_of(r)));
-  const TableSummary summary{"t1", "french", {}, false, TableStatus::waiting, {}, 0, 0};
+  const TableSummary summary{"t1", "french", {}, false, TableStatus::waiting, {}, {}, 0, 0};
   for (const json& j :
        {to_json(Welcome{}), to_json(VariantList{}), to_json(TableList{}), to_json(TableCreated{summary, std::nullopt}),
         to_json(Seated{}), to_json(Watching{}), to_json(Ok{}), to_json(Accepted{}), to_json(Pong{}), to_json(Error{}),
@@ -134,16 +136,22 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
   }
 }
 
-TEST(Messages, EventsWithholdDealSeedsUntilTheMatchResult) {
+// Issue 5, fair dealing: the hand's result reveals its seed; the commitment travels in `deal`.
+TEST(Messages, EventsRevealAHandsSeedWithItsResultAndCarryTheCommitment) {
   Event e;
   e.table_id = "t1";
   HandResult h;
   h.seed = Seed{1, 2};
   e.hand_result = h;
+  e.deal = DealCommitment{"m1", 1, std::string(64, 'a')};
   e.match_result = MatchResult{0, {501, 200}, {h}};
   const json j = to_json(e);
-  EXPECT_FALSE(j["hand_result"].contains("seed"));
+  EXPECT_EQ(j["hand_result"]["seed"], (Seed{1, 2}.hex()));
+  EXPECT_EQ(j["deal"]["commitment"], std::string(64, 'a'));
+  EXPECT_EQ(j["deal"]["hand"], 1);
   EXPECT_EQ(j["match_result"]["hands"][0]["seed"], (Seed{1, 2}.hex()));
+  Event bare;
+  EXPECT_FALSE(to_json(bare).contains("deal"));
 }
 
 }  // namespace

@@ -88,8 +88,11 @@ class announce_game : public State {
 class TableTest : public ::testing::Test {
  protected:
   std::shared_ptr<table> make(std::unique_ptr<State> s) {
-    return std::make_shared<table>(ioc_.get_executor(), "t9", false, std::move(s), std::weak_ptr<lobby>{},
-                                   std::nullopt);
+    table_init init;
+    init.id = "t9";
+    init.match_id = "m9";
+    init.state = std::move(s);
+    return std::make_shared<table>(ioc_.get_executor(), std::move(init));
   }
   std::shared_ptr<recording_peer> peer_for(int i) {
     peers_.push_back(std::make_shared<recording_peer>());

@@ -61,10 +61,19 @@ struct ListVariants {};
 struct ListTables {};
 struct SubscribeLobby {};
 struct UnsubscribeLobby {};
+// How a table runs, apart from the variant's rules. Checked against the bounds below.
+struct TableSettings {
+  static constexpr int kMinMs = 100, kMaxTurnMs = 600'000, kMaxReconnectMs = 3'600'000;
+  int turn_ms = 30'000;       // time per action; when it runs out the server plays for the seat
+  int reconnect_ms = 60'000;  // how long a disconnected player's seat is held for them
+  int away_after = 2;         // consecutive timeouts that mark a seat away (1 to 10)
+  bool rated = true;          // a finished match updates its players' ratings
+};
 struct CreateTable {
   std::string variant;
   Options options;
   bool is_private = false;
+  TableSettings settings;
 };
 // Where to sit or watch: a table id, or a private table's invite code.
 struct TableRef {
@@ -131,6 +140,7 @@ struct SeatInfo {
   std::optional<std::string> player_id;
   std::optional<std::string> name;
   bool connected = false;
+  bool away = false;  // the server has been playing for this seat after repeated timeouts
 };
 
 struct TableSummary {
@@ -139,6 +149,7 @@ struct TableSummary {
   Options options;
   bool is_private = false;
   TableStatus status = TableStatus::waiting;
+  TableSettings settings;
   std::vector<SeatInfo> seats;
   int spectators = 0;
   std::uint64_t seq = 0;
@@ -199,13 +210,22 @@ struct LastAction {
   bool redacted = false;
 };
 
+// The commitment to the deal in progress (docs/fair-dealing.md): published before a card of the
+// hand is seen, and checked against the seed that the hand's result reveals.
+struct DealCommitment {
+  std::string match_id;
+  int hand = 0;
+  std::string commitment;  // 64 lower-case hex digits
+};
+
 struct Event {
   std::string table_id;
   std::uint64_t seq = 0;
   EventKind kind = EventKind::action;
   std::optional<LastAction> last;
   Observation observation;
-  std::optional<HandResult> hand_result;  // the hand this event ended (deal seed withheld)
+  std::optional<DealCommitment> deal;     // while a hand is in progress
+  std::optional<HandResult> hand_result;  // the hand this event ended, with its seed revealed
   std::optional<MatchResult> match_result;
 };
 
@@ -219,6 +239,7 @@ struct LobbyRemove {
   std::string table_id;
 };
 
+json to_json(const TableSettings& s);
 json to_json(const SeatInfo& s);
 json to_json(const TableSummary& t);
 json to_json(const VariantInfo& v);

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "atout/protocol/messages.hpp"
+#include "atout/server/journal.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
 
@@ -20,8 +21,8 @@ class table;
 
 class lobby : public std::enable_shared_from_this<lobby> {
  public:
-  // `tables_io` is the executor tables make their strands from.
-  explicit lobby(net::any_io_executor ex);
+  // `ex` is the executor tables make their strands from; tables report to `journal` (may be null).
+  explicit lobby(net::any_io_executor ex, std::shared_ptr<server::journal> journal = nullptr);
 
   // Creates a table and makes `m` its owner; answers `table_created` or an error.
   void create(protocol::CreateTable request, member m, protocol::RequestId id);
@@ -55,6 +56,7 @@ class lobby : public std::enable_shared_from_this<lobby> {
 
   net::any_io_executor io_;
   net::strand<net::any_io_executor> strand_;
+  std::shared_ptr<server::journal> journal_;
   std::uint64_t next_table_ = 1;
   // Ordered by number so listings come oldest first.
   std::map<std::uint64_t, entry> tables_;

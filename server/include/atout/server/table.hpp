@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "atout/protocol/messages.hpp"
+#include "atout/server/journal.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
 #include "atout/state.hpp"
@@ -17,17 +18,29 @@ namespace atout::server {
 
 class lobby;
 
+// Everything a table starts from.
+struct table_init {
+  std::string id;        // "t<n>", shown in the lobby
+  std::string match_id;  // random, unique across restarts; bound into deal commitments
+  bool is_private = false;
+  std::optional<std::string> invite;
+  protocol::TableSettings settings;
+  std::unique_ptr<State> state;  // a new match, dealt from a secret match seed
+  std::weak_ptr<server::lobby> lobby;
+  std::optional<member> owner;  // its creator keeps an empty table open until it leaves
+  std::shared_ptr<server::journal> journal;  // may be null: nothing is persisted
+};
+
 class table : public std::enable_shared_from_this<table> {
  public:
   // Events kept for late readers (resume after a short disconnect comes with issue 5).
   static constexpr std::size_t kEventLogCapacity = 1024;
 
-  // `state` is a new match; the table starts it once every seat is filled. The owner (its
-  // creator) keeps an empty table open until it leaves or disconnects.
-  table(net::any_io_executor ex, std::string id, bool is_private, std::unique_ptr<State> state,
-        std::weak_ptr<lobby> owner_lobby, std::optional<member> owner);
+  // The table starts the match once every seat is filled.
+  table(net::any_io_executor ex, table_init init);
 
   const std::string& id() const { return id_; }
+  const std::string& match_id() const { return match_id_; }
 
   // Each of these posts onto the table's strand and answers through the member's peer.
   void sit(member m, std::optional<int> seat, protocol::RequestId id);
@@ -72,15 +85,25 @@ class table : public std::enable_shared_from_this<table> {
   void broadcast_event(protocol::EventKind kind, std::optional<protocol::LastAction> last,
                        std::optional<HandResult> hand_result);
   void log_event(protocol::EventKind kind, Seat seat, const Action& action);
+  // The commitment to the hand in progress (none once the match is over); tells the journal of
+  // each hand the first time it is asked about it.
+  std::optional<protocol::DealCommitment> deal_commitment();
+  // After an accepted action: journal it, answer, and tell everyone.
+  void after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server);
   // Tells members and the lobby that seats or status changed, then closes the table if nobody is
   // left to play or watch.
   void changed();
 
   net::strand<net::any_io_executor> strand_;
   std::string id_;
+  std::string match_id_;
   bool private_;
+  std::optional<std::string> invite_;
+  protocol::TableSettings settings_;
   std::unique_ptr<State> state_;
   std::weak_ptr<lobby> lobby_;
+  std::shared_ptr<server::journal> journal_;
+  std::optional<protocol::DealCommitment> deal_;  // of hand deal_->hand, computed once
   std::vector<seat_slot> seats_;
   std::vector<member> spectators_;
   std::optional<member> owner_;
