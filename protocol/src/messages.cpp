@@ -29,6 +29,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(ErrorCode, {
                                             {ErrorCode::match_not_running, "match_not_running"},
                                             {ErrorCode::illegal_action, "illegal_action"},
                                             {ErrorCode::internal_error, "internal_error"},
+                                            {ErrorCode::chat_too_fast, "chat_too_fast"},
                                         })
 
 NLOHMANN_JSON_SERIALIZE_ENUM(TableStatus, {
@@ -42,6 +43,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(EventKind, {
                                             {EventKind::start, "start"},
                                             {EventKind::action, "action"},
                                             {EventKind::snapshot, "snapshot"},
+                                            {EventKind::abandoned, "abandoned"},
                                         })
 
 std::string to_string(ErrorCode c) { return json(c).get<std::string>(); }
@@ -51,7 +53,7 @@ std::string to_string(EventKind k) { return json(k).get<std::string>(); }
 const std::vector<ErrorCode>& all_error_codes() {
   static const std::vector<ErrorCode> codes = [] {
     std::vector<ErrorCode> v;
-    for (int i = 0; i <= static_cast<int>(ErrorCode::internal_error); ++i) v.push_back(static_cast<ErrorCode>(i));
+    for (int i = 0; i <= static_cast<int>(ErrorCode::chat_too_fast); ++i) v.push_back(static_cast<ErrorCode>(i));
     return v;
   }();
   return codes;
@@ -66,6 +68,7 @@ constexpr std::size_t kMaxNameBytes = 64;
 constexpr std::size_t kMaxTableIdLength = 64;
 constexpr std::size_t kMaxInviteLength = 128;
 constexpr std::size_t kTokenLength = 64;
+constexpr std::size_t kMaxResume = 16;
 
 Error missing(std::string field) {
   Error e;
@@ -103,6 +106,16 @@ std::optional<Error> require_string(const json& j, const char* key, std::string&
   return std::nullopt;
 }
 
+// Reads an optional `last_seq`: the last event a client saw at a table.
+std::optional<Error> read_seq(const json& j, std::optional<std::uint64_t>& out) {
+  const auto f = j.find("last_seq");
+  if (f == j.end()) return std::nullopt;
+  if (!f->is_number_unsigned() && !(f->is_number_integer() && f->get<long long>() >= 0))
+    return invalid("last_seq", "field 'last_seq' must be a non-negative integer (the last event seq you saw)");
+  out = f->get<std::uint64_t>();
+  return std::nullopt;
+}
+
 std::optional<Error> read_hello(const json& j, Hello& h) {
   const auto p = j.find("protocol");
   if (p == j.end()) return missing("protocol");
@@ -123,6 +136,22 @@ std::optional<Error> read_hello(const json& j, Hello& h) {
                     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
                   })))
     return invalid("token", "field 'token' must be the 64 lower-case hex digits a welcome gave");
+  if (const auto r = j.find("resume"); r != j.end()) {
+    if (!h.token) return invalid("resume", "field 'resume' needs the 'token' of the identity to resume");
+    if (!r->is_array() || r->size() > kMaxResume)
+      return invalid("resume", "field 'resume' must be an array of at most " + std::to_string(kMaxResume) +
+                                   " {table_id, last_seq} objects");
+    for (const json& x : *r) {
+      if (!x.is_object()) return invalid("resume", "each 'resume' entry must be an object {table_id, last_seq}");
+      ResumeAt at;
+      if (auto e = require_string(x, "table_id", at.table_id, kMaxTableIdLength)) return e;
+      std::optional<std::uint64_t> seq;
+      if (auto e = read_seq(x, seq)) return e;
+      if (!seq) return missing("last_seq");
+      at.last_seq = *seq;
+      h.resume.push_back(std::move(at));
+    }
+  }
   return std::nullopt;
 }
 
@@ -142,9 +171,10 @@ std::optional<Error> read_bounded(const json& j, const char* key, int lo, int hi
 std::optional<Error> read_settings(const json& j, TableSettings& s) {
   if (!j.is_object()) return invalid("settings", "field 'settings' must be an object");
   for (const auto& [key, value] : j.items())
-    if (key != "turn_ms" && key != "reconnect_ms" && key != "away_after" && key != "rated")
-      return invalid("settings." + key.substr(0, 64), "unknown setting '" + key.substr(0, 64) +
-                                                          "'; known: turn_ms, reconnect_ms, away_after, rated");
+    if (key != "turn_ms" && key != "reconnect_ms" && key != "away_after" && key != "rated" && key != "abandon")
+      return invalid(
+          "settings." + key.substr(0, 64),
+          "unknown setting '" + key.substr(0, 64) + "'; known: turn_ms, reconnect_ms, away_after, rated, abandon");
   if (auto e = read_bounded(j, "turn_ms", TableSettings::kMinMs, TableSettings::kMaxTurnMs, s.turn_ms)) return e;
   if (auto e = read_bounded(j, "reconnect_ms", TableSettings::kMinMs, TableSettings::kMaxReconnectMs, s.reconnect_ms))
     return e;
@@ -152,6 +182,15 @@ std::optional<Error> read_settings(const json& j, TableSettings& s) {
   if (const auto r = j.find("rated"); r != j.end()) {
     if (!r->is_boolean()) return invalid("settings.rated", "field 'settings.rated' must be true or false");
     s.rated = r->get<bool>();
+  }
+  if (const auto a = j.find("abandon"); a != j.end()) {
+    if (*a == "forfeit") {
+      s.abandon = TableSettings::Abandon::forfeit;
+    } else if (*a == "free_seat") {
+      s.abandon = TableSettings::Abandon::free_seat;
+    } else {
+      return invalid("settings.abandon", "field 'settings.abandon' must be \"forfeit\" or \"free_seat\"");
+    }
   }
   return std::nullopt;
 }
@@ -195,7 +234,7 @@ std::optional<Error> read_sit(const json& j, Sit& s) {
       return invalid("seat", "field 'seat' is out of range");
     s.seat = static_cast<int>(x);
   }
-  return std::nullopt;
+  return read_seq(j, s.last_seq);
 }
 
 std::optional<Error> read_act(const json& j, Act& a) {
@@ -220,7 +259,18 @@ std::optional<Error> read_table_id(const json& j, std::string& id) {
 }
 std::optional<Error> read_stand(const json& j, Stand& s) { return read_table_id(j, s.table_id); }
 std::optional<Error> read_leave(const json& j, Leave& l) { return read_table_id(j, l.table_id); }
-std::optional<Error> read_spectate(const json& j, Spectate& s) { return read_ref(j, s.where); }
+std::optional<Error> read_spectate(const json& j, Spectate& s) {
+  if (auto e = read_ref(j, s.where)) return e;
+  return read_seq(j, s.last_seq);
+}
+std::optional<Error> read_chat(const json& j, Chat& c) {
+  if (auto e = read_string(j, "table_id", c.table_id, kMaxTableIdLength)) return e;
+  if (auto e = require_string(j, "text", c.text, kMaxChatBytes)) return e;
+  if (std::any_of(c.text.begin(), c.text.end(),
+                  [](char ch) { return (static_cast<unsigned char>(ch) < 0x20 && ch != '\n') || ch == 0x7F; }))
+    return invalid("text", "field 'text' may not hold control characters other than new lines");
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -278,6 +328,8 @@ ParsedRequest parse_request(std::string_view text) {
     out.body = read_with<Act>(j, read_act);
   } else if (type == "ping") {
     out.body = Request{Ping{}};
+  } else if (type == "chat") {
+    out.body = read_with<Chat>(j, read_chat);
   } else {
     std::string shown = type.substr(0, 64);
     return fail(Error{ErrorCode::unknown_type, "unknown message type '" + shown + "'", {}, {}, {}});
@@ -303,6 +355,15 @@ json request_body(const Hello& h) {
   json j = {{"protocol", h.protocol}};
   if (h.name) j["name"] = *h.name;
   if (h.token) j["token"] = *h.token;
+  if (!h.resume.empty()) {
+    j["resume"] = json::array();
+    for (const ResumeAt& r : h.resume) j["resume"].push_back({{"table_id", r.table_id}, {"last_seq", r.last_seq}});
+  }
+  return j;
+}
+json request_body(const Chat& c) {
+  json j = {{"text", c.text}};
+  if (c.table_id) j["table_id"] = *c.table_id;
   return j;
 }
 json request_body(const ListVariants&) { return json::object(); }
@@ -319,11 +380,13 @@ json request_body(const Sit& s) {
   json j = json::object();
   put_ref(j, s.where);
   if (s.seat) j["seat"] = *s.seat;
+  if (s.last_seq) j["last_seq"] = *s.last_seq;
   return j;
 }
 json request_body(const Spectate& s) {
   json j = json::object();
   put_ref(j, s.where);
+  if (s.last_seq) j["last_seq"] = *s.last_seq;
   return j;
 }
 json request_body(const Stand& s) { return {{"table_id", s.table_id}}; }
@@ -380,6 +443,10 @@ template <>
 constexpr std::string_view request_type<Ping>() {
   return "ping";
 }
+template <>
+constexpr std::string_view request_type<Chat>() {
+  return "chat";
+}
 
 }  // namespace
 
@@ -411,7 +478,11 @@ json option_value(const OptionValue& v) {
 }  // namespace
 
 json to_json(const TableSettings& s) {
-  return {{"turn_ms", s.turn_ms}, {"reconnect_ms", s.reconnect_ms}, {"away_after", s.away_after}, {"rated", s.rated}};
+  return {{"turn_ms", s.turn_ms},
+          {"reconnect_ms", s.reconnect_ms},
+          {"away_after", s.away_after},
+          {"rated", s.rated},
+          {"abandon", s.abandon == TableSettings::Abandon::forfeit ? "forfeit" : "free_seat"}};
 }
 
 json to_json(const SeatInfo& s) {
@@ -428,10 +499,16 @@ json to_json(const TableSummary& t) {
     seats.push_back(to_json(s));
     if (!s.player_id) ++free;
   }
-  return {{"table_id", t.table_id},  {"variant", t.variant},       {"options", to_json(t.options)},
-          {"private", t.is_private}, {"status", t.status},         {"settings", to_json(t.settings)},
+  return {{"table_id", t.table_id},
+          {"variant", t.variant},
+          {"options", to_json(t.options)},
+          {"private", t.is_private},
+          {"status", t.status},
+          {"settings", to_json(t.settings)},
           {"seats", seats},
-          {"free_seats", free},      {"spectators", t.spectators}, {"seq", t.seq}};
+          {"free_seats", free},
+          {"spectators", t.spectators},
+          {"seq", t.seq}};
 }
 
 json to_json(const VariantInfo& v) {
@@ -464,7 +541,12 @@ json to_json(const VariantInfo& v) {
 json to_json(const MatchResult& m) {
   json hands = json::array();
   for (const HandResult& h : m.hands) hands.push_back(to_json(h));
-  return {{"winner", m.winner}, {"match_score", m.match_score}, {"hands", hands}};
+  json j = {{"winner", m.winner}, {"match_score", m.match_score}, {"hands", hands}};
+  if (m.abandoned) {
+    j["abandoned"] = true;
+    j["abandoned_by"] = m.abandoned_by;
+  }
+  return j;
 }
 
 json to_json(const Welcome& m, const RequestId& id) {
@@ -474,6 +556,8 @@ json to_json(const Welcome& m, const RequestId& id) {
   j["name"] = m.name;
   j["token"] = m.token;
   j["resumed"] = m.resumed;
+  j["seats"] = json::array();
+  for (const HeldSeat& h : m.seats) j["seats"].push_back({{"table_id", h.table_id}, {"seat", h.seat}});
   return j;
 }
 
@@ -550,9 +634,10 @@ json to_json(const Event& m) {
     json a = m.last->redacted ? json{{"type", atout::to_string(m.last->action.type)}} : to_json(m.last->action);
     j["last_action"] = {{"seat", m.last->seat}, {"action", a}};
     if (m.last->redacted) j["last_action"]["redacted"] = true;
+    if (m.last->by_server) j["last_action"]["by_server"] = true;
   }
-  if (m.deal)
-    j["deal"] = {{"match_id", m.deal->match_id}, {"hand", m.deal->hand}, {"commitment", m.deal->commitment}};
+  if (m.turn_ms_left) j["turn_ms_left"] = *m.turn_ms_left;
+  if (m.deal) j["deal"] = {{"match_id", m.deal->match_id}, {"hand", m.deal->hand}, {"commitment", m.deal->commitment}};
   // The hand is over, so its seed is revealed with it; each hand's seed is derived one-way from a
   // secret match seed, so it tells nothing of the next hand's (docs/fair-dealing.md).
   if (m.hand_result) j["hand_result"] = to_json(*m.hand_result);
@@ -575,6 +660,23 @@ json to_json(const LobbyUpdate& m) {
 json to_json(const LobbyRemove& m) {
   json j = message("lobby_remove");
   j["table_id"] = m.table_id;
+  return j;
+}
+
+json to_json(const ChatMessage& m) {
+  json j = message("chat_message");
+  if (m.table_id) j["table_id"] = *m.table_id;
+  j["player_id"] = m.player_id;
+  j["name"] = m.name;
+  if (m.seat) j["seat"] = *m.seat;
+  j["text"] = m.text;
+  return j;
+}
+
+json to_json(const Goodbye& m) {
+  json j = message("goodbye");
+  j["reason"] = m.reason == Goodbye::Reason::replaced ? "replaced" : "shutdown";
+  j["message"] = m.message;
   return j;
 }
 

@@ -8,6 +8,7 @@ namespace atout::server {
 
 using protocol::ErrorCode;
 using protocol::RequestId;
+using protocol::TableStatus;
 
 namespace {
 
@@ -121,6 +122,34 @@ void lobby::unsubscribe(member m, RequestId id) {
 
 void lobby::drop(std::uint64_t conn) {
   net::post(strand_, [self = shared_from_this(), conn] { self->subscribers_.erase(conn); });
+}
+
+void lobby::chat(member m, std::string text, RequestId id) {
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), text = std::move(text), id = std::move(id)] {
+    if (!self->subscribers_.contains(m.conn))
+      return deliver(m.link, wire(error(ErrorCode::not_at_table,
+                                        "subscribe to the lobby (subscribe_lobby) to chat there, or name a table"),
+                                  id));
+    protocol::ChatMessage line;
+    line.player_id = m.player_id;
+    line.name = m.name;
+    line.text = text;
+    self->notify(wire(line));
+    deliver(m.link, wire(protocol::Ok{"chat", std::nullopt}, id));
+  });
+}
+
+void lobby::held_seats(std::string player_id, std::function<void(std::vector<protocol::HeldSeat>)> then) {
+  net::post(strand_, [self = shared_from_this(), player_id = std::move(player_id), then = std::move(then)] {
+    std::vector<protocol::HeldSeat> out;
+    for (const auto& [number, e] : self->tables_) {
+      if (!e.summary || (e.summary->status != TableStatus::playing && e.summary->status != TableStatus::paused))
+        continue;
+      for (const protocol::SeatInfo& seat : e.summary->seats)
+        if (seat.player_id == player_id) out.push_back(protocol::HeldSeat{e.summary->table_id, seat.seat});
+    }
+    then(std::move(out));
+  });
 }
 
 void lobby::table_changed(protocol::TableSummary summary) {

@@ -4,6 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "atout/server/ws_session.hpp"
+
 namespace atout::server {
 
 server::server(config cfg) : cfg_(std::move(cfg)), ioc_(cfg_.threads), ctx_(std::make_shared<context>()) {
@@ -31,17 +33,40 @@ void server::start() {
 }
 
 void server::run_until_signal() {
-  net::signal_set signals(ioc_, SIGINT, SIGTERM);
-  signals.async_wait([this](beast::error_code ec, int sig) {
-    if (ec) return;
-    spdlog::info("signal {}: stopping", sig);
-    listener_->stop();
-    ioc_.stop();
+  // The signal is awaited on a context of its own, so that the shutdown below can wait for the
+  // I/O threads without being one of them.
+  net::io_context signal_ioc;
+  net::signal_set signals(signal_ioc, SIGINT, SIGTERM);
+  int received = 0;
+  signals.async_wait([&](beast::error_code ec, int sig) {
+    if (!ec) received = sig;
   });
-  for (int i = 1; i < cfg_.threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
-  ioc_.run();
-  for (auto& t : threads_) t.join();
-  threads_.clear();
+  start();
+  signal_ioc.run();
+  spdlog::info("signal {}: shutting down (at most {} ms)", received, kShutdownGrace.count());
+  const std::size_t left = shutdown(kShutdownGrace);
+  if (left > 0) spdlog::warn("{} connection(s) did not close in time; dropped", left);
+  spdlog::info("stopped");
+}
+
+std::size_t server::shutdown(std::chrono::milliseconds grace) {
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  ctx_->shutting_down = true;
+  listener_->stop();
+  flush_persistence();
+  for (const auto& s : ctx_->sessions->all())
+    s->kick(protocol::Goodbye{protocol::Goodbye::Reason::shutdown, "the server is shutting down; reconnect later"},
+            ws_session::kCloseShutdown);
+  // A session object lives until its close handshake and its last handler are done.
+  while (ctx_->live_sessions.load() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const std::size_t left = ctx_->live_sessions.load();
+  stop();
+  return left;
+}
+
+void server::flush_persistence() {
+  // Every accepted action is already journaled; the store's flush lands with persistence.
 }
 
 void server::stop() {

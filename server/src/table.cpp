@@ -1,9 +1,12 @@
-// The table actor: seats, watchers and the match, changed only on the table's strand.
+// The table actor: seats, watchers, timers and the match, changed only on the table's strand.
 #include "atout/server/table.hpp"
+
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
 #include "atout/fair_deal.hpp"
+#include "atout/fallback.hpp"
 #include "atout/server/lobby.hpp"
 
 namespace atout::server {
@@ -42,19 +45,28 @@ table::table(net::any_io_executor ex, table_init init)
       lobby_(std::move(init.lobby)),
       journal_(std::move(init.journal)),
       seats_(static_cast<std::size_t>(state_->players())),
-      owner_(std::move(init.owner)) {}
+      owner_(std::move(init.owner)),
+      turn_timer_(strand_) {
+  if (!init.held.empty()) {
+    for (std::size_t s = 0; s < seats_.size() && s < init.held.size(); ++s) seats_[s].holder = init.held[s];
+    started_ = true;
+    seq_ = init.seq;
+    status_ =
+        state_->is_terminal() ? TableStatus::finished : (all_seated() ? TableStatus::playing : TableStatus::paused);
+  }
+}
 
 // ---- Posting onto the strand ---------------------------------------------------------------------
 
-void table::sit(member m, std::optional<int> seat, RequestId id) {
-  net::post(strand_, [self = shared_from_this(), m = std::move(m), seat, id = std::move(id)]() mutable {
-    self->do_sit(std::move(m), seat, id);
+void table::sit(member m, std::optional<int> seat, RequestId id, std::optional<std::uint64_t> last_seq) {
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), seat, id = std::move(id), last_seq]() mutable {
+    self->do_sit(std::move(m), seat, id, last_seq);
   });
 }
 
-void table::spectate(member m, RequestId id) {
-  net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)]() mutable {
-    self->do_spectate(std::move(m), id);
+void table::spectate(member m, RequestId id, std::optional<std::uint64_t> last_seq) {
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id), last_seq]() mutable {
+    self->do_spectate(std::move(m), id, last_seq);
   });
 }
 
@@ -71,13 +83,31 @@ void table::act(member m, Action action, RequestId id) {
             [self = shared_from_this(), m = std::move(m), action, id = std::move(id)] { self->do_act(m, action, id); });
 }
 
+void table::chat(member m, std::string text, RequestId id) {
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), text = std::move(text), id = std::move(id)] {
+    self->do_chat(m, text, id);
+  });
+}
+
 void table::detach(std::uint64_t conn) {
   net::post(strand_, [self = shared_from_this(), conn] { self->do_detach(conn); });
 }
 
+void table::restored() {
+  net::post(strand_, [self = shared_from_this()] {
+    if (self->running())
+      for (std::size_t s = 0; s < self->seats_.size(); ++s)
+        if (self->seats_[s].holder && self->seats_[s].holder->conn == 0)
+          self->start_reconnect_window(static_cast<Seat>(s));
+    self->note_hand();
+    self->schedule_turn();
+    self->changed();
+  });
+}
+
 // ---- Handlers (on the strand) --------------------------------------------------------------------
 
-void table::do_sit(member m, std::optional<int> want, const RequestId& id) {
+void table::do_sit(member m, std::optional<int> want, const RequestId& id, std::optional<std::uint64_t> last_seq) {
   if (closed_) return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
   if (seat_of(m.conn)) return reply_error(m.link, ErrorCode::already_seated, "you already sit at " + id_, id);
   const int players = state_->players();
@@ -86,6 +116,10 @@ void table::do_sit(member m, std::optional<int> want, const RequestId& id) {
   std::optional<Seat> held;
   for (std::size_t s = 0; s < seats_.size(); ++s)
     if (seats_[s].holder && seats_[s].holder->player_id == m.player_id) held = static_cast<Seat>(s);
+
+  // Resuming names no new seat: without a held one, a private table stays unknown to strangers.
+  if (last_seq && !held)
+    return reply_not_member(m, ErrorCode::not_seated, "no seat at " + id_ + " is held for you", id);
 
   Seat chosen = kNoSeat;
   if (held) {
@@ -114,7 +148,14 @@ void table::do_sit(member m, std::optional<int> want, const RequestId& id) {
 
   // Sitting and watching are exclusive: a watcher who sits gets the seat's view instead.
   std::erase_if(spectators_, [&](const member& s) { return s.conn == m.conn; });
-  seats_[static_cast<std::size_t>(chosen)].holder = m;
+  seat_slot& slot = seats_[static_cast<std::size_t>(chosen)];
+  slot.holder = m;
+  slot.timeouts = 0;
+  slot.away = false;
+  if (slot.reconnect) {
+    slot.reconnect->cancel();
+    slot.reconnect.reset();
+  }
   // The connection learns of its membership before the reply, so a request it sends on seeing the
   // reply finds the table without a detour through the lobby.
   if (auto p = m.link.lock()) p->joined(id_, weak_from_this());
@@ -132,23 +173,30 @@ void table::do_sit(member m, std::optional<int> want, const RequestId& id) {
       opened.settings = settings_;
       opened.header = state_->record();
       opened.header.actions.clear();
-      for (const seat_slot& slot : seats_) opened.seat_players.push_back(slot.holder->player_id);
+      for (const seat_slot& s : seats_) opened.seat_players.push_back(s.holder->player_id);
       journal_->match_started(opened);
     }
+    note_hand();
     changed();
     ++seq_;
-    log_event(EventKind::start, kNoSeat, Action{});
+    schedule_turn();
     broadcast_event(EventKind::start, std::nullopt, std::nullopt);
     return;
   }
   if (started_) {
+    if (!held && running() && journal_) journal_->seat_changed(match_id_, chosen, m.player_id);
     if (status_ == TableStatus::paused && all_seated()) status_ = TableStatus::playing;
-    send_snapshot(m, chosen);
+    schedule_turn();
+    if (held && last_seq) {
+      send_since(m, chosen, *last_seq);
+    } else {
+      send_snapshot(m, chosen);
+    }
   }
   changed();
 }
 
-void table::do_spectate(member m, const RequestId& id) {
+void table::do_spectate(member m, const RequestId& id, std::optional<std::uint64_t> last_seq) {
   if (closed_) return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
   if (seat_of(m.conn))
     return reply_error(m.link, ErrorCode::already_seated, "you sit at " + id_ + "; stand up to watch", id);
@@ -157,7 +205,13 @@ void table::do_spectate(member m, const RequestId& id) {
   if (!watching) spectators_.push_back(m);
   if (auto p = m.link.lock()) p->joined(id_, weak_from_this());
   deliver(m.link, wire(protocol::Watching{id_}, id));
-  if (started_) send_snapshot(m, kNoSeat);
+  if (started_) {
+    if (last_seq) {
+      send_since(m, kNoSeat, *last_seq);
+    } else {
+      send_snapshot(m, kNoSeat);
+    }
+  }
   if (!watching) changed();
 }
 
@@ -165,9 +219,11 @@ void table::do_stand(const member& m, const RequestId& id) {
   const auto seat = seat_of(m.conn);
   if (!seat) return reply_not_member(m, ErrorCode::not_seated, "you have no seat at " + id_, id);
   seats_[static_cast<std::size_t>(*seat)].holder.reset();
+  seats_[static_cast<std::size_t>(*seat)].away = false;
   // Standing up leaves you watching; `leave` goes away altogether.
   spectators_.push_back(m);
   if (status_ == TableStatus::playing) status_ = TableStatus::paused;
+  schedule_turn();
   deliver(m.link, wire(protocol::Ok{"stand", id_}, id));
   if (started_) send_snapshot(m, kNoSeat);
   changed();
@@ -177,7 +233,9 @@ void table::do_leave(const member& m, const RequestId& id) {
   bool was_member = false;
   if (const auto seat = seat_of(m.conn)) {
     seats_[static_cast<std::size_t>(*seat)].holder.reset();
+    seats_[static_cast<std::size_t>(*seat)].away = false;
     if (status_ == TableStatus::playing) status_ = TableStatus::paused;
+    schedule_turn();
     was_member = true;
   }
   if (std::erase_if(spectators_, [&](const member& s) { return s.conn == m.conn; }) > 0) was_member = true;
@@ -197,6 +255,8 @@ void table::do_act(const member& m, const Action& action, const RequestId& id) {
   if (!started_)
     return reply_error(m.link, ErrorCode::match_not_running, "the match at " + id_ + " starts when every seat is taken",
                        id);
+  if (abandoned_)
+    return reply_error(m.link, ErrorCode::match_not_running, "the match at " + id_ + " was abandoned", id);
   if (status_ == TableStatus::paused)
     return reply_error(m.link, ErrorCode::match_not_running,
                        "the match at " + id_ + " is paused until the empty seat is taken", id);
@@ -208,12 +268,37 @@ void table::do_act(const member& m, const Action& action, const RequestId& id) {
                        "the engine refused '" + to_string(action) + "': " + to_string(refusal), id, to_string(refusal));
   // The acknowledgement goes first so the actor can tell its own action's event from others'.
   deliver(m.link, wire(protocol::Accepted{id_, seq_ + 1}, id));
+  seat_slot& slot = seats_[static_cast<std::size_t>(*seat)];
+  slot.timeouts = 0;
+  const bool was_away = std::exchange(slot.away, false);
   after_action(*seat, action, hands_before, false);
+  if (was_away) changed();
+}
+
+void table::do_chat(const member& m, const std::string& text, const RequestId& id) {
+  if (closed_ || !is_member(m.conn)) return reply_not_member(m, ErrorCode::not_at_table, "you are not at " + id_, id);
+  protocol::ChatMessage line;
+  line.table_id = id_;
+  line.player_id = m.player_id;
+  line.name = m.name;
+  if (const auto seat = seat_of(m.conn)) line.seat = *seat;
+  line.text = text;
+  const auto message = wire(line);
+  std::vector<std::uint64_t> sent;
+  auto send_once = [&](const member& to) {
+    if (to.conn == 0 || std::find(sent.begin(), sent.end(), to.conn) != sent.end()) return;
+    sent.push_back(to.conn);
+    deliver(to.link, message);
+  };
+  for (const seat_slot& s : seats_)
+    if (s.holder) send_once(*s.holder);
+  for (const member& s : spectators_) send_once(s);
+  if (owner_) send_once(*owner_);
+  deliver(m.link, wire(protocol::Ok{"chat", id_}, id));
 }
 
 void table::after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server) {
   ++seq_;
-  log_event(EventKind::action, seat, action);
   if (journal_) journal_->action(match_id_, seq_, seat, action, by_server);
   std::optional<HandResult> ended;
   if (state_->hand_results().size() > hands_before) {
@@ -222,47 +307,30 @@ void table::after_action(Seat seat, const Action& action, std::size_t hands_befo
   }
   const bool over = state_->is_terminal();
   if (over) status_ = TableStatus::finished;
-  broadcast_event(EventKind::action, protocol::LastAction{seat, action, false}, ended);
+  note_hand();
+  schedule_turn();
+  broadcast_event(EventKind::action, protocol::LastAction{seat, action, false, by_server}, ended);
   if (over) {
     if (journal_)
       journal_->match_ended(match_id_, state_->winner(), state_->match_score(), match_end::finished, std::nullopt);
+    stop_timers();
     changed();
   }
 }
 
-std::optional<protocol::DealCommitment> table::deal_commitment() {
-  if (!started_ || state_->is_terminal()) return std::nullopt;
-  const Observation public_view = state_->observation(kNoSeat);
-  if (deal_ && deal_->hand == public_view.hand) return deal_;
-  // Server matches deal every hand from the match seed; a match built from explicit decks (tests)
-  // has nothing to commit to for those hands.
-  const DealSource& source = state_->record().deal;
-  const auto hand = static_cast<std::size_t>(public_view.hand);
-  Seed seed;
-  if (hand < source.decks.size()) return std::nullopt;
-  if (hand < source.seeds.size()) {
-    seed = source.seeds[hand];
-  } else if (source.seed) {
-    seed = derive_deal_seed(*source.seed, hand);
-  } else {
-    return std::nullopt;
-  }
-  deal_ = protocol::DealCommitment{match_id_, public_view.hand, atout::deal_commitment(seed, match_id_, public_view.hand)};
-  if (journal_) journal_->hand_started(match_id_, public_view.hand, public_view.dealer, seed, deal_->commitment);
-  return deal_;
-}
-
 void table::do_detach(std::uint64_t conn) {
   bool touched = false;
-  const bool running = started_ && !state_->is_terminal();
-  for (seat_slot& s : seats_) {
-    if (!s.holder || s.holder->conn != conn) continue;
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    seat_slot& slot = seats_[s];
+    if (!slot.holder || slot.holder->conn != conn) continue;
     touched = true;
-    if (running) {
-      s.holder->conn = 0;
-      s.holder->link.reset();
+    if (running()) {
+      // Held for its player, who may come back with their token; meanwhile the server plays it.
+      slot.holder->conn = 0;
+      slot.holder->link.reset();
+      start_reconnect_window(static_cast<Seat>(s));
     } else {
-      s.holder.reset();
+      slot.holder.reset();
     }
   }
   if (std::erase_if(spectators_, [&](const member& s) { return s.conn == conn; }) > 0) touched = true;
@@ -270,7 +338,107 @@ void table::do_detach(std::uint64_t conn) {
     owner_.reset();
     touched = true;
   }
-  if (touched) changed();
+  if (touched) {
+    schedule_turn();
+    changed();
+  }
+}
+
+// ---- Timers --------------------------------------------------------------------------------------
+
+bool table::running() const { return started_ && !abandoned_ && !state_->is_terminal(); }
+
+void table::schedule_turn() {
+  turn_timer_.cancel();
+  turn_armed_ = false;
+  if (closed_ || !running() || status_ != TableStatus::playing) return;
+  const Seat seat = state_->current_player();
+  if (seat == kNoSeat) return;
+  const seat_slot& slot = seats_[static_cast<std::size_t>(seat)];
+  const std::chrono::milliseconds turn(settings_.turn_ms);
+  const bool absent = !connected(slot.holder) || slot.away;
+  const auto delay = absent ? std::min(turn, kAbsentDelay) : turn;
+  turn_deadline_ = std::chrono::steady_clock::now() + delay;
+  turn_armed_ = true;
+  turn_timer_.expires_at(turn_deadline_);
+  // A cancelled wait may still be queued when the timer is re-armed: the deadline tells them apart.
+  turn_timer_.async_wait([self = shared_from_this(), deadline = turn_deadline_](beast::error_code ec) {
+    if (ec || !self->turn_armed_ || self->turn_deadline_ != deadline) return;
+    self->on_turn_timeout();
+  });
+}
+
+void table::on_turn_timeout() {
+  turn_armed_ = false;
+  const Seat seat = state_->current_player();
+  if (!running() || seat == kNoSeat) return;
+  seat_slot& slot = seats_[static_cast<std::size_t>(seat)];
+  bool away_now = false;
+  if (connected(slot.holder) && !slot.away && ++slot.timeouts >= settings_.away_after) {
+    slot.away = true;
+    away_now = true;
+  }
+  const Observation view = state_->observation(seat);
+  if (view.legal.empty()) {
+    spdlog::error("table {}: seat {} is to act but has no legal action", id_, seat);
+    return;
+  }
+  const Action action = fallback_action(view);
+  const std::size_t hands_before = state_->hand_results().size();
+  if (const Refusal r = state_->apply(seat, action); r != Refusal::none) {
+    spdlog::error("table {}: the engine refused the fallback '{}' for seat {}: {}", id_, to_string(action), seat,
+                  to_string(r));
+    return;
+  }
+  after_action(seat, action, hands_before, true);
+  if (away_now) changed();
+}
+
+void table::start_reconnect_window(Seat seat) {
+  seat_slot& slot = seats_[static_cast<std::size_t>(seat)];
+  if (slot.reconnect) slot.reconnect->cancel();
+  slot.reconnect = std::make_shared<net::steady_timer>(strand_, std::chrono::milliseconds(settings_.reconnect_ms));
+  slot.reconnect->async_wait([self = shared_from_this(), seat,
+                              timer = std::weak_ptr<net::steady_timer>(slot.reconnect)](beast::error_code ec) {
+    // A seat taken back (or a newer window) replaced this timer: only the current one counts.
+    if (ec || timer.lock() != self->seats_[static_cast<std::size_t>(seat)].reconnect) return;
+    self->on_reconnect_expired(seat);
+  });
+}
+
+void table::on_reconnect_expired(Seat seat) {
+  seat_slot& slot = seats_[static_cast<std::size_t>(seat)];
+  slot.reconnect.reset();
+  if (!slot.holder || slot.holder->conn != 0 || !running()) return;
+  if (settings_.abandon == protocol::TableSettings::Abandon::free_seat) {
+    spdlog::info("table {}: seat {} freed; its player did not come back", id_, seat);
+    slot.holder.reset();
+    slot.away = false;
+    slot.timeouts = 0;
+    if (status_ == TableStatus::playing) status_ = TableStatus::paused;
+    schedule_turn();
+    changed();
+    return;
+  }
+  spdlog::info("table {}: match abandoned by seat {}", id_, seat);
+  abandoned_ = true;
+  abandoned_by_ = seat;
+  status_ = TableStatus::finished;
+  ++seq_;
+  if (journal_) journal_->match_ended(match_id_, 1 - seat % 2, state_->match_score(), match_end::abandoned, seat);
+  stop_timers();
+  broadcast_event(EventKind::abandoned, std::nullopt, std::nullopt);
+  changed();
+}
+
+void table::stop_timers() {
+  turn_timer_.cancel();
+  turn_armed_ = false;
+  for (seat_slot& s : seats_)
+    if (s.reconnect) {
+      s.reconnect->cancel();
+      s.reconnect.reset();
+    }
 }
 
 // ---- Helpers -------------------------------------------------------------------------------------
@@ -308,59 +476,127 @@ void table::reply_not_member(const member& m, ErrorCode code, std::string messag
   reply_error(m.link, code, std::move(message), id);
 }
 
-void table::send_snapshot(const member& m, Seat seat) {
+std::optional<protocol::DealCommitment> table::commitment_for(const State& st) const {
+  if (st.is_terminal()) return std::nullopt;
+  const Observation public_view = st.observation(kNoSeat);
+  // Server matches deal every hand from the match seed; a match built from explicit decks (tests)
+  // has nothing to commit to for those hands.
+  const DealSource& source = st.record().deal;
+  const auto hand = static_cast<std::size_t>(public_view.hand);
+  Seed seed;
+  if (hand < source.decks.size()) return std::nullopt;
+  if (hand < source.seeds.size()) {
+    seed = source.seeds[hand];
+  } else if (source.seed) {
+    seed = derive_deal_seed(*source.seed, hand);
+  } else {
+    return std::nullopt;
+  }
+  return protocol::DealCommitment{match_id_, public_view.hand,
+                                  atout::deal_commitment(seed, match_id_, public_view.hand)};
+}
+
+void table::note_hand() {
+  if (!started_ || state_->is_terminal()) return;
+  // A new hand is dealt only when one ends, so the count of results tells when to recompute.
+  const std::size_t results = state_->hand_results().size();
+  if (results == deal_results_) return;
+  deal_results_ = results;
+  deal_ = commitment_for(*state_);
+  if (!deal_ || !journal_) return;
+  const DealSource& source = state_->record().deal;
+  const auto hand = static_cast<std::size_t>(deal_->hand);
+  const Seed seed = hand < source.seeds.size() ? source.seeds[hand] : derive_deal_seed(*source.seed, hand);
+  journal_->hand_started(match_id_, deal_->hand, state_->observation(kNoSeat).dealer, seed, deal_->commitment);
+}
+
+protocol::Event table::make_event(const State& st, std::uint64_t seq, EventKind kind, Seat viewer,
+                                  const std::optional<protocol::LastAction>& last,
+                                  const std::optional<HandResult>& hand_result, bool live) const {
   protocol::Event e;
   e.table_id = id_;
-  e.seq = seq_;
-  e.kind = EventKind::snapshot;
-  e.observation = state_->observation(seat);
-  e.deal = deal_commitment();
-  if (state_->is_terminal())
-    e.match_result =
-        protocol::MatchResult{state_->winner().value_or(-1), state_->match_score(), state_->hand_results()};
-  deliver(m.link, wire(e));
+  e.seq = seq;
+  e.kind = kind;
+  e.observation = st.observation(viewer);
+  e.deal = live ? deal_ : commitment_for(st);
+  if (st.is_terminal()) e.deal.reset();
+  e.hand_result = hand_result;
+  const bool abandon_event = kind == EventKind::abandoned || (kind == EventKind::snapshot && abandoned_);
+  if (st.is_terminal() || abandon_event) {
+    protocol::MatchResult r{st.winner().value_or(-1), st.match_score(), st.hand_results()};
+    if (abandon_event) {
+      r.winner = 1 - abandoned_by_ % 2;
+      r.abandoned = true;
+      r.abandoned_by = abandoned_by_;
+      e.deal.reset();
+    }
+    e.match_result = std::move(r);
+  }
+  // The action as `viewer` may see it: a played card is public, but cards named by another seat's
+  // action (an announced combination) are withheld unless the viewer's observation shows them.
+  e.last = last;
+  if (e.last && e.last->seat != viewer && !(e.last->action.cards - e.observation.visible).empty()) {
+    e.last->action.cards = CardSet{};
+    e.last->redacted = true;
+  }
+  if (live && turn_armed_) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(turn_deadline_ - std::chrono::steady_clock::now());
+    e.turn_ms_left = static_cast<int>(std::max<std::int64_t>(0, left.count()));
+  }
+  return e;
+}
+
+void table::send_snapshot(const member& m, Seat seat) {
+  deliver(m.link, wire(make_event(*state_, seq_, EventKind::snapshot, seat, std::nullopt, std::nullopt, true)));
+}
+
+void table::send_since(const member& m, Seat viewer, std::uint64_t last_seq) {
+  if (last_seq >= seq_) {
+    if (last_seq > seq_) send_snapshot(m, viewer);  // not a seq of ours: start afresh
+    return;
+  }
+  if (seq_ - last_seq > kMaxReplayEvents) return send_snapshot(m, viewer);
+  // Event 1 started the match, and event k + 2 came from the record's action k; an abandoned
+  // match has one more event. Rebuild the state as of `last_seq` and replay from there.
+  Record header = state_->record();
+  const std::vector<RecordedAction> actions = std::move(header.actions);
+  header.actions.clear();
+  CreateResult created = create_state(header);
+  if (!created.state) return send_snapshot(m, viewer);
+  State& replay = *created.state;
+  std::size_t next = 0;
+  for (; next < actions.size() && next + 2 <= last_seq; ++next) replay.apply(actions[next].seat, actions[next].action);
+  for (std::uint64_t seq = last_seq + 1; seq <= seq_; ++seq) {
+    const bool live = seq == seq_;
+    if (seq == 1) {
+      deliver(m.link, wire(make_event(replay, seq, EventKind::start, viewer, std::nullopt, std::nullopt, live)));
+    } else if (next < actions.size()) {
+      const RecordedAction& a = actions[next++];
+      const std::size_t before = replay.hand_results().size();
+      replay.apply(a.seat, a.action);
+      std::optional<HandResult> ended;
+      if (replay.hand_results().size() > before) ended = replay.hand_results().back();
+      // Whether the server played it is not in the record; the live event said so at the time.
+      deliver(m.link, wire(make_event(replay, seq, EventKind::action, viewer,
+                                      protocol::LastAction{a.seat, a.action, false, false}, ended, live)));
+    } else if (abandoned_) {
+      deliver(m.link, wire(make_event(replay, seq, EventKind::abandoned, viewer, std::nullopt, std::nullopt, live)));
+    }
+  }
 }
 
 void table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> last,
                             std::optional<HandResult> hand_result) {
-  protocol::Event e;
-  e.table_id = id_;
-  e.seq = seq_;
-  e.kind = kind;
-  e.deal = deal_commitment();
-  e.hand_result = std::move(hand_result);
-  if (state_->is_terminal())
-    e.match_result =
-        protocol::MatchResult{state_->winner().value_or(-1), state_->match_score(), state_->hand_results()};
-
-  // The action as `viewer` may see it: a played card is public, but cards named by another seat's
-  // action (an announced combination) are withheld unless the viewer's observation shows them.
-  auto view_of_last = [&](Seat viewer, CardSet visible) {
-    std::optional<protocol::LastAction> v = last;
-    if (v && v->seat != viewer && !(v->action.cards - visible).empty()) {
-      v->action.cards = CardSet{};
-      v->redacted = true;
-    }
-    return v;
-  };
-
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     if (!connected(seats_[s].holder)) continue;
-    e.observation = state_->observation(static_cast<Seat>(s));
-    e.last = view_of_last(static_cast<Seat>(s), e.observation.visible);
-    deliver(seats_[s].holder->link, wire(e));
+    deliver(seats_[s].holder->link,
+            wire(make_event(*state_, seq_, kind, static_cast<Seat>(s), last, hand_result, true)));
   }
   if (!spectators_.empty()) {
-    e.observation = state_->observation(kNoSeat);
-    e.last = view_of_last(kNoSeat, e.observation.visible);
-    const auto shared = wire(e);
+    const auto shared = wire(make_event(*state_, seq_, kind, kNoSeat, last, hand_result, true));
     for (const member& s : spectators_) deliver(s.link, shared);
   }
-}
-
-void table::log_event(EventKind kind, Seat seat, const Action& action) {
-  if (log_.size() == kEventLogCapacity) log_.pop_front();
-  log_.push_back(logged_event{seq_, kind, seat, action});
 }
 
 protocol::TableSummary table::summary() const {
@@ -378,6 +614,7 @@ protocol::TableSummary table::summary() const {
       info.player_id = h->player_id;
       info.name = h->name;
       info.connected = h->conn != 0;
+      info.away = seats_[i].away;
     }
     s.seats.push_back(std::move(info));
   }
@@ -395,16 +632,21 @@ void table::changed() {
     sent.push_back(m.conn);
     deliver(m.link, update);
   };
+  bool held = false;
   for (const seat_slot& seat : seats_)
-    if (seat.holder) send_once(*seat.holder);
+    if (seat.holder) {
+      send_once(*seat.holder);
+      held = held || seat.holder->conn == 0;
+    }
   for (const member& m : spectators_) send_once(m);
   if (owner_) send_once(*owner_);
 
   auto l = lobby_.lock();
   if (l) l->table_changed(s);
-  // Nobody left to play or watch: held seats go too (until resume outlives connections, issue 5).
-  if (sent.empty() && !closed_) {
+  // Nobody left to play or watch, and no seat held for a player who may come back: close.
+  if (sent.empty() && !(held && running()) && !closed_) {
     closed_ = true;
+    stop_timers();
     if (l) l->table_closed(id_);
   }
 }

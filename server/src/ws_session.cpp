@@ -11,7 +11,11 @@ using protocol::ErrorCode;
 using protocol::RequestId;
 
 ws_session::ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx)
-    : ws_(std::move(socket)), ctx_(std::move(ctx)), conn_(ctx_->next_conn.fetch_add(1)) {}
+    : ws_(std::move(socket)), ctx_(std::move(ctx)), conn_(ctx_->next_conn.fetch_add(1)) {
+  ++ctx_->live_sessions;
+}
+
+ws_session::~ws_session() { --ctx_->live_sessions; }
 
 void ws_session::run(http::request<http::string_body> request) {
   // The HTTP timeout no longer applies; the WebSocket's own timeouts take over, with keep-alive
@@ -25,6 +29,7 @@ void ws_session::run(http::request<http::string_body> request) {
   ws_.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, "atout-server"); }));
   ws_.read_message_max(kMaxMessageBytes);
+  ctx_->sessions->add(conn_, weak_from_this());
   ws_.async_accept(request, beast::bind_front_handler(&ws_session::on_accept, shared_from_this()));
 }
 
@@ -35,6 +40,9 @@ void ws_session::on_accept(beast::error_code ec) {
   }
   spdlog::debug("conn {}: open", conn_);
   do_read();
+  if (ctx_->shutting_down)
+    kick(protocol::Goodbye{protocol::Goodbye::Reason::shutdown, "the server is shutting down; reconnect later"},
+         kCloseShutdown);
 }
 
 void ws_session::do_read() {
@@ -46,6 +54,12 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
     spdlog::debug("conn {}: closed: {}", conn_, ec.message());
     close_down();
     return;
+  }
+  // Kicked (replaced, or the server is stopping): requests still in flight are not handled, but
+  // the read goes on so that the closing handshake completes.
+  if (closed_) {
+    buffer_.consume(buffer_.size());
+    return do_read();
   }
   if (!ws_.got_text()) {
     buffer_.consume(buffer_.size());
@@ -98,7 +112,25 @@ void ws_session::on_write(beast::error_code ec, std::size_t) {
     return;
   }
   queue_.pop_front();
-  if (!queue_.empty()) do_write();
+  if (!queue_.empty()) return do_write();
+  if (close_after_write_ != 0) {
+    const websocket::close_reason reason(close_after_write_);
+    close_after_write_ = 0;
+    ws_.async_close(reason, [self = shared_from_this()](beast::error_code) {});
+  }
+}
+
+void ws_session::kick(protocol::Goodbye goodbye, std::uint16_t code) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), goodbye = std::move(goodbye), code] {
+    if (self->closed_) return;
+    self->on_send(wire(goodbye));
+    self->close_down();
+    if (self->queue_.empty()) {
+      self->ws_.async_close(websocket::close_reason(code), [self](beast::error_code) {});
+    } else {
+      self->close_after_write_ = code;
+    }
+  });
 }
 
 // ---- Membership ----------------------------------------------------------------------------------
@@ -121,6 +153,7 @@ void ws_session::departed(const std::string& table_id) {
 void ws_session::close_down() {
   if (closed_) return;
   closed_ = true;
+  ctx_->sessions->remove(conn_, player_ ? player_->id : std::string());
   ctx_->lobby->drop(conn_);
   for (auto& [id, t] : tables_)
     if (auto live = t.lock()) live->detach(conn_);
@@ -175,7 +208,28 @@ void ws_session::handle(const protocol::Hello& r, const RequestId& id) {
   }
   w.player_id = player_->id;
   w.name = player_->name;
+  // One connection per identity: a newer one takes over, and the older is told why it closes.
+  if (auto previous = ctx_->sessions->bind(player_->id, conn_))
+    previous->kick(protocol::Goodbye{protocol::Goodbye::Reason::replaced, "a newer connection resumed " + player_->id},
+                   kCloseReplaced);
+  if (!w.resumed) return on_send(wire(w, id));
+  ctx_->lobby->held_seats(player_->id, [link = weak_from_this(), w = std::move(w), resume = r.resume,
+                                        id](std::vector<protocol::HeldSeat> seats) mutable {
+    auto self = link.lock();
+    if (!self) return;
+    w.seats = std::move(seats);
+    net::post(self->ws_.get_executor(), [self, w = std::move(w), resume = std::move(resume), id]() mutable {
+      self->welcome(std::move(w), std::move(resume), id);
+    });
+  });
+}
+
+void ws_session::welcome(protocol::Welcome w, std::vector<protocol::ResumeAt> resume, const RequestId& id) {
+  if (closed_) return;
   on_send(wire(w, id));
+  // Each resumed table answers with `seated` (or an error) and the events missed since last_seq.
+  for (const protocol::ResumeAt& at : resume)
+    handle(protocol::Sit{{at.table_id, std::nullopt}, std::nullopt, at.last_seq}, {});
 }
 
 void ws_session::handle(const protocol::ListVariants&, const RequestId& id) {
@@ -197,16 +251,20 @@ void ws_session::handle(const protocol::UnsubscribeLobby&, const RequestId& id) 
 void ws_session::handle(const protocol::CreateTable& r, const RequestId& id) { ctx_->lobby->create(r, me(), id); }
 
 void ws_session::handle(const protocol::Sit& r, const RequestId& id) {
-  ctx_->lobby->find(r.where, true, [m = me(), seat = r.seat, id](std::shared_ptr<table> t, auto error) {
-    if (error) return deliver(m.link, wire(*error, id));
-    t->sit(m, seat, id);
-  });
+  // Taking back a held seat finds a private table by id too: the table itself then refuses anyone
+  // it holds no seat for, as if it did not exist.
+  const bool resuming = r.last_seq.has_value();
+  ctx_->lobby->find(r.where, !resuming,
+                    [m = me(), seat = r.seat, id, last_seq = r.last_seq](std::shared_ptr<table> t, auto error) {
+                      if (error) return deliver(m.link, wire(*error, id));
+                      t->sit(m, seat, id, last_seq);
+                    });
 }
 
 void ws_session::handle(const protocol::Spectate& r, const RequestId& id) {
-  ctx_->lobby->find(r.where, true, [m = me(), id](std::shared_ptr<table> t, auto error) {
+  ctx_->lobby->find(r.where, true, [m = me(), id, last_seq = r.last_seq](std::shared_ptr<table> t, auto error) {
     if (error) return deliver(m.link, wire(*error, id));
-    t->spectate(m, id);
+    t->spectate(m, id, last_seq);
   });
 }
 
@@ -239,5 +297,24 @@ void ws_session::handle(const protocol::Act& r, const RequestId& id) {
 }
 
 void ws_session::handle(const protocol::Ping&, const RequestId& id) { on_send(wire(protocol::Pong{}, id)); }
+
+void ws_session::handle(const protocol::Chat& r, const RequestId& id) {
+  // A token bucket: chat can never crowd out play, whatever a client sends.
+  const auto now = std::chrono::steady_clock::now();
+  const double refill = std::chrono::duration<double>(now - chat_refill_) / kChatInterval;
+  chat_credit_ = std::min(kChatBurst, chat_credit_ + refill);
+  chat_refill_ = now;
+  if (chat_credit_ < 1) {
+    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>((1 - chat_credit_) * kChatInterval);
+    return reply_error(ErrorCode::chat_too_fast,
+                       "chat is limited to " + std::to_string(static_cast<int>(kChatBurst)) +
+                           " lines at once and one a second; wait " + std::to_string(wait.count()) + " ms",
+                       id);
+  }
+  chat_credit_ -= 1;
+  if (!r.table_id) return ctx_->lobby->chat(me(), r.text, id);
+  with_member_table(*r.table_id, id,
+                    [m = me(), text = r.text, id](const std::shared_ptr<table>& t) { t->chat(m, text, id); });
+}
 
 }  // namespace atout::server

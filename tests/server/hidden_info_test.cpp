@@ -136,6 +136,10 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
     auto check_messages = [&](Seat actor) {
       const std::vector<CardSet> after = shadow->hands();
       const Observation pub = shadow->observation(kNoSeat);
+      const std::string live_seed =
+          shadow->is_terminal() ? std::string()
+                                : derive_deal_seed(*header.deal.seed, static_cast<std::uint64_t>(pub.hand)).hex();
+      const std::string match_seed = header.deal.seed->hex();
       known.new_deal(pub.hand);
       if (pub.turn_up) known.turn_up(*pub.turn_up, after);
       if (pub.phase == Phase::playing) known.play_started(after);
@@ -151,6 +155,13 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
         int events = 0;
         for (const auto& text : peers[static_cast<std::size_t>(r)]->take()) {
           ++messages_checked;
+          // Issue 5, fair dealing: the seed of the hand in play, and the match seed it derives
+          // from, appear nowhere before that hand is over.
+          if (!live_seed.empty()) {
+            ASSERT_EQ(text->find(live_seed), std::string::npos)
+                << "recipient " << r << " sees the live seed " << live_seed << " hand " << pub.hand << ": " << *text;
+          }
+          ASSERT_EQ(text->find(match_seed), std::string::npos) << "recipient " << r << " sees the match seed";
           const CardSet seen = cards_in(*text);
           ASSERT_TRUE((seen - allowed).empty()) << "recipient " << r << " of " << info.id << " match " << g << " sees "
                                                 << to_string(seen - allowed) << " in " << *text;
@@ -158,7 +169,8 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
           // needs a full parse (for its legal actions), which keeps 1,000 matches affordable.
           if (text->find(R"("type":"event")") == std::string::npos) continue;
           ++events;
-          ASSERT_TRUE(text->ends_with(R"("seq":)" + std::to_string(seq) + R"(,"table_id":"t1","type":"event"})"))
+          ASSERT_TRUE(text->ends_with(R"("type":"event"})") &&
+                      text->find(R"("seq":)" + std::to_string(seq) + R"(,"table_id":"t1",)") != std::string::npos)
               << "recipient " << r << " expected event " << seq << ": " << *text;
           if (watcher) {
             ASSERT_EQ(text->find(R"("hand_cards")"), std::string::npos);

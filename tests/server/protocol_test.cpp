@@ -24,16 +24,21 @@ std::vector<Request> sample_requests() {
   CreateTable create{"french", Options{{"target", 701}, {"declarations", false}}, true, TableSettings{}};
   create.settings.turn_ms = 5000;
   create.settings.rated = false;
-  return {Hello{1, std::string("ann"), std::nullopt},
-          Hello{1, std::nullopt, std::string(64, 'f')},
+  return {Hello{1, std::string("ann"), std::nullopt, {}},
+          Hello{1, std::nullopt, std::string(64, 'f'), {}},
+          Hello{1, std::nullopt, std::string(64, 'e'), {ResumeAt{"t1", 7}, ResumeAt{"t2", 0}}},
           ListVariants{},
           ListTables{},
           SubscribeLobby{},
           UnsubscribeLobby{},
           create,
-          Sit{TableRef{std::string("t1"), std::nullopt}, 2},
-          Sit{TableRef{std::nullopt, std::string("abc")}, std::nullopt},
-          Spectate{TableRef{std::string("t1"), std::nullopt}},
+          Sit{TableRef{std::string("t1"), std::nullopt}, 2, std::nullopt},
+          Sit{TableRef{std::nullopt, std::string("abc")}, std::nullopt, std::nullopt},
+          Sit{TableRef{std::string("t1"), std::nullopt}, std::nullopt, 12},
+          Spectate{TableRef{std::string("t1"), std::nullopt}, std::nullopt},
+          Spectate{TableRef{std::string("t1"), std::nullopt}, 3},
+          Chat{std::string("t1"), "bonne chance"},
+          Chat{std::nullopt, "hello lobby"},
           Stand{"t1"},
           Leave{"t1"},
           act,
@@ -127,9 +132,10 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
   for (const json& j :
        {to_json(Welcome{}), to_json(VariantList{}), to_json(TableList{}), to_json(TableCreated{summary, std::nullopt}),
         to_json(Seated{}), to_json(Watching{}), to_json(Ok{}), to_json(Accepted{}), to_json(Pong{}), to_json(Error{}),
-        to_json(Event{}), to_json(TableUpdate{summary}), to_json(LobbyUpdate{summary}), to_json(LobbyRemove{})})
+        to_json(Event{}), to_json(TableUpdate{summary}), to_json(LobbyUpdate{summary}), to_json(LobbyRemove{}),
+        to_json(ChatMessage{}), to_json(Goodbye{})})
     types.insert(j["type"].get<std::string>());
-  EXPECT_EQ(types.size(), 26u);
+  EXPECT_EQ(types.size(), 29u);
   for (const std::string& t : types) {
     EXPECT_TRUE(std::filesystem::exists(std::string(ATOUT_SOURCE_DIR) + "/protocol/schema/" + t + ".json")) << t;
     EXPECT_NE(doc.find("### `" + t + "`"), std::string::npos) << t << " has no section in docs/protocol.md";

@@ -188,9 +188,18 @@ std::optional<json> test_client::next_of(std::string_view type, std::chrono::mil
 }
 
 json test_client::request(json message) {
-  const std::int64_t id = next_id_++;
-  message["id"] = id;
+  message["id"] = next_id_;
   send(message);
+  return reply_to(next_id_++, message);
+}
+
+json test_client::request_unlogged(json message) {
+  message["id"] = next_id_;
+  send_raw(message.dump());
+  return reply_to(next_id_++, message);
+}
+
+json test_client::reply_to(std::int64_t id, const json& message) {
   for (auto it = backlog_.begin(); it != backlog_.end(); ++it) {
     if (it->contains("id") && (*it)["id"] == id) {
       json j = std::move(*it);

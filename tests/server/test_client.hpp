@@ -48,6 +48,7 @@ class live_server {
   explicit live_server(int threads = 2);
   ~live_server();
   unsigned short port() const { return port_; }
+  server& get() { return *server_; }
 
  private:
   std::unique_ptr<server> server_;
@@ -86,6 +87,8 @@ class test_client {
   }
   // Sends with a fresh id and returns the reply bearing it; other messages wait in the backlog.
   json request(json message);
+  // The same for a deliberately bad message, which is kept out of the schema log.
+  json request_unlogged(json message);
   // hello as a guest; returns the welcome.
   json hello(const std::string& name);
   // True when no table event reached this connection before the reply to a ping sent now. Events
@@ -98,6 +101,7 @@ class test_client {
 
  private:
   std::optional<std::string> read_text(std::chrono::milliseconds timeout);
+  json reply_to(std::int64_t id, const json& message);
 
   net::io_context ioc_;
   websocket::stream<beast::tcp_stream> ws_;

@@ -41,6 +41,7 @@ enum class ErrorCode : std::uint8_t {
   match_not_running,
   illegal_action,
   internal_error,
+  chat_too_fast,  // more chat than the rate limit allows; the message was dropped
 };
 
 std::string to_string(ErrorCode c);
@@ -52,10 +53,16 @@ using RequestId = std::variant<std::monostate, std::int64_t, std::string>;
 
 // ---- Client requests ---------------------------------------------------------------------------
 
+// A table the client was at, and the last event it saw there.
+struct ResumeAt {
+  std::string table_id;
+  std::uint64_t last_seq = 0;
+};
 struct Hello {
   int protocol = kVersion;
   std::optional<std::string> name;   // a guest name
   std::optional<std::string> token;  // resume an earlier identity
+  std::vector<ResumeAt> resume;      // with a token: take back these tables' seats (or views)
 };
 struct ListVariants {};
 struct ListTables {};
@@ -68,6 +75,9 @@ struct TableSettings {
   int reconnect_ms = 60'000;  // how long a disconnected player's seat is held for them
   int away_after = 2;         // consecutive timeouts that mark a seat away (1 to 10)
   bool rated = true;          // a finished match updates its players' ratings
+  // When a disconnected player does not come back within reconnect_ms: `forfeit` ends the match,
+  // lost by that player's side; `free_seat` frees the seat and pauses until someone takes it.
+  enum class Abandon : std::uint8_t { forfeit, free_seat } abandon = Abandon::forfeit;
 };
 struct CreateTable {
   std::string variant;
@@ -83,9 +93,12 @@ struct TableRef {
 struct Sit {
   TableRef where;
   std::optional<int> seat;  // empty: any free seat
+  // Taking back a held seat: the last event seen, so only the missed events are sent.
+  std::optional<std::uint64_t> last_seq;
 };
 struct Spectate {
   TableRef where;
+  std::optional<std::uint64_t> last_seq;
 };
 struct Stand {
   std::string table_id;
@@ -98,9 +111,15 @@ struct Act {
   Action action;
 };
 struct Ping {};
+// A line of chat to a table's members, or to the lobby's subscribers when `table_id` is empty.
+struct Chat {
+  std::optional<std::string> table_id;
+  std::string text;
+};
+inline constexpr std::size_t kMaxChatBytes = 500;
 
 using Request = std::variant<Hello, ListVariants, ListTables, SubscribeLobby, UnsubscribeLobby, CreateTable, Sit,
-                             Spectate, Stand, Leave, Act, Ping>;
+                             Spectate, Stand, Leave, Act, Ping, Chat>;
 
 // The `type` string of a request.
 std::string_view type_of(const Request& r);
@@ -155,11 +174,16 @@ struct TableSummary {
   std::uint64_t seq = 0;
 };
 
+struct HeldSeat {
+  std::string table_id;
+  int seat = 0;
+};
 struct Welcome {
   std::string player_id;
   std::string name;
   std::string token;
   bool resumed = false;
+  std::vector<HeldSeat> seats;  // seats held for this player in running matches
 };
 struct VariantList {
   std::vector<const VariantInfo*> variants;
@@ -193,12 +217,15 @@ struct MatchResult {
   int winner = -1;  // team (seat % 2)
   std::array<int, 2> match_score{};
   std::vector<HandResult> hands;  // with their deal seeds, now that nothing is hidden
+  bool abandoned = false;         // ended when `abandoned_by`'s player did not come back
+  Seat abandoned_by = kNoSeat;
 };
 
 enum class EventKind : std::uint8_t {
-  start,     // every seat filled: the match begins
-  action,    // an accepted action
-  snapshot,  // the current view, sent on sitting, watching or resuming (seq not advanced)
+  start,      // every seat filled: the match begins
+  action,     // an accepted action
+  snapshot,   // the current view, sent on sitting, watching or resuming (seq not advanced)
+  abandoned,  // a player did not come back in time: the match ends, lost by their side
 };
 std::string to_string(EventKind k);
 
@@ -208,6 +235,7 @@ struct LastAction {
   Seat seat = kNoSeat;
   Action action;
   bool redacted = false;
+  bool by_server = false;  // played for the seat: a timeout, or its player away or disconnected
 };
 
 // The commitment to the deal in progress (docs/fair-dealing.md): published before a card of the
@@ -225,6 +253,7 @@ struct Event {
   std::optional<LastAction> last;
   Observation observation;
   std::optional<DealCommitment> deal;     // while a hand is in progress
+  std::optional<int> turn_ms_left;        // time the seat to act has left, while the match runs
   std::optional<HandResult> hand_result;  // the hand this event ended, with its seed revealed
   std::optional<MatchResult> match_result;
 };
@@ -237,6 +266,18 @@ struct LobbyUpdate {
 };
 struct LobbyRemove {
   std::string table_id;
+};
+struct ChatMessage {
+  std::optional<std::string> table_id;  // empty: lobby chat
+  std::string player_id;
+  std::string name;
+  std::optional<int> seat;  // the speaker's seat at the table, if seated
+  std::string text;
+};
+// Sent just before the server closes a connection on purpose.
+struct Goodbye {
+  enum class Reason : std::uint8_t { replaced, shutdown } reason = Reason::shutdown;
+  std::string message;
 };
 
 json to_json(const TableSettings& s);
@@ -259,6 +300,8 @@ json to_json(const Event& m);
 json to_json(const TableUpdate& m);
 json to_json(const LobbyUpdate& m);
 json to_json(const LobbyRemove& m);
+json to_json(const ChatMessage& m);
+json to_json(const Goodbye& m);
 
 // Serialises a server message to the text sent on the wire.
 template <typename M, typename... Id>

@@ -1,4 +1,5 @@
-// What every connection shares: the lobby, the player registry and connection numbering.
+// What every connection shares: the lobby, the player registry, the live connections and their
+// numbering.
 #pragma once
 
 #include <atomic>
@@ -7,12 +8,18 @@
 
 #include "atout/server/lobby.hpp"
 #include "atout/server/players.hpp"
+#include "atout/server/sessions.hpp"
 
 namespace atout::server {
 
 struct context {
   std::shared_ptr<server::lobby> lobby;
   std::shared_ptr<server::players> players;
+  std::shared_ptr<server::sessions> sessions = std::make_shared<server::sessions>();
+  // Set when a graceful shutdown begins: connections stop taking requests.
+  std::atomic<bool> shutting_down{false};
+  // WebSocket session objects alive (a session dies after its close handshake completes).
+  std::atomic<std::size_t> live_sessions{0};
   std::atomic<std::uint64_t> next_conn{1};
 };
 

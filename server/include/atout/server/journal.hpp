@@ -20,7 +20,7 @@ struct match_opened {
   bool is_private = false;
   std::optional<std::string> invite;
   protocol::TableSettings settings;
-  Record header;  // variant, complete options, the secret match seed and the first dealer
+  Record header;                          // variant, complete options, the secret match seed and the first dealer
   std::vector<std::string> seat_players;  // player id per seat
 };
 

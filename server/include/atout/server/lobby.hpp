@@ -38,6 +38,10 @@ class lobby : public std::enable_shared_from_this<lobby> {
   void unsubscribe(member m, protocol::RequestId id);
   // The connection closed: forget its subscription.
   void drop(std::uint64_t conn);
+  // Lobby chat: `m` says `text` to every subscriber (the speaker must be one).
+  void chat(member m, std::string text, protocol::RequestId id);
+  // Calls `then` on the lobby strand with the seats of running matches held by `player_id`.
+  void held_seats(std::string player_id, std::function<void(std::vector<protocol::HeldSeat>)> then);
 
   // From tables (any strand).
   void table_changed(protocol::TableSummary summary);

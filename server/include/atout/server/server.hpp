@@ -1,6 +1,7 @@
 // The whole server: I/O threads, the listener, the lobby and the player registry.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,12 +27,21 @@ class server {
   unsigned short port() const;
   // Runs the I/O threads in the background.
   void start();
-  // Runs the I/O threads until SIGINT or SIGTERM.
+  // Runs the I/O threads until SIGINT or SIGTERM, then shuts down gracefully.
   void run_until_signal();
-  // Stops accepting and stops the I/O threads (graceful close with 1012 comes with issue 5).
+  // Graceful shutdown: stops accepting, says goodbye to every connection and closes it with 1012
+  // once everything is saved, then stops the I/O threads; returns within about `grace`. Returns
+  // how many connections were still open when the grace ran out.
+  std::size_t shutdown(std::chrono::milliseconds grace = kShutdownGrace);
+  // Stops at once: no goodbye, no close handshake (tests, and after a failed shutdown).
   void stop();
 
+  static constexpr std::chrono::milliseconds kShutdownGrace{5000};
+
  private:
+  // Waits until every action accepted so far is durably stored.
+  void flush_persistence();
+
   config cfg_;
   net::io_context ioc_;
   std::shared_ptr<context> ctx_;

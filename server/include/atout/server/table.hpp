@@ -1,8 +1,8 @@
 // One table: an actor on its own strand that owns a match's engine state, its seats and watchers.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,14 +27,20 @@ struct table_init {
   protocol::TableSettings settings;
   std::unique_ptr<State> state;  // a new match, dealt from a secret match seed
   std::weak_ptr<server::lobby> lobby;
-  std::optional<member> owner;  // its creator keeps an empty table open until it leaves
+  std::optional<member> owner;               // its creator keeps an empty table open until it leaves
   std::shared_ptr<server::journal> journal;  // may be null: nothing is persisted
+  // Rebuilding a running match after a restart: each seat held for its player (conn 0), and the
+  // number of events the match had produced. Empty for a new table.
+  std::vector<std::optional<member>> held;
+  std::uint64_t seq = 0;
 };
 
 class table : public std::enable_shared_from_this<table> {
  public:
-  // Events kept for late readers (resume after a short disconnect comes with issue 5).
-  static constexpr std::size_t kEventLogCapacity = 1024;
+  // A client that missed more events than this gets a snapshot instead of the events.
+  static constexpr std::uint64_t kMaxReplayEvents = 1024;
+  // How long the server waits before playing for a seat whose player is away or disconnected.
+  static constexpr std::chrono::milliseconds kAbsentDelay{1000};
 
   // The table starts the match once every seat is filled.
   table(net::any_io_executor ex, table_init init);
@@ -43,35 +49,46 @@ class table : public std::enable_shared_from_this<table> {
   const std::string& match_id() const { return match_id_; }
 
   // Each of these posts onto the table's strand and answers through the member's peer.
-  void sit(member m, std::optional<int> seat, protocol::RequestId id);
-  void spectate(member m, protocol::RequestId id);
+  // `last_seq`: the member takes back its held seat (or view) and gets only the events after it.
+  void sit(member m, std::optional<int> seat, protocol::RequestId id, std::optional<std::uint64_t> last_seq = {});
+  void spectate(member m, protocol::RequestId id, std::optional<std::uint64_t> last_seq = {});
   void stand(member m, protocol::RequestId id);
   void leave(member m, protocol::RequestId id);
   void act(member m, Action action, protocol::RequestId id);
+  void chat(member m, std::string text, protocol::RequestId id);
   // The connection closed. A seat in a running match is held for its player (who may resume
   // with their token and sit again); everything else the connection had here is released.
   void detach(std::uint64_t conn);
+  // After a restart: starts the held seats' reconnect windows and the turn timer.
+  void restored();
 
   // The summary as of now; call on the strand only (the lobby gets copies through updates).
   protocol::TableSummary summary() const;
 
  private:
   struct seat_slot {
-    std::optional<member> holder;  // conn == 0: the holder disconnected and the seat is held
-  };
-  struct logged_event {
-    std::uint64_t seq = 0;
-    protocol::EventKind kind = protocol::EventKind::action;
-    Seat seat = kNoSeat;
-    Action action;
+    std::optional<member> holder;                  // conn == 0: the holder disconnected and the seat is held
+    int timeouts = 0;                              // consecutive turn timeouts of the present player
+    bool away = false;                             // marked away after settings.away_after timeouts
+    std::shared_ptr<net::steady_timer> reconnect;  // the held seat's reconnect window
   };
 
-  void do_sit(member m, std::optional<int> seat, const protocol::RequestId& id);
-  void do_spectate(member m, const protocol::RequestId& id);
+  void do_sit(member m, std::optional<int> seat, const protocol::RequestId& id, std::optional<std::uint64_t> last_seq);
+  void do_spectate(member m, const protocol::RequestId& id, std::optional<std::uint64_t> last_seq);
   void do_stand(const member& m, const protocol::RequestId& id);
   void do_leave(const member& m, const protocol::RequestId& id);
   void do_act(const member& m, const Action& action, const protocol::RequestId& id);
+  void do_chat(const member& m, const std::string& text, const protocol::RequestId& id);
   void do_detach(std::uint64_t conn);
+
+  // The match has started and neither finished nor been abandoned.
+  bool running() const;
+  // (Re)arms the turn timer for the seat to act, or stops it when nobody is to act.
+  void schedule_turn();
+  void on_turn_timeout();
+  void start_reconnect_window(Seat seat);
+  void on_reconnect_expired(Seat seat);
+  void stop_timers();
 
   std::optional<Seat> seat_of(std::uint64_t conn) const;
   bool is_member(std::uint64_t conn) const;
@@ -81,13 +98,20 @@ class table : public std::enable_shared_from_this<table> {
   // Non-members of a private table are told it does not exist, so ids reveal nothing.
   void reply_not_member(const member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
   void send_snapshot(const member& m, Seat seat);
-  // Sends every seat and watcher its own view of the event just logged.
+  // Sends `m` the events after `last_seq` as `viewer` saw them, rebuilt from the match record;
+  // a snapshot when there are too many or `last_seq` is not one of this table's.
+  void send_since(const member& m, Seat viewer, std::uint64_t last_seq);
+  // `viewer`'s view of an event of `st` (the live state, or a replay of its record).
+  protocol::Event make_event(const State& st, std::uint64_t seq, protocol::EventKind kind, Seat viewer,
+                             const std::optional<protocol::LastAction>& last,
+                             const std::optional<HandResult>& hand_result, bool live) const;
+  // Sends every seat and watcher its own view of the event just produced.
   void broadcast_event(protocol::EventKind kind, std::optional<protocol::LastAction> last,
                        std::optional<HandResult> hand_result);
-  void log_event(protocol::EventKind kind, Seat seat, const Action& action);
-  // The commitment to the hand in progress (none once the match is over); tells the journal of
-  // each hand the first time it is asked about it.
-  std::optional<protocol::DealCommitment> deal_commitment();
+  // The commitment to the hand in progress in `st` (none once the match is over).
+  std::optional<protocol::DealCommitment> commitment_for(const State& st) const;
+  // Tells the journal of a hand the first time the live state deals it.
+  void note_hand();
   // After an accepted action: journal it, answer, and tell everyone.
   void after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server);
   // Tells members and the lobby that seats or status changed, then closes the table if nobody is
@@ -103,7 +127,8 @@ class table : public std::enable_shared_from_this<table> {
   std::unique_ptr<State> state_;
   std::weak_ptr<lobby> lobby_;
   std::shared_ptr<server::journal> journal_;
-  std::optional<protocol::DealCommitment> deal_;  // of hand deal_->hand, computed once
+  std::optional<protocol::DealCommitment> deal_;             // of the live hand, computed once per hand
+  std::size_t deal_results_ = static_cast<std::size_t>(-1);  // hand results when deal_ was computed
   std::vector<seat_slot> seats_;
   std::vector<member> spectators_;
   std::optional<member> owner_;
@@ -111,7 +136,11 @@ class table : public std::enable_shared_from_this<table> {
   bool started_ = false;
   bool closed_ = false;
   std::uint64_t seq_ = 0;
-  std::deque<logged_event> log_;
+  bool abandoned_ = false;
+  Seat abandoned_by_ = kNoSeat;
+  net::steady_timer turn_timer_;
+  std::chrono::steady_clock::time_point turn_deadline_{};
+  bool turn_armed_ = false;
 };
 
 }  // namespace atout::server

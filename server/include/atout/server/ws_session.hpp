@@ -2,6 +2,7 @@
 // they send back through a bounded queue.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -23,8 +24,17 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   static constexpr std::size_t kMaxQueuedMessages = 1024;
   // Requests are small; a larger frame closes the connection with 1009 (message too big).
   static constexpr std::size_t kMaxMessageBytes = 16 * 1024;
+  // Chat: a burst of this many lines, then one per kChatInterval.
+  static constexpr double kChatBurst = 5;
+  static constexpr std::chrono::milliseconds kChatInterval{1000};
+  // Close codes of the connections the server ends on purpose.
+  static constexpr std::uint16_t kCloseReplaced = 4001;  // a newer connection took this identity
+  static constexpr std::uint16_t kCloseShutdown = 1012;  // service restart
 
   ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx);
+  ~ws_session() override;
+  ws_session(const ws_session&) = delete;
+  ws_session& operator=(const ws_session&) = delete;
 
   // Completes the upgrade that `request` asked for, then reads requests until the peer goes.
   void run(http::request<http::string_body> request);
@@ -32,6 +42,8 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   void send(std::shared_ptr<const std::string> message) override;
   void joined(const std::string& table_id, std::weak_ptr<table> t) override;
   void departed(const std::string& table_id) override;
+  // Says goodbye, leaves the lobby and tables, and closes with `code` once the goodbye is written.
+  void kick(protocol::Goodbye goodbye, std::uint16_t code);
 
  private:
   void on_accept(beast::error_code ec);
@@ -56,6 +68,9 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   void handle(const protocol::Leave& r, const protocol::RequestId& id);
   void handle(const protocol::Act& r, const protocol::RequestId& id);
   void handle(const protocol::Ping& r, const protocol::RequestId& id);
+  void handle(const protocol::Chat& r, const protocol::RequestId& id);
+  // After a hello with a token: the welcome (with the seats held for the player), then the resumes.
+  void welcome(protocol::Welcome w, std::vector<protocol::ResumeAt> resume, const protocol::RequestId& id);
 
   // Runs `fn` with the table `table_id` names: the one this connection joined, else the lobby's.
   template <typename Fn>
@@ -71,6 +86,9 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   std::optional<player> player_;
   std::unordered_map<std::string, std::weak_ptr<table>> tables_;
   bool closed_ = false;
+  std::uint16_t close_after_write_ = 0;  // non-zero: close with this code once the queue drains
+  double chat_credit_ = kChatBurst;
+  std::chrono::steady_clock::time_point chat_refill_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace atout::server

@@ -1,0 +1,410 @@
+// Live play over real loopback sockets (issue 5): turn timers and auto-play, away marks,
+// reconnection (replayed events or a snapshot), replaced connections, reconnect windows, chat,
+// fair-dealing commitments checked with `atout verify-deal`, and a graceful shutdown mid-match.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "atout/fair_deal.hpp"
+#include "atout/server/ws_session.hpp"
+#include "test_client.hpp"
+
+namespace atout::server::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A table of `variant` with every seat taken (clients[seat]) and a spectator (the last client),
+// each client's latest event kept, driven by random legal actions.
+struct live_table {
+  std::string id;
+  std::vector<std::unique_ptr<test_client>> clients;
+  std::vector<std::string> tokens;
+  std::vector<json> latest;  // per client: the last event it received
+  std::uint64_t seq = 1;
+  Rng rng{Seed{0x11fe, 5}};
+
+  test_client& watcher() { return *clients.back(); }
+  const json& public_view() const { return latest.back(); }
+
+  // Every connected client reads event `want` (skipping nothing: it must be the next event).
+  void read_all(std::uint64_t want) {
+    for (std::size_t c = 0; c < clients.size(); ++c) {
+      if (!clients[c]) continue;
+      const json e = clients[c]->wait_for("event");
+      EXPECT_EQ(e["seq"], want) << "client " << c << ": " << e;
+      latest[c] = e;
+    }
+  }
+  // One action: the seat to act plays a random legal action, or, when its client is gone, the
+  // server plays for it. Returns false once the match is over.
+  bool step() {
+    if (public_view().contains("match_result")) return false;
+    const int actor = public_view()["observation"]["current"];
+    if (auto& c = clients[static_cast<std::size_t>(actor)]) {
+      const json& legal = latest[static_cast<std::size_t>(actor)]["observation"]["legal"];
+      EXPECT_FALSE(legal.empty()) << latest[static_cast<std::size_t>(actor)];
+      if (legal.empty()) return false;
+      c->send({{"type", "action"},
+               {"table_id", id},
+               {"action", legal[rng.below(static_cast<std::uint32_t>(legal.size()))]}});
+    }
+    read_all(++seq);
+    return true;
+  }
+};
+
+live_table open_table(unsigned short port, message_log& log, const std::string& variant, json settings) {
+  live_table t;
+  const int players = find_variant(variant)->players;
+  for (int i = 0; i <= players; ++i) {
+    t.clients.push_back(std::make_unique<test_client>(port, &log));
+    const json w = t.clients.back()->hello("p" + std::to_string(i));
+    t.tokens.push_back(w["token"]);
+  }
+  t.latest.resize(t.clients.size());
+  const json created =
+      t.clients[0]->request({{"type", "create_table"}, {"variant", variant}, {"settings", std::move(settings)}});
+  EXPECT_EQ(created["type"], "table_created") << created;
+  t.id = created["table"]["table_id"];
+  EXPECT_EQ(t.watcher().request({{"type", "spectate"}, {"table_id", t.id}})["type"], "watching");
+  for (int s = 0; s < players; ++s)
+    EXPECT_EQ(
+        t.clients[static_cast<std::size_t>(s)]->request({{"type", "sit"}, {"table_id", t.id}, {"seat", s}})["type"],
+        "seated");
+  t.read_all(1);
+  EXPECT_EQ(t.public_view()["kind"], "start");
+  return t;
+}
+
+bool offered(const json& e) { return !e["observation"]["legal"].empty(); }
+
+json long_turns() { return {{"turn_ms", 600000}}; }
+
+// ---- Turn timers -------------------------------------------------------------------------------
+
+// Issue 5 §1: on timeout the server plays a legal action for the seat, says so, and marks the
+// seat away after settings.away_after timeouts in a row; the seat's own action clears the mark.
+TEST(LiveLoopback, ATimeoutLeadsToAutoPlayAndRepeatedTimeoutsMarkTheSeatAway) {
+  live_server server;
+  message_log log;
+  live_table t = open_table(server.port(), log, "duel", {{"turn_ms", 300}, {"away_after", 2}});
+  test_client& watcher = *t.clients.back();
+  const int first = t.public_view()["observation"]["current"];
+  // Nobody plays: the server plays for the seat to act, and says it did.
+  const json auto_played = watcher.wait_for("event", [](const json& e) { return e["seq"] == 2; });
+  ASSERT_TRUE(auto_played.contains("last_action")) << auto_played;
+  EXPECT_EQ(auto_played["last_action"]["seat"], first);
+  EXPECT_EQ(auto_played["last_action"]["by_server"], true);
+  EXPECT_TRUE(auto_played["turn_ms_left"].is_number_integer()) << auto_played;
+  // The second timeout of one seat marks it away, and every member is told.
+  const json update = watcher.wait_for("table_update", [](const json& u) {
+    for (const json& s : u["table"]["seats"])
+      if (s["away"] == true) return true;
+    return false;
+  });
+  int away_seat = -1;
+  for (const json& s : update["table"]["seats"])
+    if (s["away"] == true) away_seat = s["seat"];
+  ASSERT_GE(away_seat, 0);
+  // The away seat plays for itself again: the mark goes.
+  test_client& back = *t.clients[static_cast<std::size_t>(away_seat)];
+  bool played = false;
+  for (int tries = 0; tries < 200 && !played; ++tries) {
+    const json e = back.wait_for("event");
+    // Only the newest event is worth answering; the server may still play first, then try again.
+    if (!offered(e) || !back.no_events()) continue;
+    const json r = back.request({{"type", "action"}, {"table_id", t.id}, {"action", e["observation"]["legal"][0]}});
+    played = r["type"] == "accepted";
+  }
+  ASSERT_TRUE(played);
+  watcher.wait_for("table_update", [&](const json& u) { return u["table"]["seats"][away_seat]["away"] == false; });
+  EXPECT_TRUE(log.validate());
+}
+
+// ---- Resume --------------------------------------------------------------------------------------
+
+// Issue 5 §2: a player who drops and comes back with hello{token, resume: [{table_id, last_seq}]}
+// gets exactly the events it missed, in order: with those it saw before, every seq once. Its
+// replayed views match what the spectator saw live, and its own hand is back.
+TEST(LiveLoopback, ResumeWithTheLastSeqLosesNoEventAndDuplicatesNone) {
+  live_server server;
+  message_log log;
+  live_table t = open_table(server.port(), log, "french", long_turns());
+  constexpr std::size_t kDropper = 1;
+  for (int i = 0; i < 6 && t.step(); ++i) {
+  }
+  const std::uint64_t last_seen = t.latest[kDropper]["seq"];
+  std::map<std::uint64_t, json> spectator_saw;
+  t.clients[kDropper].reset();  // the socket closes without a goodbye
+  // The others play on; seat 1's turns are played by the server after a short delay.
+  for (int i = 0; i < 12 && t.step(); ++i) spectator_saw[t.seq] = t.latest.back();
+
+  auto back = std::make_unique<test_client>(server.port(), &log);
+  const json w = back->request({{"type", "hello"},
+                                {"protocol", 1},
+                                {"token", t.tokens[kDropper]},
+                                {"resume", json::array({{{"table_id", t.id}, {"last_seq", last_seen}}})}});
+  ASSERT_EQ(w["type"], "welcome") << w;
+  EXPECT_EQ(w["resumed"], true);
+  ASSERT_EQ(w["seats"].size(), 1u) << w;
+  EXPECT_EQ(w["seats"][0]["table_id"], t.id);
+  EXPECT_EQ(w["seats"][0]["seat"], static_cast<int>(kDropper));
+  const json seated = back->wait_for("seated");
+  EXPECT_EQ(seated["resumed"], true);
+  EXPECT_EQ(seated["seat"], static_cast<int>(kDropper));
+  for (std::uint64_t seq = last_seen + 1; seq <= t.seq; ++seq) {
+    const json e = back->wait_for("event");
+    ASSERT_EQ(e["seq"], seq) << e;
+    EXPECT_NE(e["kind"], "snapshot");
+    const json& live = spectator_saw.count(seq) ? spectator_saw[seq] : json();
+    if (!live.is_null()) {
+      EXPECT_EQ(e["last_action"]["seat"], live["last_action"]["seat"]);
+      EXPECT_EQ(e["observation"]["trick"], live["observation"]["trick"]) << seq;
+      EXPECT_EQ(e.contains("hand_result"), live.contains("hand_result"));
+    }
+    t.latest[kDropper] = e;
+  }
+  EXPECT_TRUE(back->no_events()) << "an event came twice or from nowhere";
+  // Seat 1 is back in play: the match goes on with it answering its own turns.
+  t.clients[kDropper] = std::move(back);
+  for (int i = 0; i < 8 && t.step(); ++i) {
+  }
+  EXPECT_TRUE(log.validate());
+}
+
+// Issue 5 §2: without a usable last_seq the seat gets one snapshot of its own view at the current
+// seq; a plain `sit` on the held seat does the same.
+TEST(LiveLoopback, ResumeBySnapshot) {
+  live_server server;
+  message_log log;
+  live_table t = open_table(server.port(), log, "belot", long_turns());
+  for (int i = 0; i < 3 && t.step(); ++i) {
+  }
+  t.clients[2].reset();
+  for (int i = 0; i < 3 && t.step(); ++i) {
+  }
+  for (const json& resume : {json{{"last_seq", 999999}}, json::object()}) {
+    auto back = std::make_unique<test_client>(server.port(), &log);
+    ASSERT_EQ(back->request({{"type", "hello"}, {"protocol", 1}, {"token", t.tokens[2]}})["type"], "welcome");
+    json sit = {{"type", "sit"}, {"table_id", t.id}};
+    sit.update(resume);
+    const json seated = back->request(sit);
+    ASSERT_EQ(seated["type"], "seated") << seated;
+    EXPECT_EQ(seated["resumed"], true);
+    const json snap = back->wait_for("event");
+    EXPECT_EQ(snap["kind"], "snapshot");
+    EXPECT_EQ(snap["seq"], t.seq);
+    EXPECT_EQ(snap["observation"]["seat"], 2);
+    EXPECT_EQ(snap["observation"]["hand_cards"].size(), t.latest[0]["observation"]["hand_sizes"][2].get<std::size_t>());
+    EXPECT_TRUE(back->no_events());
+    back.reset();  // drop again; the second round resumes with a plain sit
+  }
+  EXPECT_TRUE(log.validate());
+}
+
+// Issue 5 §2: a second connection with the same token replaces the first, which is told why and
+// closed with 4001; the seat follows the new connection.
+TEST(LiveLoopback, AReconnectReplacesTheOldConnection) {
+  live_server server;
+  message_log log;
+  live_table t = open_table(server.port(), log, "duel", long_turns());
+  auto newer = std::make_unique<test_client>(server.port(), &log);
+  const json w = newer->request({{"type", "hello"},
+                                 {"protocol", 1},
+                                 {"token", t.tokens[0]},
+                                 {"resume", json::array({{{"table_id", t.id}, {"last_seq", t.seq}}})}});
+  ASSERT_EQ(w["type"], "welcome");
+  const json bye = t.clients[0]->wait_for("goodbye");
+  EXPECT_EQ(bye["reason"], "replaced");
+  while (t.clients[0]->next(5s)) {
+  }
+  EXPECT_EQ(t.clients[0]->close_code(), ws_session::kCloseReplaced);
+  EXPECT_EQ(newer->wait_for("seated")["seat"], 0);
+  EXPECT_TRUE(newer->no_events()) << "nothing was missed, so nothing is replayed";
+  t.clients[0] = std::move(newer);
+  for (int i = 0; i < 4 && t.step(); ++i) {
+  }
+  EXPECT_TRUE(log.validate());
+}
+
+// Issue 5 §2: after the reconnect window, `forfeit` ends the match, lost by the absent side...
+TEST(LiveLoopback, AfterTheReconnectWindowTheAbsentSideForfeits) {
+  live_server server;
+  message_log log;
+  live_table t = open_table(server.port(), log, "french", {{"turn_ms", 600000}, {"reconnect_ms", 300}});
+  t.clients[3].reset();
+  const json ended = t.watcher().wait_for("event", [](const json& e) { return e["kind"] == "abandoned"; });
+  ASSERT_TRUE(ended.contains("match_result")) << ended;
+  EXPECT_EQ(ended["match_result"]["abandoned"], true);
+  EXPECT_EQ(ended["match_result"]["abandoned_by"], 3);
+  EXPECT_EQ(ended["match_result"]["winner"], 0);
+  EXPECT_FALSE(ended.contains("deal"));
+  const json refused = t.clients[0]->request({{"type", "action"}, {"table_id", t.id}, {"action", {{"type", "pass"}}}});
+  EXPECT_EQ(refused["code"], "match_not_running") << refused;
+  EXPECT_TRUE(log.validate());
+}
+
+// ... and `free_seat` frees the seat and pauses the match until someone takes it.
+TEST(LiveLoopback, AfterTheReconnectWindowAFreeSeatPausesTheMatch) {
+  live_server server;
+  message_log log;
+  live_table t =
+      open_table(server.port(), log, "duel", {{"turn_ms", 600000}, {"reconnect_ms", 300}, {"abandon", "free_seat"}});
+  t.clients[1].reset();
+  const json update = t.watcher().wait_for("table_update", [](const json& u) {
+    return u["table"]["status"] == "paused" && u["table"]["seats"][1]["player_id"].is_null();
+  });
+  EXPECT_EQ(update["table"]["free_seats"], 1);
+  test_client stranger(server.port(), &log);
+  stranger.hello("stranger");
+  const json seated = stranger.request({{"type", "sit"}, {"table_id", t.id}});
+  EXPECT_EQ(seated["seat"], 1);
+  EXPECT_EQ(seated["resumed"], false);
+  EXPECT_EQ(stranger.wait_for("event")["kind"], "snapshot");
+  t.watcher().wait_for("table_update", [](const json& u) { return u["table"]["status"] == "playing"; });
+  EXPECT_TRUE(log.validate());
+}
+
+// ---- Chat ----------------------------------------------------------------------------------------
+
+// Issue 5 §4: table chat reaches the table's members only, lobby chat the lobby's subscribers;
+// bad lines are refused with their field, and a flood is cut off without touching the game.
+TEST(LiveLoopback, ChatIsScopedCappedAndRateLimited) {
+  live_server server;
+  message_log log;
+  live_table t = open_table(server.port(), log, "duel", long_turns());
+  test_client outsider(server.port(), &log);
+  outsider.hello("outsider");
+  EXPECT_EQ(outsider.request({{"type", "subscribe_lobby"}})["type"], "tables");
+
+  EXPECT_EQ(t.clients[0]->request({{"type", "chat"}, {"table_id", t.id}, {"text", "bonne chance"}})["type"], "ok");
+  for (std::size_t c : {std::size_t{1}, std::size_t{2}}) {
+    const json line = t.clients[c]->wait_for("chat_message");
+    EXPECT_EQ(line["text"], "bonne chance");
+    EXPECT_EQ(line["table_id"], t.id);
+    EXPECT_EQ(line["seat"], 0);
+  }
+  EXPECT_EQ(outsider.request({{"type", "chat"}, {"table_id", t.id}, {"text", "hi"}})["code"], "not_at_table");
+  EXPECT_EQ(outsider.request({{"type", "chat"}, {"text", "hello lobby"}})["type"], "ok");
+  EXPECT_EQ(outsider.wait_for("chat_message")["text"], "hello lobby");
+  // Seat 1 never subscribed to the lobby, so lobby chat is refused and never reaches it.
+  EXPECT_EQ(t.clients[1]->request({{"type", "chat"}, {"text", "x"}})["code"], "not_at_table");
+
+  const json too_long =
+      t.clients[1]->request_unlogged({{"type", "chat"}, {"table_id", t.id}, {"text", std::string(501, 'a')}});
+  EXPECT_EQ(too_long["code"], "invalid_field");
+  EXPECT_EQ(too_long["field"], "text") << too_long;
+  const json control =
+      t.clients[1]->request_unlogged({{"type", "chat"}, {"table_id", t.id}, {"text", std::string("a\x07") + "b"}});
+  EXPECT_EQ(control["code"], "invalid_field");
+
+  int refused = 0;
+  for (int i = 0; i < 20; ++i)
+    if (t.clients[1]->request({{"type", "chat"}, {"table_id", t.id}, {"text", "spam"}})["code"] == "chat_too_fast")
+      ++refused;
+  EXPECT_GE(refused, 10);
+  // The flooder is still connected and the game goes on.
+  for (int i = 0; i < 4 && t.step(); ++i) {
+  }
+  EXPECT_TRUE(log.validate());
+}
+
+// ---- Fair dealing ----------------------------------------------------------------------------------
+
+struct command_result {
+  int exit_code = -1;
+  std::string out;
+};
+
+command_result run(const std::string& command) {
+  command_result r;
+  FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
+  if (!pipe) return r;
+  char chunk[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0) r.out.append(chunk, n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// Issue 5 §6: the commitment published with the first event of a hand matches the seed its result
+// reveals, `atout verify-deal` accepts it and deals each seat the cards it was dealt, and rejects
+// a tampered commitment.
+TEST(LiveLoopback, VerifyDealAcceptsAnHonestDealAndRejectsATamperedOne) {
+  live_server server;
+  message_log log;
+  live_table t = open_table(server.port(), log, "french", long_turns());
+  const std::vector<json> starts = t.latest;
+  const json first = starts[0];
+  ASSERT_TRUE(first.contains("deal")) << first;
+  const std::string match = first["deal"]["match_id"];
+  const std::string commitment = first["deal"]["commitment"];
+  EXPECT_EQ(first["deal"]["hand"], 0);
+  for (const json& e : t.latest) EXPECT_EQ(e["deal"], first["deal"]);
+  while (!t.latest.back().contains("hand_result") && t.step()) {
+  }
+  const json& result = t.latest.back()["hand_result"];
+  ASSERT_TRUE(result.contains("seed")) << result;
+  const std::string seed = result["seed"];
+  EXPECT_EQ(deal_commitment(*Seed::parse(seed), match, 0), commitment);
+
+  const std::string base = std::string(ATOUT_CLI) + " verify-deal --seed " + seed + " --match " + match + " --hand 0";
+  const command_result honest = run(base + " --commitment " + commitment + " --variant french --dealer " +
+                                    std::to_string(first["observation"]["dealer"].get<int>()));
+  ASSERT_EQ(honest.exit_code, 0) << honest.out;
+  const json printed = json::parse(honest.out);
+  for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(printed["first_cards"][s], starts[s]["observation"]["hand_cards"]) << s;
+  std::string tampered = commitment;
+  tampered[10] = tampered[10] == '0' ? '1' : '0';
+  EXPECT_EQ(run(base + " --commitment " + tampered).exit_code, 1);
+  EXPECT_EQ(run(std::string(ATOUT_CLI) + " verify-deal --seed " + seed + " --match " + match +
+                " --hand 1 --commitment " + commitment)
+                .exit_code,
+            1);
+  EXPECT_TRUE(log.validate());
+}
+
+// ---- Shutdown ------------------------------------------------------------------------------------
+
+// Issue 5 §7: a graceful shutdown mid-match tells every client, closes each with 1012 and ends
+// within its bound.
+TEST(LiveLoopback, AGracefulShutdownMidMatchClosesEveryoneWith1012) {
+  auto server = std::make_unique<live_server>();
+  message_log log;
+  live_table t = open_table(server->port(), log, "coinche", long_turns());
+  for (int i = 0; i < 3 && t.step(); ++i) {
+  }
+  // Clients read on their own threads, as real ones would, so the closing handshakes complete.
+  std::vector<json> goodbyes(t.clients.size());
+  std::vector<int> codes(t.clients.size());
+  std::vector<std::thread> readers;
+  for (std::size_t c = 0; c < t.clients.size(); ++c)
+    readers.emplace_back([&, c] {
+      goodbyes[c] = t.clients[c]->wait_for("goodbye");
+      while (t.clients[c]->next(5s)) {
+      }
+      codes[c] = t.clients[c]->close_code();
+    });
+  const auto started = std::chrono::steady_clock::now();
+  const std::size_t left = server->get().shutdown(3000ms);
+  const auto took = std::chrono::steady_clock::now() - started;
+  for (auto& r : readers) r.join();
+  EXPECT_EQ(left, 0u) << "connections still open when the grace ran out";
+  EXPECT_LT(took, 3500ms);
+  for (std::size_t c = 0; c < t.clients.size(); ++c) {
+    EXPECT_EQ(goodbyes[c]["reason"], "shutdown") << c;
+    EXPECT_EQ(codes[c], ws_session::kCloseShutdown) << c;
+  }
+  // The listener is closed: nobody new gets in.
+  EXPECT_THROW(test_client(server->port(), nullptr), std::exception);
+  EXPECT_TRUE(log.validate());
+}
+
+}  // namespace
+}  // namespace atout::server::testing
