@@ -42,7 +42,14 @@ table::table(net::any_io_executor ex, table_init init)
       lobby_(std::move(init.lobby)),
       journal_(std::move(init.journal)),
       seats_(static_cast<std::size_t>(state_->players())),
-      owner_(std::move(init.owner)) {}
+      owner_(std::move(init.owner)) {
+  for (std::size_t s = 0; s < init.held.size() && s < seats_.size(); ++s) seats_[s].holder = std::move(init.held[s]);
+  seq_ = init.seq;
+  if (init.started) {
+    started_ = true;
+    status_ = state_->is_terminal() ? TableStatus::finished : TableStatus::playing;
+  }
+}
 
 // ---- Posting onto the strand ---------------------------------------------------------------------
 
@@ -73,6 +80,13 @@ void table::act(member m, Action action, RequestId id) {
 
 void table::detach(std::uint64_t conn) {
   net::post(strand_, [self = shared_from_this(), conn] { self->do_detach(conn); });
+}
+
+void table::restored() {
+  // Not changed(): nobody is connected yet, and changed() closes a table nobody is at.
+  net::post(strand_, [self = shared_from_this()] {
+    if (auto l = self->lobby_.lock()) l->table_changed(self->summary());
+  });
 }
 
 // ---- Handlers (on the strand) --------------------------------------------------------------------

@@ -240,4 +240,17 @@ void ws_session::handle(const protocol::Act& r, const RequestId& id) {
 
 void ws_session::handle(const protocol::Ping&, const RequestId& id) { on_send(wire(protocol::Pong{}, id)); }
 
+template <typename Request>
+void ws_session::ask_archive(const Request& r, const RequestId& id) {
+  if (!ctx_->archive) return reply_error(ErrorCode::internal_error, "this server keeps no records", id);
+  ctx_->archive->ask(r, [link = weak_from_this(), id](archive::reply reply) {
+    if (auto self = link.lock()) self->send(std::make_shared<const std::string>(archive::message(reply, id)));
+  });
+}
+
+void ws_session::handle(const protocol::GetProfile& r, const RequestId& id) { ask_archive(r, id); }
+void ws_session::handle(const protocol::GetLeaderboard& r, const RequestId& id) { ask_archive(r, id); }
+void ws_session::handle(const protocol::GetHistory& r, const RequestId& id) { ask_archive(r, id); }
+void ws_session::handle(const protocol::GetReplay& r, const RequestId& id) { ask_archive(r, id); }
+
 }  // namespace atout::server

@@ -29,6 +29,11 @@ struct table_init {
   std::weak_ptr<server::lobby> lobby;
   std::optional<member> owner;  // its creator keeps an empty table open until it leaves
   std::shared_ptr<server::journal> journal;  // may be null: nothing is persisted
+  // Restoring a match after a restart (server/src/recovery.cpp): each seat held for its stored
+  // player (conn == 0), the event seq reached, and whether the match had started.
+  std::vector<std::optional<member>> held;
+  std::uint64_t seq = 0;
+  bool started = false;
 };
 
 class table : public std::enable_shared_from_this<table> {
@@ -51,6 +56,10 @@ class table : public std::enable_shared_from_this<table> {
   // The connection closed. A seat in a running match is held for its player (who may resume
   // with their token and sit again); everything else the connection had here is released.
   void detach(std::uint64_t conn);
+
+  // The table was rebuilt from the store: tells the lobby of it (and, with issue 5, starts the
+  // reconnect windows of its held seats).
+  void restored();
 
   // The summary as of now; call on the strand only (the lobby gets copies through updates).
   protocol::TableSummary summary() const;
