@@ -63,6 +63,7 @@ table_run open_table(unsigned short port, const std::string& variant, const json
   if (!sync(t, 1)) return t;
   t.table_id = id;
   t.match_id = t.last[0]["deal"]["match_id"];
+  t.first_commitment = t.last[0]["deal"]["commitment"];
   return t;
 }
 

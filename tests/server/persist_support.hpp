@@ -43,6 +43,7 @@ struct table_run {
   std::vector<json> last;       // each seat's last event
   std::vector<json> sent;       // the acknowledged actions, in order, each with its "seat"
   std::optional<json> result;   // the match_result, once over
+  std::string first_commitment;  // of hand 0, as the start event showed it
 };
 
 // Creates a table of `variant` (with `options`), seats one new guest per seat and waits for the
