@@ -146,7 +146,8 @@ void BM_JournalActions(benchmark::State& state) {
   for (auto _ : state) {
     for (int r = 0; r < kRounds; ++r) {
       ++seq;
-      for (int t = 0; t < kTables; ++t) journal.action("m" + std::to_string(t), seq, static_cast<Seat>(t % 4), play, false);
+      for (int t = 0; t < kTables; ++t)
+        journal.action("m" + std::to_string(t), seq, static_cast<Seat>(t % 4), play, false);
     }
     s->flush();  // committed, not merely queued
   }
@@ -155,6 +156,8 @@ void BM_JournalActions(benchmark::State& state) {
   const store::WriterStats w = s->writer().stats();
   state.counters["mean_batch"] = static_cast<double>(w.jobs) / static_cast<double>(w.batches);
   state.counters["errors"] = static_cast<double>(w.errors);
+  state.counters["largest_batch"] = static_cast<double>(w.largest_batch);
+  state.counters["longest_batch_ms"] = static_cast<double>(w.longest_batch_us) / 1000.0;
   s.reset();
   std::filesystem::remove_all(dir);
 }
