@@ -115,8 +115,8 @@ archive::reply archive::read(const protocol::GetReplay& r) {
     const auto text = protocol::parse_text(a.action_json);
     auto action = text ? protocol::parse_action(*text.value) : protocol::Parsed<Action>{};
     if (!action)
-      return error(ErrorCode::internal_error, "stored action " + std::to_string(a.seq) + " of match " + r.match_id +
-                                                  " is unreadable");
+      return error(ErrorCode::internal_error,
+                   "stored action " + std::to_string(a.seq) + " of match " + r.match_id + " is unreadable");
     rec.actions.push_back(RecordedAction{static_cast<Seat>(a.seat), *action.value});
   }
   for (const store::SeatRow& s : m->start.seats) out.seats.push_back({s.seat, s.team, s.player, s.name});
@@ -205,8 +205,8 @@ bool http_api(archive& a, std::string_view target, std::function<void(http::stat
     return false;
   }
   // The same checks as the WebSocket requests, so both give the same codes for the same mistakes.
-  protocol::ParsedRequest parsed = protocol::parse_request(request.dump(-1, ' ', false,
-                                                                        protocol::json::error_handler_t::replace));
+  protocol::ParsedRequest parsed =
+      protocol::parse_request(request.dump(-1, ' ', false, protocol::json::error_handler_t::replace));
   auto answer = [respond](archive::reply r) {
     auto [status, body] = archive::http_response(r);
     respond(status, std::move(body));

@@ -94,8 +94,8 @@ void lobby::restore(table_init init) {
   net::post(strand_, [self = shared_from_this(), table_id, is_private, e = std::move(e)]() mutable {
     // "t<n>" keeps its number, and new tables are numbered after every restored one.
     std::uint64_t number = 0;
-    if (table_id.size() > 1 && table_id[0] == 't' &&
-        table_id.find_first_not_of("0123456789", 1) == std::string::npos && table_id.size() < 19)
+    if (table_id.size() > 1 && table_id[0] == 't' && table_id.find_first_not_of("0123456789", 1) == std::string::npos &&
+        table_id.size() < 19)
       number = std::stoull(table_id.substr(1));
     if (number == 0 || self->tables_.count(number)) number = self->next_table_;
     self->next_table_ = std::max(self->next_table_, number + 1);

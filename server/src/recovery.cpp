@@ -99,8 +99,8 @@ replayed replay_log(const store::MatchRow& m) {
     const std::size_t hands_before = out.state->hand_results().size();
     const Refusal r = out.state->apply(static_cast<Seat>(a.seat), *action.value);
     if (r != Refusal::none) {
-      out.error = "the engine refuses action " + std::to_string(a.seq) + " (" + to_string(*action.value) +
-                  " by seat " + std::to_string(a.seat) + "): " + to_string(r);
+      out.error = "the engine refuses action " + std::to_string(a.seq) + " (" + to_string(*action.value) + " by seat " +
+                  std::to_string(a.seat) + "): " + to_string(r);
       return out;
     }
     if (out.state->hand_results().size() > hands_before) out.hand_end.push_back(a.seq);
@@ -121,8 +121,8 @@ rebuilt rebuild(const store::MatchRow& m) {
   out.hand_ends = std::move(r.hand_end);
   const auto players = static_cast<std::size_t>(r.state->players());
   if (m.start.seats.size() != players) {
-    out.error = "the store has " + std::to_string(m.start.seats.size()) + " seats for a " +
-                std::to_string(players) + "-seat match";
+    out.error = "the store has " + std::to_string(m.start.seats.size()) + " seats for a " + std::to_string(players) +
+                "-seat match";
     return out;
   }
   if (r.state->is_terminal()) {

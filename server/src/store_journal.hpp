@@ -27,8 +27,7 @@ class store_journal : public journal {
   void match_started(const match_opened& m) override;
   void hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
                     const std::string& commitment) override;
-  void action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action,
-              bool by_server) override;
+  void action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action, bool by_server) override;
   void hand_ended(const std::string& match_id, const HandResult& result) override;
   void seat_changed(const std::string& match_id, Seat seat, const std::string& player_id) override;
   void match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score, match_end why,

@@ -150,8 +150,9 @@ void Store::change_seat(const std::string& uid, int seat, const std::string& pla
     const auto id = match_id(tx, uid);
     if (!id) return no_match(uid);
     return tx
-        .stmt("UPDATE match_seats SET player_id = (SELECT id FROM players WHERE public_id = ?) "
-              "WHERE match_id = ? AND seat = ? AND EXISTS (SELECT 1 FROM players WHERE public_id = ?)")
+        .stmt(
+            "UPDATE match_seats SET player_id = (SELECT id FROM players WHERE public_id = ?) "
+            "WHERE match_id = ? AND seat = ? AND EXISTS (SELECT 1 FROM players WHERE public_id = ?)")
         .bind(1, player)
         .bind(2, *id)
         .bind(3, seat)

@@ -31,7 +31,7 @@ struct access_fixture {
   table_run running;   // a private `french` match part way, its hand in progress
   std::unique_ptr<test_client> asker;
   std::unique_ptr<test_client> bad_asker;  // deliberately bad requests, kept out of the schema log
-  std::vector<std::string> bodies;  // every reply, to look for secrets
+  std::vector<std::string> bodies;         // every reply, to look for secrets
 
   access_fixture() {
     finished = open_table(server.port(), "simple", json::object(), false, "fin", &log);
@@ -136,8 +136,10 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
   EXPECT_EQ(empty_ladder["entries"], json::array());
   expect_error(f.ask({{"type", "get_leaderboard"}, {"ladder", "poker"}}), "unknown_ladder");
   expect_error(f.ask_bad({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"limit", 0}}), "invalid_field", "limit");
-  expect_error(f.ask_bad({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"limit", 101}}), "invalid_field", "limit");
-  expect_error(f.ask_bad({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"offset", -1}}), "invalid_field", "offset");
+  expect_error(f.ask_bad({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"limit", 101}}), "invalid_field",
+               "limit");
+  expect_error(f.ask_bad({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"offset", -1}}), "invalid_field",
+               "offset");
   const http_reply board_http = f.get("/api/leaderboard/simple?offset=1&limit=1");
   EXPECT_EQ(board_http.status, 200u);
   EXPECT_EQ(json::parse(board_http.body)["entries"], page2["entries"]);
@@ -207,12 +209,13 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
   std::vector<std::string> secrets;
   for (const table_run* t : {&f.finished, &f.running})
     for (const seat_player& p : t->seats) secrets.push_back(p.token);
-  const std::string seed = db_text(f.server.db(), "SELECT match_seed FROM matches WHERE uid = '" + f.running.match_id + "'");
+  const std::string seed =
+      db_text(f.server.db(), "SELECT match_seed FROM matches WHERE uid = '" + f.running.match_id + "'");
   ASSERT_EQ(seed.size(), 32u);
   secrets.push_back(seed);
-  const std::string hand_seed = db_text(
-      f.server.db(), "SELECT h.seed FROM hands h JOIN matches m ON m.id = h.match_id WHERE m.uid = '" +
-                         f.running.match_id + "' AND h.revealed = 0");
+  const std::string hand_seed =
+      db_text(f.server.db(), "SELECT h.seed FROM hands h JOIN matches m ON m.id = h.match_id WHERE m.uid = '" +
+                                 f.running.match_id + "' AND h.revealed = 0");
   ASSERT_EQ(hand_seed.size(), 32u) << "the running match should have a hand in progress";
   secrets.push_back(hand_seed);
   ASSERT_TRUE(f.running.invite.has_value());

@@ -143,13 +143,11 @@ TEST(PersistLoopback, KilledServerLosesNoAcknowledgedActionAndMatchesFinishAfter
 
   for (table_run& t : tables)
     while (!t.result) ASSERT_TRUE(step(t, rng)) << t.variant;
-  for (const table_run& t : tables)
-    ASSERT_TRUE(committed(db, t.match_id, static_cast<std::int64_t>(t.sent.size())));
+  for (const table_run& t : tables) ASSERT_TRUE(committed(db, t.match_id, static_cast<std::int64_t>(t.sent.size())));
   // The end of a match is written after its last action: wait for it before reading.
   for (const table_run& t : tables) {
     const auto deadline = std::chrono::steady_clock::now() + kCommitWait;
-    while (db_text(db, "SELECT COALESCE(end_reason, '') FROM matches WHERE uid = '" + t.match_id + "'") !=
-               "finished" &&
+    while (db_text(db, "SELECT COALESCE(end_reason, '') FROM matches WHERE uid = '" + t.match_id + "'") != "finished" &&
            std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(5ms);
   }

@@ -60,9 +60,10 @@ TEST(PersistRecoveryLoopback, ALogThatDoesNotReplayIsAbortedAndTheServerServesOn
     }
   }
   // An action the engine must refuse, where the fourth action was.
-  exec(db, "UPDATE match_actions SET action = '{\"type\":\"play\",\"card\":\"AS\"}', seat = 1 - seat "
-           "WHERE seq = 5 AND match_id = (SELECT id FROM matches WHERE uid = '" +
-               broken.match_id + "')");
+  exec(db,
+       "UPDATE match_actions SET action = '{\"type\":\"play\",\"card\":\"AS\"}', seat = 1 - seat "
+       "WHERE seq = 5 AND match_id = (SELECT id FROM matches WHERE uid = '" +
+           broken.match_id + "')");
   live_server second(2, db);
   // Recovery queues the mark; the writer commits it a moment later.
   for (int i = 0; i < 1000 && end_reason(db, broken.match_id) != "aborted"; ++i) std::this_thread::sleep_for(5ms);
@@ -98,9 +99,10 @@ TEST(PersistRecoveryLoopback, AMatchWhoseEndWasNotStoredIsFinishedAndRatedOnce) 
   }
   // As if the crash came after the last action was committed and before the end was: no end, no
   // ratings, and the last hand's result not kept either.
-  exec(db, "UPDATE matches SET ended_at = NULL, score0 = NULL, score1 = NULL, winner = NULL, end_reason = NULL; "
-           "DELETE FROM ratings; UPDATE hands SET result = NULL, revealed = 0, last_seq = NULL "
-           "WHERE number = (SELECT MAX(number) FROM hands)");
+  exec(db,
+       "UPDATE matches SET ended_at = NULL, score0 = NULL, score1 = NULL, winner = NULL, end_reason = NULL; "
+       "DELETE FROM ratings; UPDATE hands SET result = NULL, revealed = 0, last_seq = NULL "
+       "WHERE number = (SELECT MAX(number) FROM hands)");
   live_server second(2, db);
   for (int i = 0; i < 1000 && end_reason(db, t.match_id) != "finished"; ++i) std::this_thread::sleep_for(5ms);
   ASSERT_EQ(end_reason(db, t.match_id), "finished");

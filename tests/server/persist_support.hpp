@@ -39,10 +39,10 @@ struct table_run {
   std::string match_id;
   std::optional<std::string> invite;
   std::vector<seat_player> seats;
-  std::uint64_t seq = 0;        // the last event every seat has seen
-  std::vector<json> last;       // each seat's last event
-  std::vector<json> sent;       // the acknowledged actions, in order, each with its "seat"
-  std::optional<json> result;   // the match_result, once over
+  std::uint64_t seq = 0;         // the last event every seat has seen
+  std::vector<json> last;        // each seat's last event
+  std::vector<json> sent;        // the acknowledged actions, in order, each with its "seat"
+  std::optional<json> result;    // the match_result, once over
   std::string first_commitment;  // of hand 0, as the start event showed it
 };
 

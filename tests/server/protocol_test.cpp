@@ -96,8 +96,7 @@ TEST(Requests, EachKindOfBadInputHasItsCodeAndField) {
       {R"({"type":"get_leaderboard","ladder":"belot","offset":-1})", ErrorCode::invalid_field, "offset"},
       {R"({"type":"get_history","player_id":"p1","offset":1000001})", ErrorCode::invalid_field, "offset"},
       {R"({"type":"get_history","player_id":"p1","limit":"10"})", ErrorCode::invalid_field, "limit"},
-      {R"({"type":"get_history","player_id":"p1","offset":18446744073709551615})", ErrorCode::invalid_field,
-       "offset"},
+      {R"({"type":"get_history","player_id":"p1","offset":18446744073709551615})", ErrorCode::invalid_field, "offset"},
       {R"({"type":"get_replay","match_id":""})", ErrorCode::invalid_field, "match_id"},
   };
   for (const BadCase& c : cases) {

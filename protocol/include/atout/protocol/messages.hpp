@@ -295,7 +295,7 @@ struct HistoryEntry {
   int seat = 0;
   int team = 0;
   std::int64_t started_at = 0;
-  std::optional<std::int64_t> ended_at;  // empty while the match goes on
+  std::optional<std::int64_t> ended_at;   // empty while the match goes on
   std::optional<std::string> end_reason;  // finished, abandoned, aborted
   std::optional<std::array<int, 2>> match_score;
   std::optional<int> winner;

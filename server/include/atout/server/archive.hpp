@@ -19,8 +19,8 @@ namespace atout::server {
 
 class archive {
  public:
-  using reply = std::variant<protocol::Profile, protocol::Leaderboard, protocol::History, protocol::Replay,
-                             protocol::Error>;
+  using reply =
+      std::variant<protocol::Profile, protocol::Leaderboard, protocol::History, protocol::Replay, protocol::Error>;
 
   explicit archive(std::shared_ptr<store::Store> store);
   ~archive();
