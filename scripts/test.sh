@@ -19,7 +19,7 @@ cmake --build "$tsan" -j "$(nproc)" --target atout_server_tests
 norandom=()
 if setarch "$(uname -m)" -R true 2>/dev/null; then norandom=(setarch "$(uname -m)" -R); fi
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "${norandom[@]}" "$tsan/tests/atout_server_tests" \
-  --gtest_filter='Concurrency.*:*Loopback.*:Lobby.*:BadInput.*:Http.*' --gtest_brief=1
+  --gtest_filter='Concurrency.*:*Loopback.*:Lobby.*:BadInput.*:Http.*:Persist*.*' --gtest_brief=1
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

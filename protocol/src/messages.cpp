@@ -30,6 +30,10 @@ NLOHMANN_JSON_SERIALIZE_ENUM(ErrorCode, {
                                             {ErrorCode::illegal_action, "illegal_action"},
                                             {ErrorCode::internal_error, "internal_error"},
                                             {ErrorCode::chat_too_fast, "chat_too_fast"},
+                                            {ErrorCode::unknown_player, "unknown_player"},
+                                            {ErrorCode::unknown_ladder, "unknown_ladder"},
+                                            {ErrorCode::unknown_match, "unknown_match"},
+                                            {ErrorCode::match_not_finished, "match_not_finished"},
                                         })
 
 NLOHMANN_JSON_SERIALIZE_ENUM(TableStatus, {
@@ -53,7 +57,7 @@ std::string to_string(EventKind k) { return json(k).get<std::string>(); }
 const std::vector<ErrorCode>& all_error_codes() {
   static const std::vector<ErrorCode> codes = [] {
     std::vector<ErrorCode> v;
-    for (int i = 0; i <= static_cast<int>(ErrorCode::chat_too_fast); ++i) v.push_back(static_cast<ErrorCode>(i));
+    for (int i = 0; i <= static_cast<int>(ErrorCode::match_not_finished); ++i) v.push_back(static_cast<ErrorCode>(i));
     return v;
   }();
   return codes;
@@ -272,6 +276,39 @@ std::optional<Error> read_chat(const json& j, Chat& c) {
   return std::nullopt;
 }
 
+constexpr std::size_t kMaxLookupIdLength = 64;
+
+std::optional<Error> read_page_field(const json& j, const char* key, int lo, int hi, int& out) {
+  const auto f = j.find(key);
+  if (f == j.end()) return std::nullopt;
+  const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
+  if (!f->is_number_integer() || (f->is_number_unsigned() && f->get<unsigned long long>() > 0x7fffffffULL) ||
+      f->get<long long>() < lo || f->get<long long>() > hi)
+    return invalid(key, std::string("field '") + key + "' must be an integer from " + range);
+  out = static_cast<int>(f->get<long long>());
+  return std::nullopt;
+}
+
+std::optional<Error> read_page(const json& j, Page& p) {
+  if (auto e = read_page_field(j, "offset", 0, Page::kMaxOffset, p.offset)) return e;
+  return read_page_field(j, "limit", 1, Page::kMaxLimit, p.limit);
+}
+
+std::optional<Error> read_get_profile(const json& j, GetProfile& g) {
+  return require_string(j, "player_id", g.player_id, kMaxLookupIdLength);
+}
+std::optional<Error> read_get_leaderboard(const json& j, GetLeaderboard& g) {
+  if (auto e = require_string(j, "ladder", g.ladder, kMaxLookupIdLength)) return e;
+  return read_page(j, g.page);
+}
+std::optional<Error> read_get_history(const json& j, GetHistory& g) {
+  if (auto e = require_string(j, "player_id", g.player_id, kMaxLookupIdLength)) return e;
+  return read_page(j, g.page);
+}
+std::optional<Error> read_get_replay(const json& j, GetReplay& g) {
+  return require_string(j, "match_id", g.match_id, kMaxLookupIdLength);
+}
+
 }  // namespace
 
 ParsedRequest parse_request(std::string_view text) {
@@ -330,6 +367,14 @@ ParsedRequest parse_request(std::string_view text) {
     out.body = Request{Ping{}};
   } else if (type == "chat") {
     out.body = read_with<Chat>(j, read_chat);
+  } else if (type == "get_profile") {
+    out.body = read_with<GetProfile>(j, read_get_profile);
+  } else if (type == "get_leaderboard") {
+    out.body = read_with<GetLeaderboard>(j, read_get_leaderboard);
+  } else if (type == "get_history") {
+    out.body = read_with<GetHistory>(j, read_get_history);
+  } else if (type == "get_replay") {
+    out.body = read_with<GetReplay>(j, read_get_replay);
   } else {
     std::string shown = type.substr(0, 64);
     return fail(Error{ErrorCode::unknown_type, "unknown message type '" + shown + "'", {}, {}, {}});
@@ -392,6 +437,14 @@ json request_body(const Spectate& s) {
 json request_body(const Stand& s) { return {{"table_id", s.table_id}}; }
 json request_body(const Leave& l) { return {{"table_id", l.table_id}}; }
 json request_body(const Act& a) { return {{"table_id", a.table_id}, {"action", to_json(a.action)}}; }
+json request_body(const GetProfile& g) { return {{"player_id", g.player_id}}; }
+json request_body(const GetLeaderboard& g) {
+  return {{"ladder", g.ladder}, {"offset", g.page.offset}, {"limit", g.page.limit}};
+}
+json request_body(const GetHistory& g) {
+  return {{"player_id", g.player_id}, {"offset", g.page.offset}, {"limit", g.page.limit}};
+}
+json request_body(const GetReplay& g) { return {{"match_id", g.match_id}}; }
 
 template <typename T>
 constexpr std::string_view request_type();
@@ -446,6 +499,22 @@ constexpr std::string_view request_type<Ping>() {
 template <>
 constexpr std::string_view request_type<Chat>() {
   return "chat";
+}
+template <>
+constexpr std::string_view request_type<GetProfile>() {
+  return "get_profile";
+}
+template <>
+constexpr std::string_view request_type<GetLeaderboard>() {
+  return "get_leaderboard";
+}
+template <>
+constexpr std::string_view request_type<GetHistory>() {
+  return "get_history";
+}
+template <>
+constexpr std::string_view request_type<GetReplay>() {
+  return "get_replay";
 }
 
 }  // namespace
@@ -677,6 +746,96 @@ json to_json(const Goodbye& m) {
   json j = message("goodbye");
   j["reason"] = m.reason == Goodbye::Reason::replaced ? "replaced" : "shutdown";
   j["message"] = m.message;
+  return j;
+}
+
+// ---- Profiles, leaderboards, histories and replays ---------------------------------------------
+
+namespace {
+
+json rating_json(const RatingInfo& r) {
+  return {{"ladder", r.ladder}, {"mu", r.mu}, {"sigma", r.sigma}, {"ordinal", r.ordinal}, {"matches", r.matches}};
+}
+
+template <typename T>
+json or_null(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+}  // namespace
+
+json to_json(const Profile& m, const RequestId& id) {
+  json j = message("profile", id);
+  j["player_id"] = m.player_id;
+  j["name"] = m.name;
+  j["created_at"] = m.created_at;
+  j["last_seen"] = m.last_seen;
+  json ratings = json::array();
+  for (const RatingInfo& r : m.ratings) ratings.push_back(rating_json(r));
+  j["ratings"] = ratings;
+  return j;
+}
+
+json to_json(const Leaderboard& m, const RequestId& id) {
+  json j = message("leaderboard", id);
+  j["ladder"] = m.ladder;
+  j["offset"] = m.page.offset;
+  j["limit"] = m.page.limit;
+  j["total"] = m.total;
+  json entries = json::array();
+  for (const LeaderboardEntry& e : m.entries) {
+    json x = rating_json(e.rating);
+    x.erase("ladder");
+    x["rank"] = e.rank;
+    x["player_id"] = e.player_id;
+    x["name"] = e.name;
+    entries.push_back(std::move(x));
+  }
+  j["entries"] = entries;
+  return j;
+}
+
+json to_json(const History& m, const RequestId& id) {
+  json j = message("history", id);
+  j["player_id"] = m.player_id;
+  j["offset"] = m.page.offset;
+  j["limit"] = m.page.limit;
+  json matches = json::array();
+  for (const HistoryEntry& e : m.matches)
+    matches.push_back({{"match_id", e.match_id},
+                       {"variant", e.variant},
+                       {"seat", e.seat},
+                       {"team", e.team},
+                       {"started_at", e.started_at},
+                       {"ended_at", or_null(e.ended_at)},
+                       {"end_reason", or_null(e.end_reason)},
+                       {"match_score", or_null(e.match_score)},
+                       {"winner", or_null(e.winner)}});
+  j["matches"] = matches;
+  return j;
+}
+
+json to_json(const Replay& m, const RequestId& id) {
+  // The record's own fields at the top level, so the message is itself a record.
+  json j = to_json(m.record);
+  j["type"] = "replay";
+  put_id(j, id);
+  j["match_id"] = m.match_id;
+  j["table_id"] = m.table_id;
+  json seats = json::array();
+  for (const ReplaySeat& s : m.seats)
+    seats.push_back({{"seat", s.seat}, {"team", s.team}, {"player_id", s.player_id}, {"name", s.name}});
+  j["seats"] = seats;
+  json deals = json::array();
+  for (const ReplayDeal& d : m.deals)
+    deals.push_back({{"hand", d.hand}, {"dealer", d.dealer}, {"commitment", d.commitment}, {"seed", d.seed}});
+  j["deals"] = deals;
+  j["rated"] = m.rated;
+  j["started_at"] = m.started_at;
+  j["ended_at"] = m.ended_at;
+  j["end_reason"] = m.end_reason;
+  j["match_score"] = or_null(m.match_score);
+  j["winner"] = or_null(m.winner);
   return j;
 }
 

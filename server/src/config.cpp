@@ -27,8 +27,8 @@ parse_result fail(std::string message) {
   return r;
 }
 
-// The database is opened by the persistence layer (issue 6); until then the path is checked so a
-// wrong one fails at start-up rather than later.
+// A first look at the path, so a plainly wrong one fails with a usage error; the store then checks
+// the file itself when the server opens it.
 std::optional<std::string> check_db(const std::string& path) {
   namespace fs = std::filesystem;
   if (path.empty()) return "--db needs a path";
@@ -52,8 +52,8 @@ std::string usage() {
          "  --port N         TCP port (default 8080; 0 picks a free one and logs it)\n"
          "  --bind ADDR      address to listen on (default 0.0.0.0)\n"
          "  --threads N      I/O threads (default 2, 1 to 256)\n"
-         "  --db PATH        database file (default ./data/atout.db; persistence arrives with\n"
-         "                   issue 6, until then the path is only checked)\n"
+         "  --db PATH        SQLite database file, created with its directory when missing\n"
+         "                   (default ./data/atout.db; see docs/operations.md)\n"
          "  --log-level L    trace, debug, info, warn, error, critical or off (default info)\n"
          "  --help           print this and exit\n";
 }

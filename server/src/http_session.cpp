@@ -59,6 +59,14 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     });
     return;
   }
+  if (ctx_->archive && path.rfind("/api/", 0) == 0) {
+    // The archive answers on its own thread; the response is written back on this connection's.
+    auto reply = [self = shared_from_this()](http::status status, std::string body) {
+      net::post(self->stream_.get_executor(),
+                [self, status, body = std::move(body)]() mutable { self->respond(status, std::move(body)); });
+    };
+    if (http_api(*ctx_->archive, target, std::move(reply))) return;
+  }
   respond(http::status::not_found, R"({"error":"not_found"})");
 }
 

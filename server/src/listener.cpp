@@ -50,6 +50,10 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
     });
     return;
   }
+  // Messages are small and often sent back to back (accepted, then the event): without this,
+  // Nagle's algorithm holds the second until the client's delayed ACK, some 40 ms later.
+  beast::error_code ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
   std::make_shared<http_session>(std::move(socket), ctx_)->run();
   do_accept();
 }

@@ -82,6 +82,34 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   tables_.emplace(number, std::move(e));
 }
 
+void lobby::restore(table_init init) {
+  init.lobby = weak_from_this();
+  init.journal = journal_;
+  entry e;
+  e.invite = init.invite;
+  const bool is_private = init.is_private;
+  const std::string table_id = init.id;
+  e.t = std::make_shared<table>(io_, std::move(init));
+  // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
+  e.summary = e.t->summary();
+  net::post(strand_, [self = shared_from_this(), table_id, is_private, e = std::move(e)]() mutable {
+    // "t<n>" keeps its number, and new tables are numbered after every restored one.
+    std::uint64_t number = 0;
+    if (table_id.size() > 1 && table_id[0] == 't' && table_id.find_first_not_of("0123456789", 1) == std::string::npos &&
+        table_id.size() < 19)
+      number = std::stoull(table_id.substr(1));
+    if (number == 0 || self->tables_.count(number)) number = self->next_table_;
+    self->next_table_ = std::max(self->next_table_, number + 1);
+    if (self->by_id_.count(table_id)) return;  // two unfinished matches at one table: keep the first
+    auto t = e.t;
+    if (!is_private) self->notify(wire(protocol::LobbyUpdate{*e.summary}));
+    self->by_id_.emplace(table_id, number);
+    if (e.invite) self->by_invite_.emplace(*e.invite, number);
+    self->tables_.emplace(number, std::move(e));
+    t->restored();
+  });
+}
+
 void lobby::find(protocol::TableRef ref, bool join, found_fn then) {
   net::post(strand_, [self = shared_from_this(), ref = std::move(ref), join, then = std::move(then)] {
     if (ref.invite) {

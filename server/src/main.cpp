@@ -20,10 +20,8 @@ int main(int argc, char** argv) {
       spdlog::critical("{}", *e);
       return 1;
     }
-    spdlog::info(
-        "atout-server listening on {}:{} (WebSocket at /ws), {} thread(s), database path {} (not used "
-        "until persistence lands)",
-        cfg.bind, s.port(), cfg.threads, cfg.db);
+    spdlog::info("atout-server listening on {}:{} (WebSocket at /ws), {} thread(s), database {}", cfg.bind, s.port(),
+                 cfg.threads, cfg.db);
     s.run_until_signal();
   } catch (const std::exception& e) {
     spdlog::critical("fatal: {}", e.what());

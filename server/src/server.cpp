@@ -1,22 +1,49 @@
 // Wiring: one io_context run by --threads threads; strands give each connection, table and the
 // lobby their own serial order.
+// table.hpp (through recovery.hpp) comes before server.hpp: it names `server::lobby`, which the
+// class `server` would otherwise shadow.
+#include "recovery.hpp"
+// clang-format off
 #include "atout/server/server.hpp"
+// clang-format on
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 #include "atout/server/ws_session.hpp"
+#include "atout/store/store.hpp"
+#include "store_journal.hpp"
 
 namespace atout::server {
 
 server::server(config cfg) : cfg_(std::move(cfg)), ioc_(cfg_.threads), ctx_(std::make_shared<context>()) {
-  ctx_->lobby = std::make_shared<lobby>(ioc_.get_executor());
-  ctx_->players = std::make_shared<players>();
   listener_ = std::make_shared<listener>(ioc_, ctx_);
 }
 
 server::~server() { stop(); }
 
 std::optional<std::string> server::open() {
+  // The store refuses a file it cannot trust before writing a byte of it; its reason is shown as is.
+  std::string error;
+  std::unique_ptr<store::Store> opened = store::Store::open(cfg_.db, store::OpenOptions{}, error);
+  if (!opened) return "cannot use the database " + cfg_.db + ": " + error;
+  store_ = std::move(opened);
+  store_->writer().on_error([](const std::string& e) { spdlog::error("store: {}", e); });
+  spdlog::info("database {} at schema version {}", cfg_.db, store_->schema_version());
+  auto journal = std::make_shared<store_journal>(store_);
+  ctx_->lobby = std::make_shared<lobby>(ioc_.get_executor(), journal);
+  ctx_->players = std::make_shared<players>(store_);
+  ctx_->archive = std::make_shared<archive>(store_);
+
+  // Every unfinished match is back at its table before the first connection is accepted.
+  const auto started = std::chrono::steady_clock::now();
+  const recovery_report r = recover(*store_, *ctx_->lobby, journal.get());
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  spdlog::info("recovery: {} table(s) restored, {} match(es) found finished, {} aborted, in {} ms", r.restored,
+               r.finished, r.aborted, ms);
+
   beast::error_code ec;
   const auto address = net::ip::make_address(cfg_.bind, ec);
   if (ec) return "bad address " + cfg_.bind + ": " + ec.message();
@@ -66,7 +93,9 @@ std::size_t server::shutdown(std::chrono::milliseconds grace) {
 }
 
 void server::flush_persistence() {
-  // Every accepted action is already journaled; the store's flush lands with persistence.
+  // Connections stopped taking requests when shutting_down was set; every action accepted before
+  // is journaled, and this waits until the writer has committed it.
+  if (store_) store_->flush();
 }
 
 void server::stop() {
@@ -75,6 +104,9 @@ void server::stop() {
   for (auto& t : threads_)
     if (t.joinable()) t.join();
   threads_.clear();
+  if (ctx_->archive) ctx_->archive->stop();
+  // Everything the tables reported is committed before the process goes.
+  if (store_) store_->flush();
 }
 
 }  // namespace atout::server

@@ -47,10 +47,10 @@ table::table(net::any_io_executor ex, table_init init)
       seats_(static_cast<std::size_t>(state_->players())),
       owner_(std::move(init.owner)),
       turn_timer_(strand_) {
-  if (!init.held.empty()) {
-    for (std::size_t s = 0; s < seats_.size() && s < init.held.size(); ++s) seats_[s].holder = init.held[s];
+  for (std::size_t s = 0; s < init.held.size() && s < seats_.size(); ++s) seats_[s].holder = std::move(init.held[s]);
+  seq_ = init.seq;
+  if (init.started) {
     started_ = true;
-    seq_ = init.seq;
     status_ =
         state_->is_terminal() ? TableStatus::finished : (all_seated() ? TableStatus::playing : TableStatus::paused);
   }
@@ -101,7 +101,9 @@ void table::restored() {
           self->start_reconnect_window(static_cast<Seat>(s));
     self->note_hand();
     self->schedule_turn();
-    self->changed();
+    // changed() would close a table nobody is at; a running match's held seats keep it open.
+    if (self->running()) return self->changed();
+    if (auto l = self->lobby_.lock()) l->table_changed(self->summary());
   });
 }
 

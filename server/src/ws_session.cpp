@@ -186,6 +186,8 @@ void ws_session::handle(std::string_view request) {
     on_send(wire(*e, parsed.id));
     return;
   }
+  // Shutting down: nothing new is accepted, so what is saved is what was acknowledged.
+  if (ctx_->shutting_down) return;
   const auto& r = std::get<protocol::Request>(parsed.body);
   const bool anonymous_ok = std::holds_alternative<protocol::Hello>(r) || std::holds_alternative<protocol::Ping>(r);
   if (!player_ && !anonymous_ok) return reply_error(ErrorCode::hello_required, "say hello first", parsed.id);
@@ -316,5 +318,18 @@ void ws_session::handle(const protocol::Chat& r, const RequestId& id) {
   with_member_table(*r.table_id, id,
                     [m = me(), text = r.text, id](const std::shared_ptr<table>& t) { t->chat(m, text, id); });
 }
+
+template <typename Request>
+void ws_session::ask_archive(const Request& r, const RequestId& id) {
+  if (!ctx_->archive) return reply_error(ErrorCode::internal_error, "this server keeps no records", id);
+  ctx_->archive->ask(r, [link = weak_from_this(), id](archive::reply reply) {
+    if (auto self = link.lock()) self->send(std::make_shared<const std::string>(archive::message(reply, id)));
+  });
+}
+
+void ws_session::handle(const protocol::GetProfile& r, const RequestId& id) { ask_archive(r, id); }
+void ws_session::handle(const protocol::GetLeaderboard& r, const RequestId& id) { ask_archive(r, id); }
+void ws_session::handle(const protocol::GetHistory& r, const RequestId& id) { ask_archive(r, id); }
+void ws_session::handle(const protocol::GetReplay& r, const RequestId& id) { ask_archive(r, id); }
 
 }  // namespace atout::server

@@ -71,8 +71,8 @@ void Store::touch_player(const std::string& id, std::int64_t now) {
 void Store::begin_match(const MatchStart& m) {
   writer_->post([m](Tx& tx) -> std::optional<std::string> {
     Statement& st = tx.stmt(
-        "INSERT INTO matches (uid, table_id, variant, options, match_seed, first_dealer, rated, started_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        "INSERT INTO matches (uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, "
+        "table_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, m.uid).bind(2, m.table_id).bind(3, m.variant).bind(4, m.options_json);
     if (m.match_seed) {
       st.bind(5, *m.match_seed);
@@ -80,6 +80,11 @@ void Store::begin_match(const MatchStart& m) {
       st.bind_null(5);
     }
     st.bind(6, m.first_dealer).bind(7, m.rated ? 1 : 0).bind(8, m.started_at);
+    if (m.table_json.empty()) {
+      st.bind_null(9);
+    } else {
+      st.bind(9, m.table_json);
+    }
     if (auto e = st.run()) return e;
     const std::int64_t id = tx.db().last_insert_rowid();
     tx.ids()[m.uid] = id;
@@ -136,6 +141,22 @@ void Store::end_hand(const std::string& uid, int number, std::int64_t last_seq, 
         .bind(2, r)
         .bind(3, *id)
         .bind(4, number)
+        .run();
+  });
+}
+
+void Store::change_seat(const std::string& uid, int seat, const std::string& player) {
+  writer_->post([uid, seat, player](Tx& tx) -> std::optional<std::string> {
+    const auto id = match_id(tx, uid);
+    if (!id) return no_match(uid);
+    return tx
+        .stmt(
+            "UPDATE match_seats SET player_id = (SELECT id FROM players WHERE public_id = ?) "
+            "WHERE match_id = ? AND seat = ? AND EXISTS (SELECT 1 FROM players WHERE public_id = ?)")
+        .bind(1, player)
+        .bind(2, *id)
+        .bind(3, seat)
+        .bind(4, player)
         .run();
   });
 }
@@ -306,7 +327,7 @@ std::vector<MatchSummary> Store::history(const std::string& player, int offset, 
 namespace {
 constexpr const char* kMatchColumns =
     "SELECT id, uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, ended_at, score0, "
-    "score1, winner, COALESCE(end_reason, '') FROM matches ";
+    "score1, winner, COALESCE(end_reason, ''), COALESCE(table_json, '') FROM matches ";
 }
 
 std::optional<MatchRow> Store::load_match(Statement& st, bool with_secrets) {
@@ -325,6 +346,7 @@ std::optional<MatchRow> Store::load_match(Statement& st, bool with_secrets) {
   m.score1 = opt_int(st, 11);
   m.winner = opt_int(st, 12);
   m.end_reason = st.text(13);
+  if (with_secrets) m.start.table_json = st.text(14);
 
   Statement seats;
   if (!reader_.prepare("SELECT s.seat, s.team, p.public_id, p.name FROM match_seats s JOIN players p ON "

@@ -85,6 +85,7 @@ void Writer::run() {
       report = on_error_;
     }
     std::vector<std::string> errors;
+    const auto began = std::chrono::steady_clock::now();
     if (auto e = db_.exec("BEGIN IMMEDIATE")) errors.push_back("begin: " + *e);
     for (Job& job : batch)
       if (auto e = job(tx)) errors.push_back(*e);
@@ -95,6 +96,8 @@ void Writer::run() {
       db_.exec("ROLLBACK");
       committed = false;
     }
+    const auto took = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - began).count());
     if (report)
       for (const std::string& e : errors) report(e);
     {
@@ -104,6 +107,7 @@ void Writer::run() {
         stats_.jobs += batch.size();
         ++stats_.batches;
         stats_.largest_batch = std::max<std::uint64_t>(stats_.largest_batch, batch.size());
+        stats_.longest_batch_us = std::max(stats_.longest_batch_us, took);
       }
       finished_ += batch.size();
     }

@@ -43,7 +43,11 @@ std::vector<Request> sample_requests() {
           Leave{"t1"},
           act,
           Act{"t3", Action::announce(CardSet::suit_mask(Suit::spades) & CardSet::rank_mask(Rank::jack))},
-          Ping{}};
+          Ping{},
+          GetProfile{"p1"},
+          GetLeaderboard{"belot", Page{40, 100}},
+          GetHistory{"p1", Page{0, 5}},
+          GetReplay{"0123456789abcdef"}};
 }
 
 TEST(Requests, RoundTripThroughJson) {
@@ -89,6 +93,16 @@ TEST(Requests, EachKindOfBadInputHasItsCodeAndField) {
       {R"({"type":"action","table_id":"t1","action":{"type":"bid"}})", ErrorCode::invalid_field, "action"},
       {R"({"type":"action","table_id":"t1","action":{"type":"announce","cards":["JS","JS"]}})",
        ErrorCode::invalid_field, "action"},
+      {R"({"type":"get_profile"})", ErrorCode::missing_field, "player_id"},
+      {R"({"type":"get_profile","player_id":7})", ErrorCode::invalid_field, "player_id"},
+      {R"({"type":"get_leaderboard"})", ErrorCode::missing_field, "ladder"},
+      {R"({"type":"get_leaderboard","ladder":"belot","limit":0})", ErrorCode::invalid_field, "limit"},
+      {R"({"type":"get_leaderboard","ladder":"belot","limit":101})", ErrorCode::invalid_field, "limit"},
+      {R"({"type":"get_leaderboard","ladder":"belot","offset":-1})", ErrorCode::invalid_field, "offset"},
+      {R"({"type":"get_history","player_id":"p1","offset":1000001})", ErrorCode::invalid_field, "offset"},
+      {R"({"type":"get_history","player_id":"p1","limit":"10"})", ErrorCode::invalid_field, "limit"},
+      {R"({"type":"get_history","player_id":"p1","offset":18446744073709551615})", ErrorCode::invalid_field, "offset"},
+      {R"({"type":"get_replay","match_id":""})", ErrorCode::invalid_field, "match_id"},
   };
   for (const BadCase& c : cases) {
     const ParsedRequest p = parse_request(c.text);
@@ -133,9 +147,10 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
        {to_json(Welcome{}), to_json(VariantList{}), to_json(TableList{}), to_json(TableCreated{summary, std::nullopt}),
         to_json(Seated{}), to_json(Watching{}), to_json(Ok{}), to_json(Accepted{}), to_json(Pong{}), to_json(Error{}),
         to_json(Event{}), to_json(TableUpdate{summary}), to_json(LobbyUpdate{summary}), to_json(LobbyRemove{}),
-        to_json(ChatMessage{}), to_json(Goodbye{})})
+        to_json(ChatMessage{}), to_json(Goodbye{}), to_json(Profile{}), to_json(Leaderboard{}), to_json(History{}),
+        to_json(Replay{})})
     types.insert(j["type"].get<std::string>());
-  EXPECT_EQ(types.size(), 29u);
+  EXPECT_EQ(types.size(), 37u);
   for (const std::string& t : types) {
     EXPECT_TRUE(std::filesystem::exists(std::string(ATOUT_SOURCE_DIR) + "/protocol/schema/" + t + ".json")) << t;
     EXPECT_NE(doc.find("### `" + t + "`"), std::string::npos) << t << " has no section in docs/protocol.md";

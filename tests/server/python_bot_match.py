@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -18,8 +19,8 @@ PYTHON = "/usr/bin/python3"
 TIMEOUT = 600  # seconds for all matches; sanitizer builds are slow
 
 
-def start_server(binary):
-    server = subprocess.Popen([binary, "--port", "0", "--bind", "127.0.0.1", "--threads", "2"],
+def start_server(binary, db):
+    server = subprocess.Popen([binary, "--port", "0", "--bind", "127.0.0.1", "--threads", "2", "--db", db],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -62,7 +63,9 @@ def play(bot, url, variant, players, deadline):
 def main():
     binary, source = sys.argv[1], sys.argv[2]
     bot = f"{source}/examples/python-bot/bot.py"
-    server, port = start_server(binary)
+    # A database of its own, so runs never see each other's matches.
+    data = tempfile.TemporaryDirectory(prefix="atout-bot-")
+    server, port = start_server(binary, f"{data.name}/atout.db")
     failures, played = [], 0
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=30) as r:
@@ -81,6 +84,7 @@ def main():
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        data.cleanup()
     for f in failures:
         print(f)
     print(f"python bot: {played} variant(s) played, {len(failures)} failure(s)")

@@ -92,18 +92,32 @@ std::filesystem::path write_log(const std::filesystem::path& dir, const std::vec
 
 // ---- live_server ---------------------------------------------------------------------------------
 
-live_server::live_server(int threads) {
+live_server::live_server(int threads, std::string db) : db_(std::move(db)) {
+  if (db_.empty()) {
+    static std::atomic<int> counter{0};
+    own_dir_ = (std::filesystem::temp_directory_path() /
+                ("atout-live-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+                   .string();
+    std::filesystem::remove_all(own_dir_);
+    db_ = own_dir_ + "/atout.db";
+  }
   config c;
   c.bind = "127.0.0.1";
   c.port = 0;
   c.threads = threads;
+  c.db = db_;
   server_ = std::make_unique<server>(c);
   if (auto e = server_->open()) throw std::runtime_error(*e);
   port_ = server_->port();
   server_->start();
 }
 
-live_server::~live_server() { server_->stop(); }
+live_server::~live_server() {
+  server_->stop();
+  server_.reset();
+  std::error_code ignored;
+  if (!own_dir_.empty()) std::filesystem::remove_all(own_dir_, ignored);
+}
 
 // ---- test_client ---------------------------------------------------------------------------------
 

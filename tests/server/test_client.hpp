@@ -45,12 +45,16 @@ class message_log {
 
 class live_server {
  public:
-  explicit live_server(int threads = 2);
+  // With no `db`, the server gets a fresh database of its own, removed afterwards.
+  explicit live_server(int threads = 2, std::string db = {});
   ~live_server();
   unsigned short port() const { return port_; }
   server& get() { return *server_; }
+  const std::string& db() const { return db_; }
 
  private:
+  std::string db_;
+  std::string own_dir_;  // removed with the server when the database was made for it
   std::unique_ptr<server> server_;
   unsigned short port_ = 0;
 };

@@ -42,6 +42,10 @@ enum class ErrorCode : std::uint8_t {
   illegal_action,
   internal_error,
   chat_too_fast,  // more chat than the rate limit allows; the message was dropped
+  unknown_player,
+  unknown_ladder,
+  unknown_match,
+  match_not_finished,
 };
 
 std::string to_string(ErrorCode c);
@@ -118,8 +122,30 @@ struct Chat {
 };
 inline constexpr std::size_t kMaxChatBytes = 500;
 
+// A page of a list (leaderboard, history): `limit` entries from `offset`.
+struct Page {
+  static constexpr int kDefaultLimit = 20, kMaxLimit = 100, kMaxOffset = 1'000'000;
+  int offset = 0;
+  int limit = kDefaultLimit;
+};
+struct GetProfile {
+  std::string player_id;
+};
+struct GetLeaderboard {
+  std::string ladder;  // a variant id: each variant is rated on its own ladder
+  Page page;
+};
+struct GetHistory {
+  std::string player_id;
+  Page page;
+};
+struct GetReplay {
+  std::string match_id;
+};
+
 using Request = std::variant<Hello, ListVariants, ListTables, SubscribeLobby, UnsubscribeLobby, CreateTable, Sit,
-                             Spectate, Stand, Leave, Act, Ping, Chat>;
+                             Spectate, Stand, Leave, Act, Ping, Chat, GetProfile, GetLeaderboard, GetHistory,
+                             GetReplay>;
 
 // The `type` string of a request.
 std::string_view type_of(const Request& r);
@@ -279,6 +305,82 @@ struct Goodbye {
   enum class Reason : std::uint8_t { replaced, shutdown } reason = Reason::shutdown;
   std::string message;
 };
+
+// ---- Profiles, leaderboards, histories and replays (from the store) ----------------------------
+
+struct RatingInfo {
+  std::string ladder;
+  double mu = 0, sigma = 0, ordinal = 0;  // ordinal = mu - 3 sigma, what is displayed and ranked
+  int matches = 0;
+};
+struct Profile {
+  std::string player_id;
+  std::string name;
+  std::int64_t created_at = 0;  // Unix time, milliseconds
+  std::int64_t last_seen = 0;
+  std::vector<RatingInfo> ratings;
+};
+struct LeaderboardEntry {
+  int rank = 0;  // 1 is first
+  std::string player_id;
+  std::string name;
+  RatingInfo rating;
+};
+struct Leaderboard {
+  std::string ladder;
+  Page page;
+  int total = 0;  // rated players on the ladder
+  std::vector<LeaderboardEntry> entries;
+};
+struct HistoryEntry {
+  std::string match_id;
+  std::string variant;
+  int seat = 0;
+  int team = 0;
+  std::int64_t started_at = 0;
+  std::optional<std::int64_t> ended_at;   // empty while the match goes on
+  std::optional<std::string> end_reason;  // finished, abandoned, aborted
+  std::optional<std::array<int, 2>> match_score;
+  std::optional<int> winner;
+};
+struct History {
+  std::string player_id;
+  Page page;
+  std::vector<HistoryEntry> matches;  // newest first
+};
+struct ReplaySeat {
+  int seat = 0;
+  int team = 0;
+  std::string player_id;
+  std::string name;
+};
+// A hand's deal, now that the match is over: the commitment published before it and its seed.
+struct ReplayDeal {
+  int hand = 0;
+  Seat dealer = 0;
+  std::string commitment;
+  std::string seed;
+};
+// An ended match's full public record: `record` in the atout-record/1 format (with the match
+// seed), so the message itself is a record that `atout replay` reads.
+struct Replay {
+  std::string match_id;
+  std::string table_id;
+  Record record;
+  std::vector<ReplaySeat> seats;
+  std::vector<ReplayDeal> deals;
+  bool rated = false;
+  std::int64_t started_at = 0;
+  std::int64_t ended_at = 0;
+  std::string end_reason;
+  std::optional<std::array<int, 2>> match_score;
+  std::optional<int> winner;
+};
+
+json to_json(const Profile& m, const RequestId& id = {});
+json to_json(const Leaderboard& m, const RequestId& id = {});
+json to_json(const History& m, const RequestId& id = {});
+json to_json(const Replay& m, const RequestId& id = {});
 
 json to_json(const TableSettings& s);
 json to_json(const SeatInfo& s);

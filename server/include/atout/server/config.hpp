@@ -11,7 +11,7 @@ struct config {
   std::string bind = "0.0.0.0";
   unsigned short port = 8080;  // 0: any free port (logged at start-up)
   int threads = 2;
-  std::string db = "./data/atout.db";  // checked now, opened once persistence lands (issue 6)
+  std::string db = "./data/atout.db";  // the SQLite database (players, matches, ratings)
   std::string log_level = "info";
 };
 

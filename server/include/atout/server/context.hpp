@@ -1,11 +1,12 @@
-// What every connection shares: the lobby, the player registry, the live connections and their
-// numbering.
+// What every connection shares: the lobby, the player registry, the archive, the live connections
+// and their numbering.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
 
+#include "atout/server/archive.hpp"
 #include "atout/server/lobby.hpp"
 #include "atout/server/players.hpp"
 #include "atout/server/sessions.hpp"
@@ -21,6 +22,7 @@ struct context {
   // WebSocket session objects alive (a session dies after its close handshake completes).
   std::atomic<std::size_t> live_sessions{0};
   std::atomic<std::uint64_t> next_conn{1};
+  std::shared_ptr<server::archive> archive;  // profiles, leaderboards, histories, replays
 };
 
 }  // namespace atout::server

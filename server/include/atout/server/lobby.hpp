@@ -18,6 +18,7 @@
 namespace atout::server {
 
 class table;
+struct table_init;
 
 class lobby : public std::enable_shared_from_this<lobby> {
  public:
@@ -42,6 +43,11 @@ class lobby : public std::enable_shared_from_this<lobby> {
   void chat(member m, std::string text, protocol::RequestId id);
   // Calls `then` on the lobby strand with the seats of running matches held by `player_id`.
   void held_seats(std::string player_id, std::function<void(std::vector<protocol::HeldSeat>)> then);
+
+  // Re-creates a table rebuilt from the store at start-up (server/src/recovery.cpp), under its
+  // old table id, match id and invite code; later tables are numbered after it. The table is made
+  // here, its registration is posted to the lobby strand (so call this before serving requests).
+  void restore(table_init init);
 
   // From tables (any strand).
   void table_changed(protocol::TableSummary summary);

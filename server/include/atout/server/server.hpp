@@ -1,4 +1,4 @@
-// The whole server: I/O threads, the listener, the lobby and the player registry.
+// The whole server: the store, I/O threads, the listener, the lobby and the player registry.
 #pragma once
 
 #include <chrono>
@@ -13,6 +13,10 @@
 #include "atout/server/listener.hpp"
 #include "atout/server/net.hpp"
 
+namespace atout::store {
+class Store;
+}
+
 namespace atout::server {
 
 class server {
@@ -22,7 +26,8 @@ class server {
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
-  // Binds and listens; says why when it cannot.
+  // Opens the database (refusing a corrupt, newer or unwritable one), rebuilds the matches it
+  // holds unfinished, then binds and listens; says why when it cannot.
   std::optional<std::string> open();
   unsigned short port() const;
   // Runs the I/O threads in the background.
@@ -43,6 +48,7 @@ class server {
   void flush_persistence();
 
   config cfg_;
+  std::shared_ptr<store::Store> store_;
   net::io_context ioc_;
   std::shared_ptr<context> ctx_;
   std::shared_ptr<listener> listener_;

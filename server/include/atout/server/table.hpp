@@ -29,10 +29,11 @@ struct table_init {
   std::weak_ptr<server::lobby> lobby;
   std::optional<member> owner;               // its creator keeps an empty table open until it leaves
   std::shared_ptr<server::journal> journal;  // may be null: nothing is persisted
-  // Rebuilding a running match after a restart: each seat held for its player (conn 0), and the
-  // number of events the match had produced. Empty for a new table.
+  // Restoring a match after a restart (server/src/recovery.cpp): each seat held for its stored
+  // player (conn == 0), the event seq reached, and whether the match had started.
   std::vector<std::optional<member>> held;
   std::uint64_t seq = 0;
+  bool started = false;
 };
 
 class table : public std::enable_shared_from_this<table> {
@@ -60,6 +61,10 @@ class table : public std::enable_shared_from_this<table> {
   // with their token and sit again); everything else the connection had here is released.
   void detach(std::uint64_t conn);
   // After a restart: starts the held seats' reconnect windows and the turn timer.
+  void restored();
+
+  // The table was rebuilt from the store: tells the lobby of it (and, with issue 5, starts the
+  // reconnect windows of its held seats).
   void restored();
 
   // The summary as of now; call on the strand only (the lobby gets copies through updates).

@@ -71,6 +71,13 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   void handle(const protocol::Chat& r, const protocol::RequestId& id);
   // After a hello with a token: the welcome (with the seats held for the player), then the resumes.
   void welcome(protocol::Welcome w, std::vector<protocol::ResumeAt> resume, const protocol::RequestId& id);
+  void handle(const protocol::GetProfile& r, const protocol::RequestId& id);
+  void handle(const protocol::GetLeaderboard& r, const protocol::RequestId& id);
+  void handle(const protocol::GetHistory& r, const protocol::RequestId& id);
+  void handle(const protocol::GetReplay& r, const protocol::RequestId& id);
+  // Asks the archive, off the I/O threads, and sends its reply.
+  template <typename Request>
+  void ask_archive(const Request& r, const protocol::RequestId& id);
 
   // Runs `fn` with the table `table_id` names: the one this connection joined, else the lobby's.
   template <typename Fn>

@@ -32,6 +32,9 @@ struct MatchStart {
   bool rated = false;
   std::int64_t started_at = 0;
   std::vector<SeatRow> seats;
+  // How the table ran (private, invite code, settings), as JSON; like the seed, only read back
+  // with secrets, since it holds the invite code.
+  std::string table_json;
 };
 
 struct HandRow {
@@ -103,6 +106,8 @@ class Store {
   void add_action(const std::string& uid, std::int64_t seq, int seat, std::string action_json, std::int64_t at);
   void begin_hand(const std::string& uid, const HandRow& hand);
   void end_hand(const std::string& uid, int number, std::int64_t last_seq, std::string result_json);
+  // Another player took over `seat` of a running match.
+  void change_seat(const std::string& uid, int seat, const std::string& player);
   // Ends the match. A rated match that finished or was abandoned updates the ladder (its variant)
   // in the same transaction; `winner` is the winning team (for an abandon, the side that stayed).
   void end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0, std::optional<int> score1,

@@ -41,6 +41,9 @@ struct WriterStats {
   std::uint64_t batches = 0;  // transactions committed
   std::uint64_t errors = 0;   // failed jobs and failed commits
   std::uint64_t largest_batch = 0;
+  // The longest time one batch took, BEGIN to COMMIT: with no deliberate delay in the writer, a
+  // queued write waits at most about two of these (the batch under way, then its own).
+  std::uint64_t longest_batch_us = 0;
 };
 
 class Writer {

@@ -1,0 +1,229 @@
+// Profiles, leaderboards, histories and replays: store rows turned into protocol messages, with
+// nothing private (no token, no invite code, no seed of a match still being played).
+#include "atout/server/archive.hpp"
+
+#include <charconv>
+
+#include "atout/protocol/json.hpp"
+#include "atout/store/store.hpp"
+
+namespace atout::server {
+
+using protocol::ErrorCode;
+
+namespace {
+
+protocol::Error error(ErrorCode code, std::string message) {
+  protocol::Error e;
+  e.code = code;
+  e.message = std::move(message);
+  return e;
+}
+
+protocol::RatingInfo rating_info(const store::RatingRow& r) {
+  return protocol::RatingInfo{r.ladder, r.mu, r.sigma, r.ordinal, r.matches};
+}
+
+}  // namespace
+
+archive::archive(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
+
+archive::~archive() { stop(); }
+
+void archive::stop() {
+  pool_.stop();
+  pool_.join();
+}
+
+archive::reply archive::read(const protocol::GetProfile& r) {
+  const auto p = store_->player(r.player_id);
+  if (!p) return error(ErrorCode::unknown_player, "there is no player " + r.player_id);
+  protocol::Profile out;
+  out.player_id = p->id;
+  out.name = p->name;
+  out.created_at = p->created_at;
+  out.last_seen = p->last_seen;
+  for (const store::RatingRow& row : store_->ratings_of(r.player_id)) out.ratings.push_back(rating_info(row));
+  return out;
+}
+
+archive::reply archive::read(const protocol::GetLeaderboard& r) {
+  if (!find_variant(r.ladder)) {
+    std::string known;
+    for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.id;
+    return error(ErrorCode::unknown_ladder, "there is no ladder '" + r.ladder + "'; ladders are variants: " + known);
+  }
+  protocol::Leaderboard out;
+  out.ladder = r.ladder;
+  out.page = r.page;
+  const auto rows = store_->leaderboard(r.ladder, r.page.offset, r.page.limit, out.total);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    out.entries.push_back(
+        {r.page.offset + static_cast<int>(i) + 1, rows[i].player, rows[i].name, rating_info(rows[i])});
+  return out;
+}
+
+archive::reply archive::read(const protocol::GetHistory& r) {
+  if (!store_->player(r.player_id)) return error(ErrorCode::unknown_player, "there is no player " + r.player_id);
+  protocol::History out;
+  out.player_id = r.player_id;
+  out.page = r.page;
+  for (const store::MatchSummary& m : store_->history(r.player_id, r.page.offset, r.page.limit)) {
+    protocol::HistoryEntry e;
+    e.match_id = m.uid;
+    e.variant = m.variant;
+    e.seat = m.seat;
+    e.team = m.team;
+    e.started_at = m.started_at;
+    e.ended_at = m.ended_at;
+    if (!m.end_reason.empty()) e.end_reason = m.end_reason;
+    if (m.score0 && m.score1) e.match_score = std::array<int, 2>{*m.score0, *m.score1};
+    e.winner = m.winner;
+    out.matches.push_back(std::move(e));
+  }
+  return out;
+}
+
+archive::reply archive::read(const protocol::GetReplay& r) {
+  // Read without secrets first: a match still being played gives nothing away.
+  const auto open = store_->match(r.match_id, false);
+  if (!open) return error(ErrorCode::unknown_match, "there is no match " + r.match_id);
+  if (!open->ended_at)
+    return error(ErrorCode::match_not_finished,
+                 "match " + r.match_id + " is still being played; its replay is published when it ends");
+  // Over: nothing is hidden any more, so every seed is published with the record.
+  const auto m = store_->match(r.match_id, true);
+  if (!m) return error(ErrorCode::unknown_match, "there is no match " + r.match_id);
+  protocol::Replay out;
+  out.match_id = m->start.uid;
+  out.table_id = m->start.table_id;
+  out.rated = m->start.rated;
+  out.started_at = m->start.started_at;
+  out.ended_at = *m->ended_at;
+  out.end_reason = m->end_reason;
+  if (m->score0 && m->score1) out.match_score = std::array<int, 2>{*m->score0, *m->score1};
+  out.winner = m->winner;
+  Record& rec = out.record;
+  rec.variant = m->start.variant;
+  const auto options = protocol::parse_text(m->start.options_json);
+  auto opts = options ? protocol::parse_options(*options.value) : protocol::Parsed<Options>{};
+  if (!opts) return error(ErrorCode::internal_error, "the stored options of match " + r.match_id + " are unreadable");
+  rec.options = *opts.value;
+  if (m->start.match_seed) rec.deal.seed = Seed::parse(*m->start.match_seed);
+  rec.first_dealer = static_cast<Seat>(m->start.first_dealer);
+  for (const store::ActionRow& a : m->actions) {
+    const auto text = protocol::parse_text(a.action_json);
+    auto action = text ? protocol::parse_action(*text.value) : protocol::Parsed<Action>{};
+    if (!action)
+      return error(ErrorCode::internal_error,
+                   "stored action " + std::to_string(a.seq) + " of match " + r.match_id + " is unreadable");
+    rec.actions.push_back(RecordedAction{static_cast<Seat>(a.seat), *action.value});
+  }
+  for (const store::SeatRow& s : m->start.seats) out.seats.push_back({s.seat, s.team, s.player, s.name});
+  for (const store::HandRow& h : m->hands)
+    out.deals.push_back({h.number, static_cast<Seat>(h.dealer), h.commitment, h.seed});
+  return out;
+}
+
+std::string archive::message(const reply& r, const protocol::RequestId& id) {
+  return std::visit([&](const auto& m) { return protocol::serialize(m, id); }, r);
+}
+
+std::pair<http::status, std::string> archive::http_response(const reply& r) {
+  if (const auto* e = std::get_if<protocol::Error>(&r)) {
+    http::status status = http::status::internal_server_error;
+    switch (e->code) {
+      case ErrorCode::missing_field:
+      case ErrorCode::invalid_field:
+        status = http::status::bad_request;
+        break;
+      case ErrorCode::unknown_player:
+      case ErrorCode::unknown_ladder:
+      case ErrorCode::unknown_match:
+        status = http::status::not_found;
+        break;
+      case ErrorCode::match_not_finished:
+        status = http::status::conflict;
+        break;
+      default:
+        break;
+    }
+    protocol::json j = {{"error", protocol::to_string(e->code)}, {"message", e->message}};
+    if (e->field) j["field"] = *e->field;
+    return {status, j.dump(-1, ' ', false, protocol::json::error_handler_t::replace)};
+  }
+  return {http::status::ok, message(r, {})};
+}
+
+namespace {
+
+// The query's `offset` and `limit`, put into `request` as the WebSocket request would carry them:
+// numbers as numbers, anything else as a string, so the protocol's checks answer for both.
+void add_page(std::string_view query, protocol::json& request) {
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    const auto eq = pair.find('=');
+    const std::string_view key = pair.substr(0, eq);
+    if (key != "offset" && key != "limit") continue;
+    const std::string_view value = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+    long long n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec == std::errc() && end == value.data() + value.size() && !value.empty()) {
+      request[std::string(key)] = n;
+    } else {
+      request[std::string(key)] = std::string(value.substr(0, 32));
+    }
+  }
+}
+
+}  // namespace
+
+bool http_api(archive& a, std::string_view target, std::function<void(http::status, std::string)> respond) {
+  const auto q = target.find('?');
+  const std::string_view path = target.substr(0, q);
+  const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
+  auto starts = [&](std::string_view prefix) { return path.substr(0, prefix.size()) == prefix; };
+  auto ends = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+  };
+
+  protocol::json request;
+  if (starts("/api/players/") && ends("/matches") && path.size() >= 13 + 8) {
+    const std::string_view id = path.substr(13, path.size() - 13 - 8);
+    request = {{"type", "get_history"}, {"player_id", std::string(id)}};
+    add_page(query, request);
+  } else if (starts("/api/players/")) {
+    request = {{"type", "get_profile"}, {"player_id", std::string(path.substr(13))}};
+  } else if (starts("/api/leaderboard/")) {
+    request = {{"type", "get_leaderboard"}, {"ladder", std::string(path.substr(17))}};
+    add_page(query, request);
+  } else if (starts("/api/matches/") && ends("/replay") && path.size() >= 13 + 7) {
+    request = {{"type", "get_replay"}, {"match_id", std::string(path.substr(13, path.size() - 13 - 7))}};
+  } else {
+    return false;
+  }
+  // The same checks as the WebSocket requests, so both give the same codes for the same mistakes.
+  protocol::ParsedRequest parsed =
+      protocol::parse_request(request.dump(-1, ' ', false, protocol::json::error_handler_t::replace));
+  auto answer = [respond](archive::reply r) {
+    auto [status, body] = archive::http_response(r);
+    respond(status, std::move(body));
+  };
+  if (auto* e = std::get_if<protocol::Error>(&parsed.body)) {
+    answer(*e);
+    return true;
+  }
+  std::visit(
+      [&](const auto& r) {
+        using R = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<R, protocol::GetProfile> || std::is_same_v<R, protocol::GetLeaderboard> ||
+                      std::is_same_v<R, protocol::GetHistory> || std::is_same_v<R, protocol::GetReplay>)
+          a.ask(r, answer);
+      },
+      std::get<protocol::Request>(parsed.body));
+  return true;
+}
+
+}  // namespace atout::server

@@ -1,0 +1,40 @@
+// Start-up recovery: every match the store holds unfinished is rebuilt by replaying its action log
+// through the engine, and its table re-created in the lobby with each seat held for its player.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atout/server/lobby.hpp"
+#include "atout/server/table.hpp"
+#include "atout/store/store.hpp"
+#include "store_journal.hpp"
+
+namespace atout::server {
+
+struct recovery_report {
+  int restored = 0;  // tables re-created, waiting for their players
+  int finished = 0;  // logs that already reached the end (the crash came before the end was kept)
+  int aborted = 0;   // logs that do not replay: marked aborted, with the reason logged
+};
+
+// What one stored match becomes: a table to restore, or the reason it cannot be.
+struct rebuilt {
+  std::optional<table_init> init;       // set when the match goes on
+  std::unique_ptr<State> ended;         // set when the replay reached the end of the match
+  std::vector<std::int64_t> hand_ends;  // the seq of the action that ended each hand
+  std::string error;                    // why the log does not replay
+};
+
+// Replays one stored match (read with its secrets). Writes nothing.
+rebuilt rebuild(const store::MatchRow& m);
+
+// Rebuilds every unfinished match of `store` into `lobby`, tells `journal` where each continues,
+// and repairs what a crash cut short (a hand or match end that was not yet written). Call before
+// serving requests; never throws for a bad log.
+recovery_report recover(store::Store& store, lobby& lobby, store_journal* journal);
+
+}  // namespace atout::server

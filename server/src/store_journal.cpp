@@ -1,0 +1,111 @@
+// Table reports turned into store writes (matches, hands, the action log, the end and ratings).
+#include "store_journal.hpp"
+
+#include <chrono>
+
+#include "atout/protocol/json.hpp"
+
+namespace atout::server {
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string table_json(bool is_private, const std::optional<std::string>& invite, const protocol::TableSettings& s) {
+  protocol::json j = {{"private", is_private}, {"settings", protocol::to_json(s)}};
+  if (invite) j["invite"] = *invite;
+  return j.dump();
+}
+
+store_journal::store_journal(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
+
+void store_journal::resumed(const std::string& match_id, std::uint64_t last_seq, int next_hand) {
+  std::lock_guard lock(mutex_);
+  live_[match_id] = live{last_seq, next_hand};
+}
+
+void store_journal::match_started(const match_opened& m) {
+  store::MatchStart s;
+  s.uid = m.match_id;
+  s.table_id = m.table_id;
+  s.variant = m.header.variant;
+  s.options_json = protocol::to_json(m.header.options).dump();
+  // The match seed stays secret in the store until the match ends (replays reveal it then).
+  if (m.header.deal.seed) s.match_seed = m.header.deal.seed->hex();
+  s.first_dealer = m.header.first_dealer;
+  s.rated = m.settings.rated;
+  s.started_at = unix_ms();
+  for (std::size_t i = 0; i < m.seat_players.size(); ++i)
+    s.seats.push_back({static_cast<int>(i), static_cast<int>(i % 2), m.seat_players[i], ""});
+  s.table_json = table_json(m.is_private, m.invite, m.settings);
+  {
+    std::lock_guard lock(mutex_);
+    live_[m.match_id] = live{};
+  }
+  store_->begin_match(s);
+}
+
+void store_journal::hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
+                                 const std::string& commitment) {
+  std::int64_t first_seq = 0;
+  {
+    std::lock_guard lock(mutex_);
+    live& l = live_[match_id];
+    // A rebuilt table recomputes the commitment of the hand in progress; its row is already kept.
+    if (hand < l.next_hand) return;
+    l.next_hand = hand + 1;
+    first_seq = static_cast<std::int64_t>(l.last_seq) + 1;
+  }
+  store::HandRow h;
+  h.number = hand;
+  h.dealer = dealer;
+  h.commitment = commitment;
+  h.seed = seed.hex();
+  h.revealed = false;
+  h.first_seq = first_seq;
+  store_->begin_hand(match_id, h);
+}
+
+void store_journal::action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action,
+                           bool by_server) {
+  {
+    std::lock_guard lock(mutex_);
+    live_[match_id].last_seq = seq;
+  }
+  protocol::json a = protocol::to_json(action);
+  if (by_server) a["by_server"] = true;
+  store_->add_action(match_id, static_cast<std::int64_t>(seq), seat, a.dump(), unix_ms());
+}
+
+void store_journal::hand_ended(const std::string& match_id, const HandResult& result) {
+  std::uint64_t last_seq = 0;
+  {
+    std::lock_guard lock(mutex_);
+    last_seq = live_[match_id].last_seq;
+  }
+  store_->end_hand(match_id, result.hand, static_cast<std::int64_t>(last_seq), protocol::to_json(result).dump());
+}
+
+void store_journal::seat_changed(const std::string& match_id, Seat seat, const std::string& player_id) {
+  store_->change_seat(match_id, seat, player_id);
+}
+
+void store_journal::match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,
+                                match_end why, std::optional<Seat> abandoned_by) {
+  {
+    std::lock_guard lock(mutex_);
+    live_.erase(match_id);
+  }
+  // An abandon is a loss for the side that left: the other team wins, whatever the score says.
+  if (why == match_end::abandoned && abandoned_by) winner = 1 - *abandoned_by % 2;
+  if (why == match_end::aborted) winner.reset();
+  std::optional<int> s0, s1;
+  if (why != match_end::aborted) {
+    s0 = score[0];
+    s1 = score[1];
+  }
+  store_->end_match(match_id, unix_ms(), s0, s1, winner, to_string(why));
+}
+
+}  // namespace atout::server

@@ -1,0 +1,238 @@
+// Profiles, leaderboards, histories and replays over WebSocket and HTTP: happy paths, every
+// error, and nothing private in any reply.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "atout/fair_deal.hpp"
+#include "persist_support.hpp"
+
+namespace atout::server::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Waits until `pred` holds (writes reach the store on the writer's thread, shortly after).
+template <typename Pred>
+bool eventually(Pred pred) {
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(5ms);
+  }
+  return pred();
+}
+
+struct access_fixture {
+  live_server server;
+  message_log log;
+  Rng rng{Seed{0xACCu, 7}};
+  table_run finished;  // a rated `simple` match played to its end
+  table_run running;   // a private `french` match part way, its hand in progress
+  std::unique_ptr<test_client> asker;
+  std::unique_ptr<test_client> bad_asker;  // deliberately bad requests, kept out of the schema log
+  std::vector<std::string> bodies;         // every reply, to look for secrets
+
+  access_fixture() {
+    finished = open_table(server.port(), "simple", json::object(), false, "fin", &log);
+    while (!finished.result && !::testing::Test::HasFatalFailure() && !finished.table_id.empty())
+      if (!step(finished, rng)) break;
+    running = open_table(server.port(), "french", json::object(), true, "run", &log);
+    for (int i = 0; i < 45 && !running.table_id.empty(); ++i)
+      if (!step(running, rng)) break;
+    asker = std::make_unique<test_client>(server.port(), &log);
+    asker->hello("asker");
+    bad_asker = std::make_unique<test_client>(server.port(), nullptr);
+    bad_asker->hello("bad-asker");
+    // The end of the finished match and the running match's actions are committed.
+    eventually([&] {
+      return db_text(server.db(), "SELECT COALESCE(end_reason, '') FROM matches WHERE uid = '" + finished.match_id +
+                                      "'") == "finished" &&
+             stored_action_count(server.db(), running.match_id) == static_cast<std::int64_t>(running.sent.size());
+    });
+  }
+
+  json ask(json request) {
+    json r = asker->request(std::move(request));
+    bodies.push_back(r.dump());
+    return r;
+  }
+  json ask_bad(json request) {
+    json r = bad_asker->request(std::move(request));
+    bodies.push_back(r.dump());
+    return r;
+  }
+  http_reply get(const std::string& target) {
+    http_reply r = http_get(server.port(), target);
+    bodies.push_back(r.body);
+    if (r.status == 200) log.add('S', r.body);
+    return r;
+  }
+};
+
+void expect_error(const json& reply, const std::string& code, const std::string& field = {}) {
+  EXPECT_EQ(reply["type"], "error") << reply;
+  EXPECT_EQ(reply["code"], code) << reply;
+  if (!field.empty()) {
+    EXPECT_EQ(reply["field"], field) << reply;
+  }
+  EXPECT_FALSE(reply.value("message", "").empty()) << reply;
+}
+
+void expect_http_error(const http_reply& r, unsigned status, const std::string& code) {
+  EXPECT_EQ(r.status, status) << r.body;
+  EXPECT_EQ(r.content_type, "application/json");
+  const json j = json::parse(r.body, nullptr, false);
+  EXPECT_EQ(j["error"], code) << r.body;
+  EXPECT_FALSE(j.value("message", "").empty()) << r.body;
+}
+
+TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTransportsAndNoSecretLeaks) {
+  access_fixture f;
+  ASSERT_TRUE(f.finished.result.has_value());
+  ASSERT_FALSE(f.running.result.has_value());
+  const std::string winner_id = f.finished.seats[(*f.finished.result)["winner"].get<std::size_t>()].player_id;
+  const std::string p0 = f.finished.seats[0].player_id;
+
+  // ---- profile
+  const json profile = f.ask({{"type", "get_profile"}, {"player_id", p0}});
+  EXPECT_EQ(profile["type"], "profile") << profile;
+  EXPECT_EQ(profile["player_id"], p0);
+  EXPECT_EQ(profile["name"], "fin-0");
+  ASSERT_EQ(profile["ratings"].size(), 1u);
+  EXPECT_EQ(profile["ratings"][0]["ladder"], "simple");
+  EXPECT_EQ(profile["ratings"][0]["matches"], 1);
+  const http_reply profile_http = f.get("/api/players/" + p0);
+  EXPECT_EQ(profile_http.status, 200u);
+  json profile_without_id = profile;
+  profile_without_id.erase("id");
+  EXPECT_EQ(json::parse(profile_http.body), profile_without_id) << profile_http.body;
+  // A player who never played a rated match has a profile and no ratings.
+  const json asker_profile = f.ask({{"type", "get_profile"}, {"player_id", f.running.seats[0].player_id}});
+  EXPECT_EQ(asker_profile["ratings"], json::array());
+  expect_error(f.ask({{"type", "get_profile"}, {"player_id", "p-nobody"}}), "unknown_player");
+  expect_error(f.ask_bad({{"type", "get_profile"}}), "missing_field", "player_id");
+  expect_http_error(f.get("/api/players/p-nobody"), 404, "unknown_player");
+  expect_http_error(f.get("/api/players/"), 400, "invalid_field");
+
+  // ---- leaderboard
+  const json board = f.ask({{"type", "get_leaderboard"}, {"ladder", "simple"}});
+  EXPECT_EQ(board["type"], "leaderboard") << board;
+  EXPECT_EQ(board["total"], 2);
+  EXPECT_EQ(board["offset"], 0);
+  EXPECT_EQ(board["limit"], protocol::Page::kDefaultLimit);
+  ASSERT_EQ(board["entries"].size(), 2u);
+  EXPECT_EQ(board["entries"][0]["rank"], 1);
+  EXPECT_EQ(board["entries"][0]["player_id"], winner_id);
+  EXPECT_GT(board["entries"][0]["ordinal"].get<double>(), board["entries"][1]["ordinal"].get<double>());
+  const json page2 = f.ask({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"offset", 1}, {"limit", 1}});
+  ASSERT_EQ(page2["entries"].size(), 1u);
+  EXPECT_EQ(page2["entries"][0]["rank"], 2);
+  EXPECT_EQ(page2["entries"][0], board["entries"][1]);
+  const json past_end = f.ask({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"offset", 5}});
+  EXPECT_EQ(past_end["entries"], json::array());
+  EXPECT_EQ(past_end["total"], 2);
+  const json empty_ladder = f.ask({{"type", "get_leaderboard"}, {"ladder", "coinche"}});
+  EXPECT_EQ(empty_ladder["entries"], json::array());
+  expect_error(f.ask({{"type", "get_leaderboard"}, {"ladder", "poker"}}), "unknown_ladder");
+  expect_error(f.ask_bad({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"limit", 0}}), "invalid_field", "limit");
+  expect_error(f.ask_bad({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"limit", 101}}), "invalid_field",
+               "limit");
+  expect_error(f.ask_bad({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"offset", -1}}), "invalid_field",
+               "offset");
+  const http_reply board_http = f.get("/api/leaderboard/simple?offset=1&limit=1");
+  EXPECT_EQ(board_http.status, 200u);
+  EXPECT_EQ(json::parse(board_http.body)["entries"], page2["entries"]);
+  expect_http_error(f.get("/api/leaderboard/poker"), 404, "unknown_ladder");
+  expect_http_error(f.get("/api/leaderboard/simple?limit=1000"), 400, "invalid_field");
+  expect_http_error(f.get("/api/leaderboard/simple?limit=ten"), 400, "invalid_field");
+  expect_http_error(f.get("/api/leaderboard/simple?offset=-3"), 400, "invalid_field");
+
+  // ---- history
+  const json history = f.ask({{"type", "get_history"}, {"player_id", p0}});
+  EXPECT_EQ(history["type"], "history") << history;
+  ASSERT_EQ(history["matches"].size(), 1u);
+  const json& m = history["matches"][0];
+  EXPECT_EQ(m["match_id"], f.finished.match_id);
+  EXPECT_EQ(m["variant"], "simple");
+  EXPECT_EQ(m["seat"], 0);
+  EXPECT_EQ(m["end_reason"], "finished");
+  EXPECT_EQ(m["match_score"], (*f.finished.result)["match_score"]);
+  EXPECT_EQ(m["winner"], (*f.finished.result)["winner"]);
+  const json running = f.ask({{"type", "get_history"}, {"player_id", f.running.seats[2].player_id}});
+  ASSERT_EQ(running["matches"].size(), 1u);
+  EXPECT_EQ(running["matches"][0]["match_id"], f.running.match_id);
+  EXPECT_EQ(running["matches"][0]["seat"], 2);
+  EXPECT_TRUE(running["matches"][0]["ended_at"].is_null());
+  EXPECT_TRUE(running["matches"][0]["end_reason"].is_null());
+  EXPECT_TRUE(running["matches"][0]["winner"].is_null());
+  EXPECT_EQ(f.ask({{"type", "get_history"}, {"player_id", p0}, {"offset", 1}})["matches"], json::array());
+  expect_error(f.ask({{"type", "get_history"}, {"player_id", "p-nobody"}}), "unknown_player");
+  expect_error(f.ask_bad({{"type", "get_history"}, {"player_id", p0}, {"limit", "5"}}), "invalid_field", "limit");
+  const http_reply history_http = f.get("/api/players/" + p0 + "/matches?limit=5");
+  EXPECT_EQ(history_http.status, 200u);
+  EXPECT_EQ(json::parse(history_http.body)["matches"], history["matches"]);
+  expect_http_error(f.get("/api/players/p-nobody/matches"), 404, "unknown_player");
+  expect_http_error(f.get("/api/players/" + p0 + "/matches?offset=2000000"), 400, "invalid_field");
+
+  // ---- replay
+  const json replay = f.ask({{"type", "get_replay"}, {"match_id", f.finished.match_id}});
+  EXPECT_EQ(replay["type"], "replay") << replay;
+  EXPECT_EQ(replay["format"], "atout-record/1");
+  EXPECT_EQ(replay["actions"].size(), f.finished.sent.size());
+  EXPECT_EQ(replay["seats"].size(), 2u);
+  EXPECT_TRUE(replay["deal"].contains("seed"));
+  ASSERT_FALSE(replay["deals"].empty());
+  // The first deal's commitment is the one the players were shown, and the revealed seed opens it.
+  EXPECT_EQ(replay["deals"][0]["commitment"], f.finished.first_commitment);
+  const auto first_seed = Seed::parse(replay["deals"][0]["seed"].get<std::string>());
+  ASSERT_TRUE(first_seed.has_value());
+  EXPECT_EQ(atout::deal_commitment(*first_seed, f.finished.match_id, 0), f.finished.first_commitment);
+  const http_reply replay_http = f.get("/api/matches/" + f.finished.match_id + "/replay");
+  EXPECT_EQ(replay_http.status, 200u);
+  // Exported over HTTP, the replay passes `atout replay` and gives the stored score.
+  const json checked = run_atout_replay(json::parse(replay_http.body));
+  ASSERT_FALSE(checked.contains("error")) << checked;
+  EXPECT_EQ(checked["complete"], true);
+  EXPECT_EQ(checked["match_score"], replay["match_score"]);
+  EXPECT_EQ(checked["winner"], replay["winner"]);
+  expect_error(f.ask({{"type", "get_replay"}, {"match_id", f.running.match_id}}), "match_not_finished");
+  expect_error(f.ask({{"type", "get_replay"}, {"match_id", "no-such-match"}}), "unknown_match");
+  expect_error(f.ask_bad({{"type", "get_replay"}}), "missing_field", "match_id");
+  expect_http_error(f.get("/api/matches/" + f.running.match_id + "/replay"), 409, "match_not_finished");
+  expect_http_error(f.get("/api/matches/no-such-match/replay"), 404, "unknown_match");
+  expect_http_error(f.get("/api/matches//replay"), 400, "invalid_field");
+  expect_http_error(f.get("/api/matches/" + std::string(65, 'a') + "/replay"), 400, "invalid_field");
+  EXPECT_EQ(f.get("/api/nothing").status, 404u);
+
+  // ---- nothing private in any reply: no token, no seed or invite of the running match
+  std::vector<std::string> secrets;
+  for (const table_run* t : {&f.finished, &f.running})
+    for (const seat_player& p : t->seats) secrets.push_back(p.token);
+  const std::string seed =
+      db_text(f.server.db(), "SELECT match_seed FROM matches WHERE uid = '" + f.running.match_id + "'");
+  ASSERT_EQ(seed.size(), 32u);
+  secrets.push_back(seed);
+  const std::string hand_seed =
+      db_text(f.server.db(), "SELECT h.seed FROM hands h JOIN matches m ON m.id = h.match_id WHERE m.uid = '" +
+                                 f.running.match_id + "' AND h.revealed = 0");
+  ASSERT_EQ(hand_seed.size(), 32u) << "the running match should have a hand in progress";
+  secrets.push_back(hand_seed);
+  ASSERT_TRUE(f.running.invite.has_value());
+  secrets.push_back(*f.running.invite);
+  for (const std::string& body : f.bodies) {
+    EXPECT_EQ(body.find("\"token\""), std::string::npos) << body;
+    for (const std::string& s : secrets) EXPECT_EQ(body.find(s), std::string::npos) << s << " leaked in " << body;
+  }
+  EXPECT_TRUE(f.log.validate());
+}
+
+TEST(PersistAccessLoopback, RequestsNeedAHello) {
+  live_server server;
+  test_client c(server.port(), nullptr);
+  const json r = c.request({{"type", "get_profile"}, {"player_id", "p1"}});
+  expect_error(r, "hello_required");
+}
+
+}  // namespace
+}  // namespace atout::server::testing

@@ -1,0 +1,127 @@
+// Recovery at start-up, in process: a graceful restart, a log that no longer replays (aborted, and
+// the server still serves), and a match whose end the crash kept from the store (finished, rated).
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "atout/store/rating.hpp"
+#include "atout/store/sqlite.hpp"
+#include "persist_support.hpp"
+
+namespace atout::server::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+void exec(const std::string& db, const std::string& sql) {
+  store::Db d;
+  ASSERT_FALSE(store::Db::open(db, false, false, d));
+  ASSERT_FALSE(d.exec(sql)) << sql;
+}
+
+std::string end_reason(const std::string& db, const std::string& match_id) {
+  return db_text(db, "SELECT COALESCE(end_reason, '') FROM matches WHERE uid = '" + match_id + "'");
+}
+
+TEST(PersistRecoveryLoopback, GracefulRestartResumesEveryTableWhereItWas) {
+  temp_dir dir;
+  const std::string db = dir.file("atout.db");
+  message_log log;
+  Rng rng(Seed{0x5E5u, 3});
+  table_run t;
+  {
+    live_server first(2, db);
+    t = open_table(first.port(), "coinche", json::object(), false, "co", &log);
+    ASSERT_FALSE(t.table_id.empty());
+    for (int i = 0; i < 12; ++i) ASSERT_TRUE(step(t, rng));
+  }  // stopping flushes the writer: nothing is lost on a clean stop
+  const std::vector<json> before = t.last;
+  live_server second(2, db);
+  ASSERT_TRUE(resume(t, second.port(), &log));
+  EXPECT_EQ(t.seq, 13u);
+  for (std::size_t s = 0; s < t.seats.size(); ++s) EXPECT_EQ(t.last[s]["observation"], before[s]["observation"]);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(step(t, rng));
+  EXPECT_TRUE(log.validate());
+}
+
+TEST(PersistRecoveryLoopback, ALogThatDoesNotReplayIsAbortedAndTheServerServesOn) {
+  temp_dir dir;
+  const std::string db = dir.file("atout.db");
+  message_log log;
+  Rng rng(Seed{0xBADu, 4});
+  table_run broken, sound;
+  {
+    live_server first(2, db);
+    broken = open_table(first.port(), "duel", json::object(), false, "br", &log);
+    sound = open_table(first.port(), "duel", json::object(), false, "so", &log);
+    for (int i = 0; i < 6; ++i) {
+      ASSERT_TRUE(step(broken, rng));
+      ASSERT_TRUE(step(sound, rng));
+    }
+  }
+  // An action the engine must refuse, where the fourth action was.
+  exec(db,
+       "UPDATE match_actions SET action = '{\"type\":\"play\",\"card\":\"AS\"}', seat = 1 - seat "
+       "WHERE seq = 5 AND match_id = (SELECT id FROM matches WHERE uid = '" +
+           broken.match_id + "')");
+  live_server second(2, db);
+  // Recovery queues the mark; the writer commits it a moment later.
+  for (int i = 0; i < 1000 && end_reason(db, broken.match_id) != "aborted"; ++i) std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(end_reason(db, broken.match_id), "aborted");
+  EXPECT_EQ(end_reason(db, sound.match_id), "");
+  // Its players are still known; its table is gone; the other table resumes.
+  test_client c(second.port(), &log);
+  const json w = c.request({{"type", "hello"}, {"protocol", 1}, {"token", broken.seats[0].token}});
+  EXPECT_EQ(w["player_id"], broken.seats[0].player_id);
+  const json sit = c.request({{"type", "sit"}, {"table_id", broken.table_id}, {"seat", 0}});
+  EXPECT_EQ(sit["type"], "error");
+  EXPECT_EQ(sit["code"], "unknown_table");
+  const json history = c.request({{"type", "get_history"}, {"player_id", broken.seats[0].player_id}});
+  ASSERT_EQ(history["matches"].size(), 1u);
+  EXPECT_EQ(history["matches"][0]["end_reason"], "aborted");
+  EXPECT_TRUE(history["matches"][0]["winner"].is_null());
+  ASSERT_TRUE(resume(sound, second.port(), &log));
+  EXPECT_EQ(sound.seq, 7u);
+  EXPECT_EQ(http_get(second.port(), "/healthz").status, 200u);
+  EXPECT_TRUE(log.validate());
+}
+
+TEST(PersistRecoveryLoopback, AMatchWhoseEndWasNotStoredIsFinishedAndRatedOnce) {
+  temp_dir dir;
+  const std::string db = dir.file("atout.db");
+  message_log log;
+  Rng rng(Seed{0xE4Du, 5});
+  table_run t;
+  {
+    live_server first(2, db);
+    t = open_table(first.port(), "simple", json::object(), false, "en", &log);
+    while (!t.result) ASSERT_TRUE(step(t, rng));
+  }
+  // As if the crash came after the last action was committed and before the end was: no end, no
+  // ratings, and the last hand's result not kept either.
+  exec(db,
+       "UPDATE matches SET ended_at = NULL, score0 = NULL, score1 = NULL, winner = NULL, end_reason = NULL; "
+       "DELETE FROM ratings; UPDATE hands SET result = NULL, revealed = 0, last_seq = NULL "
+       "WHERE number = (SELECT MAX(number) FROM hands)");
+  live_server second(2, db);
+  for (int i = 0; i < 1000 && end_reason(db, t.match_id) != "finished"; ++i) std::this_thread::sleep_for(5ms);
+  ASSERT_EQ(end_reason(db, t.match_id), "finished");
+  test_client c(second.port(), &log);
+  c.hello("reader");
+  const json replay = c.request({{"type", "get_replay"}, {"match_id", t.match_id}});
+  EXPECT_EQ(replay["match_score"], (*t.result)["match_score"]);
+  EXPECT_EQ(replay["winner"], (*t.result)["winner"]);
+  EXPECT_EQ(db_text(db, "SELECT COUNT(*) FROM hands WHERE revealed = 0"), "0");
+  const int winner = (*t.result)["winner"];
+  const auto expected = store::rate({{store::Rating{}}, {store::Rating{}}}, {winner == 0 ? 1 : 2, winner == 1 ? 1 : 2});
+  for (std::size_t s = 0; s < 2; ++s) {
+    const json p = c.request({{"type", "get_profile"}, {"player_id", t.seats[s].player_id}});
+    ASSERT_EQ(p["ratings"].size(), 1u) << p;
+    EXPECT_EQ(p["ratings"][0]["matches"], 1);
+    EXPECT_NEAR(p["ratings"][0]["mu"].get<double>(), expected[s][0].mu, 1e-9);
+  }
+  EXPECT_TRUE(log.validate());
+}
+
+}  // namespace
+}  // namespace atout::server::testing
