@@ -60,11 +60,8 @@ class table : public std::enable_shared_from_this<table> {
   // The connection closed. A seat in a running match is held for its player (who may resume
   // with their token and sit again); everything else the connection had here is released.
   void detach(std::uint64_t conn);
-  // After a restart: starts the held seats' reconnect windows and the turn timer.
-  void restored();
-
-  // The table was rebuilt from the store: tells the lobby of it (and, with issue 5, starts the
-  // reconnect windows of its held seats).
+  // The table was rebuilt from the store after a restart: tells the lobby of it, and starts the
+  // held seats' reconnect windows and the turn timer.
   void restored();
 
   // The summary as of now; call on the strand only (the lobby gets copies through updates).
