@@ -50,7 +50,10 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
     });
     return;
   }
-  std::make_shared<http_session>(std::move(socket), ctx_)->run();
+  // A connection over its address's cap is still read and answered (HTTP 429), then closed.
+  beast::error_code peer_ec;
+  const tcp::endpoint remote = socket.remote_endpoint(peer_ec);
+  if (!peer_ec) std::make_shared<http_session>(std::move(socket), ctx_, ctx_->conns->admit(remote.address()))->run();
   do_accept();
 }
 

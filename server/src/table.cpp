@@ -42,7 +42,8 @@ table::table(net::any_io_executor ex, table_init init)
       lobby_(std::move(init.lobby)),
       journal_(std::move(init.journal)),
       seats_(static_cast<std::size_t>(state_->players())),
-      owner_(std::move(init.owner)) {}
+      owner_(std::move(init.owner)),
+      metrics_(std::move(init.metrics)) {}
 
 // ---- Posting onto the strand ---------------------------------------------------------------------
 
@@ -67,8 +68,13 @@ void table::leave(member m, RequestId id) {
 }
 
 void table::act(member m, Action action, RequestId id) {
-  net::post(strand_,
-            [self = shared_from_this(), m = std::move(m), action, id = std::move(id)] { self->do_act(m, action, id); });
+  // The action's latency runs from here to its event being queued to every recipient.
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), action, id = std::move(id),
+                      started = std::chrono::steady_clock::now()] {
+    const std::uint64_t seq_before = self->seq_;
+    self->do_act(m, action, id);
+    if (self->metrics_ && self->seq_ != seq_before) self->metrics_->action_done(started);
+  });
 }
 
 void table::detach(std::uint64_t conn) {

@@ -92,11 +92,15 @@ std::filesystem::path write_log(const std::filesystem::path& dir, const std::vec
 
 // ---- live_server ---------------------------------------------------------------------------------
 
-live_server::live_server(int threads) {
+live_server::live_server(int threads) : live_server([threads] {
   config c;
+  c.threads = threads;
+  return c;
+}()) {}
+
+live_server::live_server(config c) {
   c.bind = "127.0.0.1";
   c.port = 0;
-  c.threads = threads;
   server_ = std::make_unique<server>(c);
   if (auto e = server_->open()) throw std::runtime_error(*e);
   port_ = server_->port();
@@ -151,6 +155,7 @@ std::optional<std::string> test_client::read_text(std::chrono::milliseconds time
   if (result) {
     open_ = false;
     close_code_ = ws_.reason().code;
+    close_reason_ = std::string(ws_.reason().reason.data(), ws_.reason().reason.size());
     return std::nullopt;
   }
   std::string text = beast::buffers_to_string(buffer_.data());

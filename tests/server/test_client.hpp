@@ -46,6 +46,8 @@ class message_log {
 class live_server {
  public:
   explicit live_server(int threads = 2);
+  // A server on 127.0.0.1 with `c`'s limits (its bind and port are replaced).
+  explicit live_server(config c);
   ~live_server();
   unsigned short port() const { return port_; }
 
@@ -95,6 +97,7 @@ class test_client {
   bool open() const { return open_; }
   // The close code the server sent, once closed.
   int close_code() const { return close_code_; }
+  std::string close_reason() const { return close_reason_; }
 
  private:
   std::optional<std::string> read_text(std::chrono::milliseconds timeout);
@@ -107,6 +110,7 @@ class test_client {
   std::int64_t next_id_ = 1;
   bool open_ = true;
   int close_code_ = 0;
+  std::string close_reason_;
 };
 
 struct http_reply {

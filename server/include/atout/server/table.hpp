@@ -10,6 +10,7 @@
 
 #include "atout/protocol/messages.hpp"
 #include "atout/server/journal.hpp"
+#include "atout/server/metrics.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
 #include "atout/state.hpp"
@@ -29,6 +30,7 @@ struct table_init {
   std::weak_ptr<server::lobby> lobby;
   std::optional<member> owner;  // its creator keeps an empty table open until it leaves
   std::shared_ptr<server::journal> journal;  // may be null: nothing is persisted
+  std::shared_ptr<server::metrics> metrics;  // may be null: nothing is counted
 };
 
 class table : public std::enable_shared_from_this<table> {
@@ -112,6 +114,7 @@ class table : public std::enable_shared_from_this<table> {
   bool closed_ = false;
   std::uint64_t seq_ = 0;
   std::deque<logged_event> log_;
+  std::shared_ptr<server::metrics> metrics_;
 };
 
 }  // namespace atout::server

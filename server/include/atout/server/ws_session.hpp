@@ -11,6 +11,7 @@
 
 #include "atout/protocol/messages.hpp"
 #include "atout/server/context.hpp"
+#include "atout/server/limits.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
 
@@ -18,13 +19,13 @@ namespace atout::server {
 
 class ws_session : public peer, public std::enable_shared_from_this<ws_session> {
  public:
-  // A client that lets this many messages pile up is not reading; it is disconnected rather than
-  // allowed to grow the server's memory.
-  static constexpr std::size_t kMaxQueuedMessages = 1024;
   // Requests are small; a larger frame closes the connection with 1009 (message too big).
   static constexpr std::size_t kMaxMessageBytes = 16 * 1024;
+  // A client that lets ctx->limits.max_queue_messages or max_queue_bytes pile up is not reading; it
+  // is disconnected rather than allowed to grow the server's memory.
 
-  ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx);
+  ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx, ip_slot slot = {});
+  ~ws_session() override;
 
   // Completes the upgrade that `request` asked for, then reads requests until the peer goes.
   void run(http::request<http::string_body> request);
@@ -42,6 +43,8 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   void on_write(beast::error_code ec, std::size_t bytes);
   // Leaves the lobby's subscribers and every table, once.
   void close_down();
+  // Leaves everything and closes with `code`, telling the client why.
+  void close_with(websocket::close_code code, std::string_view reason);
 
   void handle(std::string_view text);
   void handle(const protocol::Hello& r, const protocol::RequestId& id);
@@ -71,6 +74,10 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   std::optional<player> player_;
   std::unordered_map<std::string, std::weak_ptr<table>> tables_;
   bool closed_ = false;
+  std::size_t queued_bytes_ = 0;
+  message_credits credits_;
+  ip_slot slot_;
+  bool counted_ = false;  // counted among the open WebSocket connections
 };
 
 }  // namespace atout::server
