@@ -53,6 +53,10 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
   // A connection over its address's cap is still read and answered (HTTP 429), then closed.
   beast::error_code peer_ec;
   const tcp::endpoint remote = socket.remote_endpoint(peer_ec);
+  // An action's reply and its event go out as separate small writes; Nagle's algorithm would hold
+  // the event back until the client acknowledges the reply.
+  beast::error_code ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
   if (!peer_ec) std::make_shared<http_session>(std::move(socket), ctx_, ctx_->conns->admit(remote.address()))->run();
   do_accept();
 }

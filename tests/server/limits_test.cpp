@@ -1,13 +1,14 @@
 // Limits over real loopback sockets: oversized messages (1009), floods (1008), the per-address
 // connection cap (HTTP 429), keep-alive pings that drop dead peers, and a slow consumer dropped
 // while its table goes on; plus the limit flags and the message-credit bucket.
+#include "atout/server/limits.hpp"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <thread>
 
 #include "atout/server/config.hpp"
-#include "atout/server/limits.hpp"
 #include "atout/server/ws_session.hpp"
 #include "metrics_text.hpp"
 #include "test_client.hpp"
@@ -318,7 +319,8 @@ TEST(LimitsLoopback, ASlowConsumerIsDroppedWhileItsTableGoesOn) {
     seats.push_back(std::make_unique<test_client>(server.port(), nullptr));
     seats.back()->hello("p" + std::to_string(i));
   }
-  const std::string table_id = seats[0]->request({{"type", "create_table"}, {"variant", "french"}})["table"]["table_id"];
+  const std::string table_id =
+      seats[0]->request({{"type", "create_table"}, {"variant", "french"}})["table"]["table_id"];
 
   raw_client slow(server.port(), 4096);
   ASSERT_TRUE(slow.write(R"({"type":"hello","protocol":1,"name":"slow"})"));
@@ -327,8 +329,9 @@ TEST(LimitsLoopback, ASlowConsumerIsDroppedWhileItsTableGoesOn) {
   ASSERT_TRUE(slow.read_until("watching"));
 
   for (int s = 0; s < 4; ++s)
-    ASSERT_EQ(seats[static_cast<std::size_t>(s)]->request({{"type", "sit"}, {"table_id", table_id}, {"seat", s}})["type"],
-              "seated");
+    ASSERT_EQ(
+        seats[static_cast<std::size_t>(s)]->request({{"type", "sit"}, {"table_id", table_id}, {"seat", s}})["type"],
+        "seated");
   // The match starts; the table plays on while the watcher stops reading and keeps asking for the
   // variant list (a few KiB each), so the server's queue for it outgrows every buffer.
   const int first = play_some(seats, table_id, 1, 10);

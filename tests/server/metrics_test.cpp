@@ -1,5 +1,7 @@
 // GET /metrics: the page parses as Prometheus text (by a strict reader here and by the Prometheus
 // client library's parser) and its counters move when actions and errors happen.
+#include "atout/server/metrics.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -8,7 +10,6 @@
 #include <fstream>
 #include <thread>
 
-#include "atout/server/metrics.hpp"
 #include "metrics_text.hpp"
 #include "test_client.hpp"
 
@@ -39,8 +40,8 @@ metrics_page fetch_until(unsigned short port, const std::function<bool(metrics_p
 ::testing::AssertionResult python_parses(const std::string& text) {
   const auto path = std::filesystem::temp_directory_path() / ("atout-metrics-" + std::to_string(::getpid()) + ".txt");
   std::ofstream(path) << text;
-  const std::string command = std::string(ATOUT_PYTHON) + " '" + ATOUT_SOURCE_DIR + "/tests/server/parse_metrics.py' '" +
-                              path.string() + "' 2>&1";
+  const std::string command = std::string(ATOUT_PYTHON) + " '" + ATOUT_SOURCE_DIR +
+                              "/tests/server/parse_metrics.py' '" + path.string() + "' 2>&1";
   std::string output;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return ::testing::AssertionFailure() << "cannot run " << command;
@@ -87,8 +88,7 @@ TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
   ASSERT_FALSE(legal.empty());
 
   // Errors: an action out of turn, and bad JSON.
-  EXPECT_EQ(idle.request({{"type", "action"}, {"table_id", table_id}, {"action", legal[0]}})["code"],
-            "illegal_action");
+  EXPECT_EQ(idle.request({{"type", "action"}, {"table_id", table_id}, {"action", legal[0]}})["code"], "illegal_action");
   idle.send_raw("{not json");
   EXPECT_EQ(idle.wait_for("error")["code"], "bad_json");
   EXPECT_EQ(actor.request({{"type", "action"}, {"table_id", table_id}, {"action", legal[0]}})["type"], "accepted");
@@ -152,14 +152,13 @@ TEST(Metrics, HistogramBucketsAreCumulativeAndEndAtTheCount) {
 }
 
 TEST(Metrics, TheStrictReaderRefusesMalformedPages) {
-  EXPECT_NE(parse_metrics("x 1\n").error, "");                                 // undeclared
-  EXPECT_NE(parse_metrics("# TYPE x counter\nx 1").error, "");                 // no final newline
-  EXPECT_NE(parse_metrics("# TYPE x counter\nx one\n").error, "");             // bad value
-  EXPECT_NE(parse_metrics("# TYPE x counter\nx{a=b} 1\n").error, "");          // unquoted label
-  EXPECT_NE(parse_metrics("# TYPE x counter\nx 1\nx 2\n").error, "");          // duplicate
+  EXPECT_NE(parse_metrics("x 1\n").error, "");                         // undeclared
+  EXPECT_NE(parse_metrics("# TYPE x counter\nx 1").error, "");         // no final newline
+  EXPECT_NE(parse_metrics("# TYPE x counter\nx one\n").error, "");     // bad value
+  EXPECT_NE(parse_metrics("# TYPE x counter\nx{a=b} 1\n").error, "");  // unquoted label
+  EXPECT_NE(parse_metrics("# TYPE x counter\nx 1\nx 2\n").error, "");  // duplicate
   EXPECT_NE(parse_metrics("# TYPE x counter\n# TYPE x gauge\nx 1\n").error, "");
-  EXPECT_NE(parse_metrics("# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n").error,
-            "");
+  EXPECT_NE(parse_metrics("# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n").error, "");
   EXPECT_EQ(parse_metrics("# HELP x a thing\n# TYPE x gauge\nx{a=\"q\\\"\"} -1.5\n").error, "");
 }
 

@@ -41,8 +41,8 @@ class metrics {
   using counter = std::atomic<std::uint64_t>;
   using gauge = std::atomic<std::int64_t>;
 
-  gauge connections_open{0};    // TCP connections (HTTP and WebSocket) open now
-  counter connections_total{0}; // accepted TCP connections, refused ones included
+  gauge connections_open{0};     // TCP connections (HTTP and WebSocket) open now
+  counter connections_total{0};  // accepted TCP connections, refused ones included
   gauge websockets_open{0};
   counter websockets_total{0};
   counter actions_accepted{0};  // client actions the engine took
