@@ -125,10 +125,12 @@ parse_result parse_args(const std::vector<std::string>& args) {
       r.message = usage();
       return r;
     }
-    static const char* const kValued[] = {"--port",         "--bind",      "--threads",
-                                          "--db",           "--log-level", "--max-conns-per-ip",
-                                          "--msg-burst",    "--msg-rate",  "--idle-timeout",
-                                          "--max-queue-messages", "--max-queue-bytes"};
+    static const char* const kValued[] = {"--port",           "--bind",
+                                          "--threads",        "--db",
+                                          "--log-level",      "--max-conns-per-ip",
+                                          "--msg-burst",      "--msg-rate",
+                                          "--idle-timeout",   "--max-queue-messages",
+                                          "--max-queue-bytes"};
     bool known = false;
     for (const char* v : kValued) known = known || flag == v;
     if (!known) return fail("unknown option '" + flag + "'");

@@ -58,7 +58,8 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
     spdlog::debug("conn {}: closed: {}", conn_, ec.message());
     // Beast has already sent 1009 for an oversized message; a timeout is a peer that stopped
     // answering keep-alive pings.
-    if (ec == websocket::error::message_too_big) ctx_->metrics->oversized_closes.fetch_add(1, std::memory_order_relaxed);
+    if (ec == websocket::error::message_too_big)
+      ctx_->metrics->oversized_closes.fetch_add(1, std::memory_order_relaxed);
     if (ec == beast::error::timeout) ctx_->metrics->idle_drops.fetch_add(1, std::memory_order_relaxed);
     close_down();
     return;

@@ -92,11 +92,12 @@ std::filesystem::path write_log(const std::filesystem::path& dir, const std::vec
 
 // ---- live_server ---------------------------------------------------------------------------------
 
-live_server::live_server(int threads) : live_server([threads] {
-  config c;
-  c.threads = threads;
-  return c;
-}()) {}
+live_server::live_server(int threads)
+    : live_server([threads] {
+        config c;
+        c.threads = threads;
+        return c;
+      }()) {}
 
 live_server::live_server(config c) {
   c.bind = "127.0.0.1";
