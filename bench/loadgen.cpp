@@ -18,6 +18,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "atout/state.hpp"
@@ -154,6 +155,24 @@ long rss_kib(int pid) {
   while (std::getline(in, line))
     if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
   return -1;
+}
+
+// CPU seconds (user + system) `pid` has used, or -1.
+double cpu_seconds(int pid) {
+  if (pid <= 0) return -1;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const auto close = text.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
 unsigned short free_port() {
@@ -348,35 +367,39 @@ int run(const options& o) {
     net::post(w.state.ioc, [&w, players, seed] {
       auto bot = std::make_shared<table_bot>(w.state, players, seed);
       w.bots.push_back(bot);
-      w.to_open.push_back([bot](std::function<void(bool)> done) {
-        bot->connect([bot, done = std::move(done)](bool ok) {
-          if (ok) bot->play();
-          done(ok);
-        });
-      });
+      w.to_open.push_back([bot](std::function<void(bool)> done) { bot->connect(std::move(done)); });
       if (w.to_open.size() == 1) w.pump();
     });
   }
   const auto setup_start = steady::now();
+  // Every seat connects before any table plays, so the connections open on an unloaded server.
+  const bool connected_ok = wait_until([&] { return opened() >= o.idle + o.tables; }, std::chrono::seconds(300));
+  for (auto& w : workers)
+    on_worker(*w, [&] {
+      for (auto& b : w->bots) b->play();
+    });
   auto started = [&] {
     int n = 0;
     for (auto& w : workers) on_worker(*w, [&] { n += w->state.stats.tables_started; });
     return n;
   };
-  const bool tables_ok =
-      wait_until([&] { return opened() >= o.idle + o.tables && started() >= o.tables; }, std::chrono::seconds(300));
+  const bool tables_ok = connected_ok && wait_until([&] { return started() >= o.tables; }, std::chrono::seconds(300));
   const double setup_s = std::chrono::duration<double>(steady::now() - setup_start).count();
   const long rss_tables = rss_kib(pid);
 
   // The measured window.
   for (auto& w : workers) on_worker(*w, [&] { w->state.measuring = true; });
   const auto t0 = steady::now();
+  const double server_cpu0 = cpu_seconds(pid);
+  const double self_cpu0 = cpu_seconds(::getpid());
   const std::uint64_t accepted_before = accepted.load();
   const auto limit = std::chrono::duration<double>(o.duration);
   while (steady::now() - t0 < limit && (o.actions == 0 || accepted.load() - accepted_before < o.actions))
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   for (auto& w : workers) on_worker(*w, [&] { w->state.measuring = false; });
   const double window_s = std::chrono::duration<double>(steady::now() - t0).count();
+  const double server_cpu = pid > 0 ? cpu_seconds(pid) - server_cpu0 : -1;
+  const double self_cpu = cpu_seconds(::getpid()) - self_cpu0;
   const long rss_end = rss_kib(pid);
 
   // Stop, then merge what the workers counted.
@@ -455,6 +478,7 @@ int run(const options& o) {
                              {"max", percentile(rtts, 1.0)},
                              {"samples", rtts.size()}}},
                            {"errors", total.errors},
+                           {"cpu_s", {{"server", server_cpu}, {"loadgen", self_cpu}}},
                            {"error_count", error_count},
                            {"connect_failures", total.connect_failures},
                            {"closed_by_server", total.closed_early},

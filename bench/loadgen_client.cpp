@@ -196,7 +196,7 @@ void table_bot::on_event(int seat, std::string_view text) {
   if (table_id_.empty() || table_id_of(text) != table_id_) return;  // an event of a finished match
   if (contains(text, R"("match_result":)")) {
     if (seat != 0) return;
-    ++w_.stats.matches;
+    if (w_.measuring) ++w_.stats.matches;
     const std::string leave = nlohmann::json{{"type", "leave"}, {"table_id", table_id_}}.dump();
     for (auto& c : seats_) c->send(leave);
     table_id_.clear();

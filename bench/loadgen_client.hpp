@@ -28,7 +28,7 @@ using steady = std::chrono::steady_clock;
 struct worker_stats {
   std::uint64_t actions = 0;      // accepted, inside the measuring window
   std::uint64_t all_actions = 0;  // accepted, ever
-  std::uint64_t matches = 0;
+  std::uint64_t matches = 0;      // finished inside the measuring window
   std::uint64_t connect_failures = 0;
   std::uint64_t closed_early = 0;               // connections the server closed while the run went on
   std::map<std::string, std::uint64_t> errors;  // by protocol error code
