@@ -42,6 +42,47 @@ std::optional<std::string> check_db(const std::string& path) {
   return std::nullopt;
 }
 
+// The limit flags: nullopt when `flag` is not one of them, an empty string when its value was
+// taken, else why it was refused.
+std::optional<std::string> parse_limit(const std::string& flag, const std::string& value, config& c) {
+  auto in = [&](long lo, long hi) -> std::optional<long> {
+    const auto v = integer(value);
+    if (!v || *v < lo || *v > hi) return std::nullopt;
+    return v;
+  };
+  auto range = [&](long lo, long hi) {
+    return flag + " must be " + std::to_string(lo) + " to " + std::to_string(hi) + ", not '" + value + "'";
+  };
+  if (flag == "--max-conns-per-ip") {
+    const auto v = in(0, 1'000'000);
+    if (!v) return range(0, 1'000'000);
+    c.max_conns_per_ip = static_cast<int>(*v);
+  } else if (flag == "--msg-burst") {
+    const auto v = in(1, 1'000'000);
+    if (!v) return range(1, 1'000'000);
+    c.msg_burst = static_cast<double>(*v);
+  } else if (flag == "--msg-rate") {
+    const auto v = in(1, 1'000'000);
+    if (!v) return range(1, 1'000'000);
+    c.msg_rate = static_cast<double>(*v);
+  } else if (flag == "--idle-timeout") {
+    const auto v = in(1, 3600);
+    if (!v) return range(1, 3600);
+    c.idle_timeout = std::chrono::seconds(*v);
+  } else if (flag == "--max-queue-messages") {
+    const auto v = in(1, 1'000'000);
+    if (!v) return range(1, 1'000'000);
+    c.max_queue_messages = static_cast<std::size_t>(*v);
+  } else if (flag == "--max-queue-bytes") {
+    const auto v = in(65'536, 1L << 30);
+    if (!v) return range(65'536, 1L << 30);
+    c.max_queue_bytes = static_cast<std::size_t>(*v);
+  } else {
+    return std::nullopt;
+  }
+  return std::string();
+}
+
 }  // namespace
 
 std::string usage() {
@@ -55,6 +96,18 @@ std::string usage() {
          "  --db PATH        SQLite database file, created with its directory when missing\n"
          "                   (default ./data/atout.db; see docs/operations.md)\n"
          "  --log-level L    trace, debug, info, warn, error, critical or off (default info)\n"
+         "\n"
+         "Limits (see docs/operations.md):\n"
+         "  --max-conns-per-ip N     connections open at once from one address (default 64; 0: no\n"
+         "                           cap); one more is answered HTTP 429 and closed\n"
+         "  --msg-burst N            WebSocket messages a connection may send at once (default 200)\n"
+         "  --msg-rate N             messages per second it earns back (default 100); a flood is\n"
+         "                           closed with 1008\n"
+         "  --idle-timeout S         seconds of silence before a peer is dropped; it is pinged after\n"
+         "                           half of them (default 60, 1 to 3600)\n"
+         "  --max-queue-messages N   unread messages before a client that does not read is dropped\n"
+         "                           (default 1024)\n"
+         "  --max-queue-bytes N      unread bytes before it is dropped (default 4194304)\n"
          "  --help           print this and exit\n";
 }
 
@@ -72,7 +125,12 @@ parse_result parse_args(const std::vector<std::string>& args) {
       r.message = usage();
       return r;
     }
-    static const char* const kValued[] = {"--port", "--bind", "--threads", "--db", "--log-level"};
+    static const char* const kValued[] = {"--port",           "--bind",
+                                          "--threads",        "--db",
+                                          "--log-level",      "--max-conns-per-ip",
+                                          "--msg-burst",      "--msg-rate",
+                                          "--idle-timeout",   "--max-queue-messages",
+                                          "--max-queue-bytes"};
     bool known = false;
     for (const char* v : kValued) known = known || flag == v;
     if (!known) return fail("unknown option '" + flag + "'");
@@ -93,6 +151,8 @@ parse_result parse_args(const std::vector<std::string>& args) {
       const auto v = integer(*value);
       if (!v || *v < 1 || *v > 256) return fail("--threads must be 1 to 256, not '" + *value + "'");
       c.threads = static_cast<int>(*v);
+    } else if (auto limit_error = parse_limit(flag, *value, c)) {
+      if (!limit_error->empty()) return fail(*limit_error);
     } else if (flag == "--db") {
       if (auto e = check_db(*value)) return fail(*e);
       c.db = *value;

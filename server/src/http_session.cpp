@@ -1,4 +1,4 @@
-// HTTP: health, the lobby as JSON, the variant list, and the upgrade to WebSocket on /ws.
+// HTTP: health, the lobby as JSON, the variant list, metrics, and the upgrade to WebSocket on /ws.
 #include "atout/server/http_session.hpp"
 
 #include <spdlog/spdlog.h>
@@ -8,8 +8,8 @@
 
 namespace atout::server {
 
-http_session::http_session(tcp::socket&& socket, std::shared_ptr<context> ctx)
-    : stream_(std::move(socket)), ctx_(std::move(ctx)) {}
+http_session::http_session(tcp::socket&& socket, std::shared_ptr<context> ctx, std::optional<ip_slot> slot)
+    : stream_(std::move(socket)), ctx_(std::move(ctx)), slot_(std::move(slot)) {}
 
 void http_session::run() {
   // Start on the connection's strand: the accept handler ran elsewhere.
@@ -20,7 +20,8 @@ void http_session::do_read() {
   parser_.emplace();
   parser_->body_limit(kMaxRequestBytes);
   parser_->header_limit(kMaxRequestBytes);
-  stream_.expires_after(std::chrono::seconds(30));
+  // A refused connection gets less time to say what it wanted.
+  stream_.expires_after(std::chrono::seconds(slot_ ? 30 : 5));
   http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&http_session::on_read, shared_from_this()));
 }
 
@@ -36,11 +37,16 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   const std::string_view target(req.target().data(), req.target().size());
   const std::string_view path = target.substr(0, target.find('?'));
 
+  if (!slot_) {
+    keep_alive_ = false;
+    return respond(http::status::too_many_requests,
+                   R"({"error":"too_many_connections","message":"this address has too many connections open"})");
+  }
   if (path == "/ws") {
     if (!websocket::is_upgrade(req))
       return respond(http::status::upgrade_required,
                      R"({"error":"upgrade_required","message":"open a WebSocket here"})");
-    std::make_shared<ws_session>(stream_.release_socket(), ctx_)->run(std::move(req));
+    std::make_shared<ws_session>(stream_.release_socket(), ctx_, std::move(*slot_))->run(std::move(req));
     return;
   }
   if (req.method() != http::verb::get && req.method() != http::verb::head)
@@ -67,13 +73,21 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     };
     if (http_api(*ctx_->archive, target, std::move(reply))) return;
   }
+  if (path == "/metrics") {
+    ctx_->lobby->census([self = shared_from_this()](table_census tables) {
+      net::post(self->stream_.get_executor(), [self, tables = std::move(tables)] {
+        self->respond(http::status::ok, self->ctx_->metrics->render(tables), kMetricsContentType);
+      });
+    });
+    return;
+  }
   respond(http::status::not_found, R"({"error":"not_found"})");
 }
 
-void http_session::respond(http::status status, std::string body) {
+void http_session::respond(http::status status, std::string body, std::string_view content_type) {
   response_ = std::make_shared<http::response<http::string_body>>(status, version_);
   response_->set(http::field::server, "atout-server");
-  response_->set(http::field::content_type, "application/json");
+  response_->set(http::field::content_type, content_type);
   response_->keep_alive(keep_alive_);
   response_->body() = std::move(body);
   response_->prepare_payload();

@@ -50,11 +50,14 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
     });
     return;
   }
-  // Messages are small and often sent back to back (accepted, then the event): without this,
-  // Nagle's algorithm holds the second until the client's delayed ACK, some 40 ms later.
+  // A connection over its address's cap is still read and answered (HTTP 429), then closed.
+  beast::error_code peer_ec;
+  const tcp::endpoint remote = socket.remote_endpoint(peer_ec);
+  // An action's reply and its event go out as separate small writes; Nagle's algorithm would hold
+  // the event back until the client acknowledges the reply.
   beast::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
-  std::make_shared<http_session>(std::move(socket), ctx_)->run();
+  if (!peer_ec) std::make_shared<http_session>(std::move(socket), ctx_, ctx_->conns->admit(remote.address()))->run();
   do_accept();
 }
 

@@ -71,6 +71,7 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   init.lobby = weak_from_this();
   init.owner = m;
   init.journal = journal_;
+  init.metrics = metrics_;
   e.t = std::make_shared<table>(io_, std::move(init));
   // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
   e.summary = e.t->summary();
@@ -212,6 +213,15 @@ void lobby::notify(const std::shared_ptr<const std::string>& message) {
     if (!p) return true;
     p->send(message);
     return false;
+  });
+}
+
+void lobby::census(std::function<void(table_census)> then) {
+  net::post(strand_, [self = shared_from_this(), then = std::move(then)] {
+    table_census counts;
+    for (const auto& [number, e] : self->tables_)
+      if (e.summary) ++counts[{e.summary->variant, e.summary->status}];
+    then(std::move(counts));
   });
 }
 

@@ -18,6 +18,9 @@
 namespace atout::server {
 
 server::server(config cfg) : cfg_(std::move(cfg)), ioc_(cfg_.threads), ctx_(std::make_shared<context>()) {
+  ctx_->limits =
+      session_limits{cfg_.msg_burst, cfg_.msg_rate, cfg_.idle_timeout, cfg_.max_queue_messages, cfg_.max_queue_bytes};
+  ctx_->conns = std::make_shared<conn_limiter>(cfg_.max_conns_per_ip, ctx_->metrics);
   listener_ = std::make_shared<listener>(ioc_, ctx_);
 }
 
@@ -33,6 +36,7 @@ std::optional<std::string> server::open() {
   spdlog::info("database {} at schema version {}", cfg_.db, store_->schema_version());
   auto journal = std::make_shared<store_journal>(store_);
   ctx_->lobby = std::make_shared<lobby>(ioc_.get_executor(), journal);
+  ctx_->lobby->use_metrics(ctx_->metrics);
   ctx_->players = std::make_shared<players>(store_);
   ctx_->archive = std::make_shared<archive>(store_);
 

@@ -46,7 +46,8 @@ table::table(net::any_io_executor ex, table_init init)
       journal_(std::move(init.journal)),
       seats_(static_cast<std::size_t>(state_->players())),
       owner_(std::move(init.owner)),
-      turn_timer_(strand_) {
+      turn_timer_(strand_),
+      metrics_(std::move(init.metrics)) {
   for (std::size_t s = 0; s < init.held.size() && s < seats_.size(); ++s) seats_[s].holder = std::move(init.held[s]);
   seq_ = init.seq;
   if (init.started) {
@@ -79,8 +80,13 @@ void table::leave(member m, RequestId id) {
 }
 
 void table::act(member m, Action action, RequestId id) {
-  net::post(strand_,
-            [self = shared_from_this(), m = std::move(m), action, id = std::move(id)] { self->do_act(m, action, id); });
+  // The action's latency runs from here to its event being queued to every recipient.
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), action, id = std::move(id),
+                      started = std::chrono::steady_clock::now()] {
+    const std::uint64_t seq_before = self->seq_;
+    self->do_act(m, action, id);
+    if (self->metrics_ && self->seq_ != seq_before) self->metrics_->action_done(started);
+  });
 }
 
 void table::chat(member m, std::string text, RequestId id) {

@@ -10,12 +10,19 @@ namespace atout::server {
 using protocol::ErrorCode;
 using protocol::RequestId;
 
-ws_session::ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx)
-    : ws_(std::move(socket)), ctx_(std::move(ctx)), conn_(ctx_->next_conn.fetch_add(1)) {
+ws_session::ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx, ip_slot slot)
+    : ws_(std::move(socket)),
+      ctx_(std::move(ctx)),
+      conn_(ctx_->next_conn.fetch_add(1)),
+      credits_(ctx_->limits.msg_burst, ctx_->limits.msg_rate),
+      slot_(std::move(slot)) {
   ++ctx_->live_sessions;
 }
 
-ws_session::~ws_session() { --ctx_->live_sessions; }
+ws_session::~ws_session() {
+  --ctx_->live_sessions;
+  if (counted_) ctx_->metrics->websockets_open.fetch_sub(1, std::memory_order_relaxed);
+}
 
 void ws_session::run(http::request<http::string_body> request) {
   // The HTTP timeout no longer applies; the WebSocket's own timeouts take over, with keep-alive
@@ -23,7 +30,8 @@ void ws_session::run(http::request<http::string_body> request) {
   beast::get_lowest_layer(ws_).expires_never();
   websocket::stream_base::timeout limits{};
   limits.handshake_timeout = std::chrono::seconds(30);
-  limits.idle_timeout = std::chrono::seconds(60);
+  // A peer silent this long is dropped; Beast pings it after half of it.
+  limits.idle_timeout = ctx_->limits.idle_timeout;
   limits.keep_alive_pings = true;
   ws_.set_option(limits);
   ws_.set_option(websocket::stream_base::decorator(
@@ -39,6 +47,9 @@ void ws_session::on_accept(beast::error_code ec) {
     return;
   }
   spdlog::debug("conn {}: open", conn_);
+  counted_ = true;
+  ctx_->metrics->websockets_open.fetch_add(1, std::memory_order_relaxed);
+  ctx_->metrics->websockets_total.fetch_add(1, std::memory_order_relaxed);
   do_read();
   if (ctx_->shutting_down)
     kick(protocol::Goodbye{protocol::Goodbye::Reason::shutdown, "the server is shutting down; reconnect later"},
@@ -52,6 +63,11 @@ void ws_session::do_read() {
 void ws_session::on_read(beast::error_code ec, std::size_t) {
   if (ec) {
     spdlog::debug("conn {}: closed: {}", conn_, ec.message());
+    // Beast has already sent 1009 for an oversized message; a timeout is a peer that stopped
+    // answering keep-alive pings.
+    if (ec == websocket::error::message_too_big)
+      ctx_->metrics->oversized_closes.fetch_add(1, std::memory_order_relaxed);
+    if (ec == beast::error::timeout) ctx_->metrics->idle_drops.fetch_add(1, std::memory_order_relaxed);
     close_down();
     return;
   }
@@ -60,6 +76,13 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
   if (closed_) {
     buffer_.consume(buffer_.size());
     return do_read();
+  }
+  if (!credits_.take(std::chrono::steady_clock::now())) {
+    spdlog::info("conn {}: closed for flooding", conn_);
+    ctx_->metrics->flood_closes.fetch_add(1, std::memory_order_relaxed);
+    buffer_.consume(buffer_.size());
+    close_with(websocket::close_code::policy_error, "too many messages; slow down");
+    return;
   }
   if (!ws_.got_text()) {
     buffer_.consume(buffer_.size());
@@ -89,13 +112,21 @@ void ws_session::send(std::shared_ptr<const std::string> message) {
 
 void ws_session::on_send(std::shared_ptr<const std::string> message) {
   if (closed_) return;
-  if (queue_.size() >= kMaxQueuedMessages) {
-    spdlog::warn("conn {}: {} messages unread; disconnecting a client that does not read", conn_, queue_.size());
+  ctx_->metrics->count_if_error(*message);
+  const session_limits& limits = ctx_->limits;
+  // One message is always taken, however large, so only a backlog can trip the byte limit.
+  if (queue_.size() >= limits.max_queue_messages ||
+      (!queue_.empty() && queued_bytes_ + message->size() > limits.max_queue_bytes)) {
+    spdlog::warn("conn {}: {} messages ({} bytes) unread; disconnecting a client that does not read", conn_,
+                 queue_.size(), queued_bytes_);
+    ctx_->metrics->queue_drops.fetch_add(1, std::memory_order_relaxed);
     close_down();
+    // No close frame: the client is not reading, so it would only queue behind the rest.
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).socket().close(ignored);
     return;
   }
+  queued_bytes_ += message->size();
   queue_.push_back(std::move(message));
   if (queue_.size() == 1) do_write();
 }
@@ -106,11 +137,15 @@ void ws_session::do_write() {
 }
 
 void ws_session::on_write(beast::error_code ec, std::size_t) {
-  if (ec) {
+  // Once closed (by the peer, or by us with a close frame), what is still queued is dropped; a
+  // kick instead writes its goodbye and what precedes it, then closes.
+  if (ec || (closed_ && close_after_write_ == 0)) {
     queue_.clear();
+    queued_bytes_ = 0;
     close_down();
     return;
   }
+  queued_bytes_ -= queue_.front()->size();
   queue_.pop_front();
   if (!queue_.empty()) return do_write();
   if (close_after_write_ != 0) {
@@ -158,6 +193,14 @@ void ws_session::close_down() {
   for (auto& [id, t] : tables_)
     if (auto live = t.lock()) live->detach(conn_);
   tables_.clear();
+}
+
+void ws_session::close_with(websocket::close_code code, std::string_view reason) {
+  close_down();
+  // Beast holds the close frame back until a write in progress is done.
+  ws_.async_close(websocket::close_reason(code, reason), [self = shared_from_this()](beast::error_code ec) {
+    if (ec) spdlog::debug("conn {}: close: {}", self->conn_, ec.message());
+  });
 }
 
 member ws_session::me() {

@@ -143,12 +143,26 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
   std::set<std::string> types;
   for (const Request& r : sample_requests()) types.insert(std::string(type_of(r)));
   const TableSummary summary{"t1", "french", {}, false, TableStatus::waiting, {}, {}, 0, 0};
-  for (const json& j :
-       {to_json(Welcome{}), to_json(VariantList{}), to_json(TableList{}), to_json(TableCreated{summary, std::nullopt}),
-        to_json(Seated{}), to_json(Watching{}), to_json(Ok{}), to_json(Accepted{}), to_json(Pong{}), to_json(Error{}),
-        to_json(Event{}), to_json(TableUpdate{summary}), to_json(LobbyUpdate{summary}), to_json(LobbyRemove{}),
-        to_json(ChatMessage{}), to_json(Goodbye{}), to_json(Profile{}), to_json(Leaderboard{}), to_json(History{}),
-        to_json(Replay{})})
+  for (const json& j : {to_json(Welcome{}),
+                        to_json(VariantList{}),
+                        to_json(TableList{}),
+                        to_json(TableCreated{summary, std::nullopt}),
+                        to_json(Seated{}),
+                        to_json(Watching{}),
+                        to_json(Ok{}),
+                        to_json(Accepted{}),
+                        to_json(Pong{}),
+                        to_json(Error{}),
+                        to_json(Event{}),
+                        to_json(TableUpdate{summary}),
+                        to_json(LobbyUpdate{summary}),
+                        to_json(LobbyRemove{}),
+                        to_json(ChatMessage{}),
+                        to_json(Goodbye{}),
+                        to_json(Profile{}),
+                        to_json(Leaderboard{}),
+                        to_json(History{}),
+                        to_json(Replay{})})
     types.insert(j["type"].get<std::string>());
   EXPECT_EQ(types.size(), 37u);
   for (const std::string& t : types) {

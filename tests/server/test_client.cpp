@@ -92,7 +92,16 @@ std::filesystem::path write_log(const std::filesystem::path& dir, const std::vec
 
 // ---- live_server ---------------------------------------------------------------------------------
 
-live_server::live_server(int threads, std::string db) : db_(std::move(db)) {
+live_server::live_server(int threads, std::string db)
+    : live_server(
+          [threads] {
+            config c;
+            c.threads = threads;
+            return c;
+          }(),
+          std::move(db)) {}
+
+live_server::live_server(config c, std::string db) : db_(std::move(db)) {
   if (db_.empty()) {
     static std::atomic<int> counter{0};
     own_dir_ = (std::filesystem::temp_directory_path() /
@@ -101,10 +110,8 @@ live_server::live_server(int threads, std::string db) : db_(std::move(db)) {
     std::filesystem::remove_all(own_dir_);
     db_ = own_dir_ + "/atout.db";
   }
-  config c;
   c.bind = "127.0.0.1";
   c.port = 0;
-  c.threads = threads;
   c.db = db_;
   server_ = std::make_unique<server>(c);
   if (auto e = server_->open()) throw std::runtime_error(*e);
@@ -165,6 +172,7 @@ std::optional<std::string> test_client::read_text(std::chrono::milliseconds time
   if (result) {
     open_ = false;
     close_code_ = ws_.reason().code;
+    close_reason_ = std::string(ws_.reason().reason.data(), ws_.reason().reason.size());
     return std::nullopt;
   }
   std::string text = beast::buffers_to_string(buffer_.data());

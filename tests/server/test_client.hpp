@@ -47,6 +47,8 @@ class live_server {
  public:
   // With no `db`, the server gets a fresh database of its own, removed afterwards.
   explicit live_server(int threads = 2, std::string db = {});
+  // A server on 127.0.0.1 with `c`'s limits (its bind, port and database are replaced).
+  explicit live_server(config c, std::string db = {});
   ~live_server();
   unsigned short port() const { return port_; }
   server& get() { return *server_; }
@@ -102,6 +104,7 @@ class test_client {
   bool open() const { return open_; }
   // The close code the server sent, once closed.
   int close_code() const { return close_code_; }
+  std::string close_reason() const { return close_reason_; }
 
  private:
   std::optional<std::string> read_text(std::chrono::milliseconds timeout);
@@ -115,6 +118,7 @@ class test_client {
   std::int64_t next_id_ = 1;
   bool open_ = true;
   int close_code_ = 0;
+  std::string close_reason_;
 };
 
 struct http_reply {

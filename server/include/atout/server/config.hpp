@@ -1,6 +1,8 @@
 // Command-line flags of atout-server and their checking.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,13 @@ struct config {
   int threads = 2;
   std::string db = "./data/atout.db";  // the SQLite database (players, matches, ratings)
   std::string log_level = "info";
+  // Limits (issue 5): see docs/operations.md.
+  int max_conns_per_ip = 64;                       // 0: no cap
+  double msg_burst = 200;                          // messages a connection may send at once
+  double msg_rate = 100;                           // messages per second it earns back
+  std::chrono::milliseconds idle_timeout{60'000};  // silent peer dropped; pinged at half of it
+  std::size_t max_queue_messages = 1024;           // unread messages before a client is dropped
+  std::size_t max_queue_bytes = 4 * 1024 * 1024;   // unread bytes before a client is dropped
 };
 
 struct parse_result {

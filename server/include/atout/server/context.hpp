@@ -1,5 +1,5 @@
-// What every connection shares: the lobby, the player registry, the archive, the live connections
-// and their numbering.
+// What every connection shares: the lobby, the player registry, the archive, the live connections,
+// their numbering, metrics and limits.
 #pragma once
 
 #include <atomic>
@@ -7,7 +7,9 @@
 #include <memory>
 
 #include "atout/server/archive.hpp"
+#include "atout/server/limits.hpp"
 #include "atout/server/lobby.hpp"
+#include "atout/server/metrics.hpp"
 #include "atout/server/players.hpp"
 #include "atout/server/sessions.hpp"
 
@@ -23,6 +25,9 @@ struct context {
   std::atomic<std::size_t> live_sessions{0};
   std::atomic<std::uint64_t> next_conn{1};
   std::shared_ptr<server::archive> archive;  // profiles, leaderboards, histories, replays
+  std::shared_ptr<server::metrics> metrics = std::make_shared<server::metrics>();
+  session_limits limits;
+  std::shared_ptr<conn_limiter> conns = std::make_shared<conn_limiter>(0, metrics);
 };
 
 }  // namespace atout::server

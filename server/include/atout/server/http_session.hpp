@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "atout/server/context.hpp"
+#include "atout/server/limits.hpp"
 #include "atout/server/net.hpp"
 
 namespace atout::server {
@@ -14,13 +15,14 @@ class http_session : public std::enable_shared_from_this<http_session> {
  public:
   static constexpr std::uint32_t kMaxRequestBytes = 8 * 1024;
 
-  http_session(tcp::socket&& socket, std::shared_ptr<context> ctx);
+  // Without a slot the connection is over its address's cap: its request is answered 429.
+  http_session(tcp::socket&& socket, std::shared_ptr<context> ctx, std::optional<ip_slot> slot);
   void run();
 
  private:
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
-  void respond(http::status status, std::string body);
+  void respond(http::status status, std::string body, std::string_view content_type = "application/json");
   void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
   void do_close();
 
@@ -31,6 +33,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
   std::shared_ptr<http::response<http::string_body>> response_;
   unsigned version_ = 11;
   bool keep_alive_ = false;
+  std::optional<ip_slot> slot_;
 };
 
 }  // namespace atout::server

@@ -12,6 +12,7 @@
 
 #include "atout/protocol/messages.hpp"
 #include "atout/server/journal.hpp"
+#include "atout/server/metrics.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
 
@@ -53,6 +54,12 @@ class lobby : public std::enable_shared_from_this<lobby> {
   void table_changed(protocol::TableSummary summary);
   void table_closed(std::string table_id);
 
+  // Tables created from now on count their actions there; call before the server runs.
+  void use_metrics(std::shared_ptr<server::metrics> m) { metrics_ = std::move(m); }
+  // Calls `then` on the lobby strand with every open table (private ones too) counted by variant
+  // and status.
+  void census(std::function<void(table_census)> then);
+
  private:
   struct entry {
     std::shared_ptr<table> t;
@@ -73,6 +80,7 @@ class lobby : public std::enable_shared_from_this<lobby> {
   std::unordered_map<std::string, std::uint64_t> by_id_;
   std::unordered_map<std::string, std::uint64_t> by_invite_;
   std::unordered_map<std::uint64_t, std::weak_ptr<peer>> subscribers_;
+  std::shared_ptr<server::metrics> metrics_;
 };
 
 }  // namespace atout::server

@@ -10,6 +10,7 @@
 
 #include "atout/protocol/messages.hpp"
 #include "atout/server/journal.hpp"
+#include "atout/server/metrics.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
 #include "atout/state.hpp"
@@ -34,6 +35,7 @@ struct table_init {
   std::vector<std::optional<member>> held;
   std::uint64_t seq = 0;
   bool started = false;
+  std::shared_ptr<server::metrics> metrics;  // may be null: nothing is counted
 };
 
 class table : public std::enable_shared_from_this<table> {
@@ -143,6 +145,7 @@ class table : public std::enable_shared_from_this<table> {
   net::steady_timer turn_timer_;
   std::chrono::steady_clock::time_point turn_deadline_{};
   bool turn_armed_ = false;
+  std::shared_ptr<server::metrics> metrics_;
 };
 
 }  // namespace atout::server

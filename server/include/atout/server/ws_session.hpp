@@ -12,6 +12,7 @@
 
 #include "atout/protocol/messages.hpp"
 #include "atout/server/context.hpp"
+#include "atout/server/limits.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
 
@@ -19,9 +20,6 @@ namespace atout::server {
 
 class ws_session : public peer, public std::enable_shared_from_this<ws_session> {
  public:
-  // A client that lets this many messages pile up is not reading; it is disconnected rather than
-  // allowed to grow the server's memory.
-  static constexpr std::size_t kMaxQueuedMessages = 1024;
   // Requests are small; a larger frame closes the connection with 1009 (message too big).
   static constexpr std::size_t kMaxMessageBytes = 16 * 1024;
   // Chat: a burst of this many lines, then one per kChatInterval.
@@ -31,7 +29,9 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   static constexpr std::uint16_t kCloseReplaced = 4001;  // a newer connection took this identity
   static constexpr std::uint16_t kCloseShutdown = 1012;  // service restart
 
-  ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx);
+  // A client that lets ctx->limits.max_queue_messages or max_queue_bytes pile up is not reading; it
+  // is disconnected rather than allowed to grow the server's memory.
+  ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx, ip_slot slot = {});
   ~ws_session() override;
   ws_session(const ws_session&) = delete;
   ws_session& operator=(const ws_session&) = delete;
@@ -54,6 +54,8 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   void on_write(beast::error_code ec, std::size_t bytes);
   // Leaves the lobby's subscribers and every table, once.
   void close_down();
+  // Leaves everything and closes with `code`, telling the client why.
+  void close_with(websocket::close_code code, std::string_view reason);
 
   void handle(std::string_view text);
   void handle(const protocol::Hello& r, const protocol::RequestId& id);
@@ -96,6 +98,10 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   std::uint16_t close_after_write_ = 0;  // non-zero: close with this code once the queue drains
   double chat_credit_ = kChatBurst;
   std::chrono::steady_clock::time_point chat_refill_ = std::chrono::steady_clock::now();
+  std::size_t queued_bytes_ = 0;
+  message_credits credits_;
+  ip_slot slot_;
+  bool counted_ = false;  // counted among the open WebSocket connections
 };
 
 }  // namespace atout::server

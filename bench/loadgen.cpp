@@ -1,0 +1,509 @@
+// atout-loadgen: holds idle WebSocket connections and plays many tables of random legal actions
+// against an atout-server on loopback, then reports actions per second, round-trip latency, errors
+// and the server's memory per connection.
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "atout/state.hpp"
+#include "loadgen_client.hpp"
+
+namespace atout::loadgen {
+namespace {
+
+struct options {
+  std::string host = "127.0.0.1";
+  int port = 0;
+  std::string spawn;       // an atout-server binary to start and stop
+  int server_threads = 2;  // for --spawn
+  std::vector<std::string> server_args;
+  int server_pid = 0;
+  int tables = 100;
+  std::string variant = "french";
+  int idle = 0;
+  double duration = 10;
+  std::uint64_t actions = 0;  // 0: no bound but the duration
+  int threads = 1;
+  std::uint64_t seed = 1;
+};
+
+const char* const kUsage =
+    "Usage: atout-loadgen [options]\n"
+    "Plays tables of random legal actions against an atout-server over loopback WebSockets and\n"
+    "reports accepted actions per second, round-trip latency (action sent -> accepted), errors by\n"
+    "code and the server's RSS per connection. Human text first, then one JSON line.\n"
+    "\n"
+    "  --port N            the server's port (or use --spawn)\n"
+    "  --host ADDR         the server's address (default 127.0.0.1; loopback only)\n"
+    "  --spawn PATH        start this atout-server on a free port (127.0.0.1, --max-conns-per-ip 0)\n"
+    "                      and stop it at the end\n"
+    "  --server-threads N  --threads for the spawned server (default 2)\n"
+    "  --server-arg ARG    one more argument for the spawned server (repeatable)\n"
+    "  --server-pid PID    read this process's RSS (set by --spawn)\n"
+    "  --tables M          tables playing at once (default 100)\n"
+    "  --variant V         variant to play (default french)\n"
+    "  --idle K            extra connections that say hello and then stay idle (default 0)\n"
+    "  --duration S        seconds of measured play (default 10, at most 3600)\n"
+    "  --actions N         stop after N accepted actions (default: no bound but --duration)\n"
+    "  --threads T         load generator I/O threads (default 1)\n"
+    "  --seed N            seed for the random choices (default 1)\n"
+    "  --help              print this and exit\n"
+    "Exit status: 0 when actions were accepted and there were no errors, 1 otherwise, 2 for bad\n"
+    "flags.\n";
+
+[[noreturn]] void bad_flag(const std::string& message) {
+  std::cerr << "atout-loadgen: " << message << "\nTry 'atout-loadgen --help'.\n";
+  std::exit(2);
+}
+
+template <typename T>
+T number(const std::string& flag, const std::string& value, T lo, T hi) {
+  T v{};
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (ec != std::errc() || end != value.data() + value.size() || v < lo || v > hi)
+    bad_flag(flag + " must be a number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not '" + value +
+             "'");
+  return v;
+}
+
+options parse(int argc, char** argv) {
+  options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    std::optional<std::string> value;
+    if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    }
+    if (flag == "--help" || flag == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    }
+    static const char* const kValued[] = {"--port",       "--host",    "--spawn",   "--server-threads", "--server-arg",
+                                          "--server-pid", "--tables",  "--variant", "--idle",           "--duration",
+                                          "--actions",    "--threads", "--seed"};
+    if (std::find_if(std::begin(kValued), std::end(kValued), [&](const char* f) { return flag == f; }) ==
+        std::end(kValued))
+      bad_flag("unknown option '" + flag + "'");
+    if (!value) {
+      if (i + 1 >= argc) bad_flag(flag + " needs a value");
+      value = argv[++i];
+    }
+    const std::string& v = *value;
+    if (flag == "--port") {
+      o.port = number(flag, v, 1, 65535);
+    } else if (flag == "--host") {
+      beast::error_code ec;
+      const auto address = net::ip::make_address(v, ec);
+      if (ec || !address.is_loopback()) bad_flag("--host must be a loopback address, not '" + v + "'");
+      o.host = v;
+    } else if (flag == "--spawn") {
+      if (::access(v.c_str(), X_OK) != 0) bad_flag("--spawn " + v + " is not an executable");
+      o.spawn = v;
+    } else if (flag == "--server-threads") {
+      o.server_threads = number(flag, v, 1, 256);
+    } else if (flag == "--server-arg") {
+      o.server_args.push_back(v);
+    } else if (flag == "--server-pid") {
+      o.server_pid = number(flag, v, 1, 1 << 30);
+    } else if (flag == "--tables") {
+      o.tables = number(flag, v, 0, 100'000);
+    } else if (flag == "--variant") {
+      if (!find_variant(v)) bad_flag("unknown variant '" + v + "'");
+      o.variant = v;
+    } else if (flag == "--idle") {
+      o.idle = number(flag, v, 0, 1'000'000);
+    } else if (flag == "--duration") {
+      o.duration = number(flag, v, 0.1, 3600.0);
+    } else if (flag == "--actions") {
+      o.actions = number<std::uint64_t>(flag, v, 1, 1'000'000'000'000);
+    } else if (flag == "--threads") {
+      o.threads = number(flag, v, 1, 64);
+    } else {
+      o.seed = number<std::uint64_t>(flag, v, 0, UINT64_MAX);
+    }
+  }
+  if (o.port == 0 && o.spawn.empty()) bad_flag("give --port or --spawn");
+  if (o.port != 0 && !o.spawn.empty()) bad_flag("give --port or --spawn, not both");
+  if (o.tables == 0 && o.idle == 0) bad_flag("nothing to do: --tables and --idle are both 0");
+  return o;
+}
+
+// ---- The server process --------------------------------------------------------------------------
+
+// VmRSS of `pid` in KiB, or -1.
+long rss_kib(int pid) {
+  if (pid <= 0) return -1;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
+  return -1;
+}
+
+// CPU seconds (user + system) `pid` has used, or -1.
+double cpu_seconds(int pid) {
+  if (pid <= 0) return -1;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const auto close = text.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+unsigned short free_port() {
+  net::io_context ioc;
+  tcp::acceptor a(ioc, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+
+bool reachable(const tcp::endpoint& e) {
+  net::io_context ioc;
+  tcp::socket s(ioc);
+  beast::error_code ec;
+  s.connect(e, ec);
+  return !ec;
+}
+
+struct spawned {
+  pid_t pid = 0;
+  std::filesystem::path db;
+};
+
+spawned spawn_server(const options& o, unsigned short port) {
+  spawned s;
+  s.db = std::filesystem::temp_directory_path() / ("atout-loadgen-" + std::to_string(::getpid()) + ".db");
+  std::vector<std::string> args = {o.spawn,
+                                   "--bind",
+                                   "127.0.0.1",
+                                   "--port",
+                                   std::to_string(port),
+                                   "--threads",
+                                   std::to_string(o.server_threads),
+                                   "--max-conns-per-ip",
+                                   "0",
+                                   "--log-level",
+                                   "warn",
+                                   "--db",
+                                   s.db.string()};
+  args.insert(args.end(), o.server_args.begin(), o.server_args.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  s.pid = ::fork();
+  if (s.pid == 0) {
+    ::execv(argv[0], argv.data());
+    std::perror("atout-loadgen: exec");
+    ::_exit(127);
+  }
+  if (s.pid < 0) {
+    std::perror("atout-loadgen: fork");
+    std::exit(1);
+  }
+  return s;
+}
+
+void stop_server(spawned& s) {
+  if (s.pid <= 0) return;
+  ::kill(s.pid, SIGTERM);
+  for (int i = 0; i < 200; ++i) {
+    int status = 0;
+    if (::waitpid(s.pid, &status, WNOHANG) == s.pid) {
+      s.pid = 0;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (s.pid > 0) {
+    ::kill(s.pid, SIGKILL);
+    ::waitpid(s.pid, nullptr, 0);
+  }
+  std::error_code ignored;
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(s.db.string() + suffix, ignored);
+}
+
+void raise_fd_limit() {
+  rlimit r{};
+  if (::getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+    r.rlim_cur = r.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &r);
+  }
+}
+
+// ---- Workers -------------------------------------------------------------------------------------
+
+// Opens connections on one worker thread, at most kWindow handshakes at a time so the server's
+// accept backlog never overflows.
+struct worker {
+  static constexpr int kWindow = 64;
+  using opener = std::function<void(std::function<void(bool)>)>;
+
+  worker_state state;
+  net::executor_work_guard<net::io_context::executor_type> guard{state.ioc.get_executor()};
+  std::thread thread;
+  std::vector<std::shared_ptr<connection>> idle;
+  std::vector<std::shared_ptr<table_bot>> bots;
+  std::deque<opener> to_open;  // worker thread only
+  int in_flight = 0;
+  std::atomic<int> opened{0};  // finished openings, failed ones included
+
+  // On the worker thread.
+  void pump() {
+    while (in_flight < kWindow && !to_open.empty()) {
+      opener next = std::move(to_open.front());
+      to_open.pop_front();
+      ++in_flight;
+      next([this](bool) {
+        --in_flight;
+        ++opened;
+        pump();
+      });
+    }
+  }
+};
+
+// Runs `fn` on the worker's thread and waits for it.
+template <typename Fn>
+void on_worker(worker& w, Fn fn) {
+  std::promise<void> done;
+  net::post(w.state.ioc, [&] {
+    fn();
+    done.set_value();
+  });
+  done.get_future().wait();
+}
+
+// Waits until `pred` holds, for at most `limit`; false on time-out.
+bool wait_until(const std::function<bool()>& pred, std::chrono::seconds limit) {
+  const auto deadline = steady::now() + limit;
+  while (!pred()) {
+    if (steady::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+double percentile(const std::vector<std::uint32_t>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto i = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(i, sorted.size() - 1)] / 1000.0;
+}
+
+int run(const options& o) {
+  raise_fd_limit();
+  spawned server;
+  int port = o.port;
+  int pid = o.server_pid;
+  if (!o.spawn.empty()) {
+    port = free_port();
+    server = spawn_server(o, static_cast<unsigned short>(port));
+    pid = server.pid;
+  }
+  const tcp::endpoint endpoint(net::ip::make_address(o.host), static_cast<unsigned short>(port));
+  if (!wait_until([&] { return reachable(endpoint); }, std::chrono::seconds(10))) {
+    std::cerr << "atout-loadgen: no server at " << o.host << ":" << port << "\n";
+    stop_server(server);
+    return 1;
+  }
+
+  std::atomic<std::uint64_t> accepted{0};
+  std::vector<std::unique_ptr<worker>> workers;
+  for (int i = 0; i < o.threads; ++i) {
+    auto w = std::make_unique<worker>();
+    w->state.server = endpoint;
+    w->state.variant = o.variant;
+    w->state.on_action = [&accepted] { accepted.fetch_add(1, std::memory_order_relaxed); };
+    w->thread = std::thread([&ioc = w->state.ioc] { ioc.run(); });
+    workers.push_back(std::move(w));
+  }
+  auto opened = [&] {
+    int n = 0;
+    for (auto& w : workers) n += w->opened.load();
+    return n;
+  };
+
+  // Idle connections first, so the server's memory per idle connection is measured alone.
+  const long rss_start = rss_kib(pid);
+  for (int i = 0; i < o.idle; ++i) {
+    worker& w = *workers[static_cast<std::size_t>(i % o.threads)];
+    net::post(w.state.ioc, [&w] {
+      w.to_open.push_back([&w](std::function<void(bool)> done) { open_idle(w.state, w.idle, std::move(done)); });
+      if (w.to_open.size() == 1) w.pump();
+    });
+  }
+  const bool idle_ok = wait_until([&] { return opened() >= o.idle; }, std::chrono::seconds(300));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const long rss_idle = rss_kib(pid);
+
+  // Tables: connect every seat, then play.
+  const int players = find_variant(o.variant)->players;
+  for (int t = 0; t < o.tables; ++t) {
+    worker& w = *workers[static_cast<std::size_t>(t % o.threads)];
+    const std::uint64_t seed = o.seed * 1'000'003 + static_cast<std::uint64_t>(t);
+    net::post(w.state.ioc, [&w, players, seed] {
+      auto bot = std::make_shared<table_bot>(w.state, players, seed);
+      w.bots.push_back(bot);
+      w.to_open.push_back([bot](std::function<void(bool)> done) { bot->connect(std::move(done)); });
+      if (w.to_open.size() == 1) w.pump();
+    });
+  }
+  const auto setup_start = steady::now();
+  // Every seat connects before any table plays, so the connections open on an unloaded server.
+  const bool connected_ok = wait_until([&] { return opened() >= o.idle + o.tables; }, std::chrono::seconds(300));
+  for (auto& w : workers)
+    on_worker(*w, [&] {
+      for (auto& b : w->bots) b->play();
+    });
+  auto started = [&] {
+    int n = 0;
+    for (auto& w : workers) on_worker(*w, [&] { n += w->state.stats.tables_started; });
+    return n;
+  };
+  const bool tables_ok = connected_ok && wait_until([&] { return started() >= o.tables; }, std::chrono::seconds(300));
+  const double setup_s = std::chrono::duration<double>(steady::now() - setup_start).count();
+  const long rss_tables = rss_kib(pid);
+
+  // The measured window.
+  for (auto& w : workers) on_worker(*w, [&] { w->state.measuring = true; });
+  const auto t0 = steady::now();
+  const double server_cpu0 = cpu_seconds(pid);
+  const double self_cpu0 = cpu_seconds(::getpid());
+  const std::uint64_t accepted_before = accepted.load();
+  const auto limit = std::chrono::duration<double>(o.duration);
+  while (steady::now() - t0 < limit && (o.actions == 0 || accepted.load() - accepted_before < o.actions))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (auto& w : workers) on_worker(*w, [&] { w->state.measuring = false; });
+  const double window_s = std::chrono::duration<double>(steady::now() - t0).count();
+  const double server_cpu = pid > 0 ? cpu_seconds(pid) - server_cpu0 : -1;
+  const double self_cpu = cpu_seconds(::getpid()) - self_cpu0;
+  const long rss_end = rss_kib(pid);
+
+  // Stop, then merge what the workers counted.
+  worker_stats total;
+  std::vector<std::uint32_t> rtts;
+  for (auto& w : workers) {
+    on_worker(*w, [&] {
+      w->state.stopping = true;
+      for (auto& b : w->bots) b->close();
+      for (auto& c : w->idle) c->close();
+    });
+    w->guard.reset();
+    w->state.ioc.stop();
+    w->thread.join();
+    const worker_stats& s = w->state.stats;
+    total.actions += s.actions;
+    total.all_actions += s.all_actions;
+    total.matches += s.matches;
+    total.connect_failures += s.connect_failures;
+    total.closed_early += s.closed_early;
+    total.tables_started += s.tables_started;
+    total.idle_ready += s.idle_ready;
+    for (const auto& [code, n] : s.errors) total.errors[code] += n;
+    rtts.insert(rtts.end(), s.rtt_us.begin(), s.rtt_us.end());
+  }
+  workers.clear();
+  stop_server(server);
+  std::sort(rtts.begin(), rtts.end());
+
+  std::uint64_t error_count = 0;
+  for (const auto& [code, n] : total.errors) error_count += n;
+  const double per_second = window_s > 0 ? static_cast<double>(total.actions) / window_s : 0;
+  auto per_conn = [](long before, long after, int conns) -> double {
+    if (before < 0 || after < 0 || conns <= 0) return -1;
+    return static_cast<double>(after - before) / conns;
+  };
+  const double idle_kib = per_conn(rss_start, rss_idle, total.idle_ready);
+  const double table_kib = per_conn(rss_idle, rss_tables, total.tables_started * players);
+
+  std::printf("atout-loadgen: %d table(s) of %s (%d connections), %d idle connection(s), %d thread(s)\n", o.tables,
+              o.variant.c_str(), o.tables * players, o.idle, o.threads);
+  std::printf("  set-up        %.1f s; tables started %d of %d; idle connections ready %d of %d\n", setup_s,
+              total.tables_started, o.tables, total.idle_ready, o.idle);
+  std::printf("  window        %.2f s; accepted actions %llu (%.0f /s); matches finished %llu\n", window_s,
+              static_cast<unsigned long long>(total.actions), per_second,
+              static_cast<unsigned long long>(total.matches));
+  std::printf("  action RTT    p50 %.3f ms, p99 %.3f ms, p999 %.3f ms, max %.3f ms (%zu samples)\n",
+              percentile(rtts, 0.5), percentile(rtts, 0.99), percentile(rtts, 0.999), percentile(rtts, 1.0),
+              rtts.size());
+  std::printf("  errors        %llu", static_cast<unsigned long long>(error_count));
+  for (const auto& [code, n] : total.errors) std::printf(" %s=%llu", code.c_str(), static_cast<unsigned long long>(n));
+  std::printf("; connect failures %llu; closed by the server %llu\n",
+              static_cast<unsigned long long>(total.connect_failures),
+              static_cast<unsigned long long>(total.closed_early));
+  if (pid > 0)
+    std::printf(
+        "  server RSS    %ld KiB at start, %ld with idle connections (%.1f KiB each), %ld with tables "
+        "(%.1f KiB per table connection), %ld at the end\n",
+        rss_start, rss_idle, idle_kib, rss_tables, table_kib, rss_end);
+
+  nlohmann::json report = {{"tables", o.tables},
+                           {"variant", o.variant},
+                           {"idle", o.idle},
+                           {"threads", o.threads},
+                           {"tables_started", total.tables_started},
+                           {"idle_ready", total.idle_ready},
+                           {"setup_s", setup_s},
+                           {"window_s", window_s},
+                           {"actions", total.actions},
+                           {"actions_per_s", per_second},
+                           {"matches", total.matches},
+                           {"rtt_ms",
+                            {{"p50", percentile(rtts, 0.5)},
+                             {"p99", percentile(rtts, 0.99)},
+                             {"p999", percentile(rtts, 0.999)},
+                             {"max", percentile(rtts, 1.0)},
+                             {"samples", rtts.size()}}},
+                           {"errors", total.errors},
+                           {"cpu_s", {{"server", server_cpu}, {"loadgen", self_cpu}}},
+                           {"error_count", error_count},
+                           {"connect_failures", total.connect_failures},
+                           {"closed_by_server", total.closed_early},
+                           {"server_rss_kib",
+                            {{"start", rss_start},
+                             {"idle", rss_idle},
+                             {"tables", rss_tables},
+                             {"end", rss_end},
+                             {"per_idle_connection", idle_kib},
+                             {"per_table_connection", table_kib}}}};
+  std::printf("%s\n", report.dump().c_str());
+  const bool ok = idle_ok && tables_ok && total.actions + (o.tables == 0 ? 1 : 0) > 0 && error_count == 0 &&
+                  total.connect_failures == 0 && total.closed_early == 0;
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace atout::loadgen
+
+int main(int argc, char** argv) {
+  const atout::loadgen::options o = atout::loadgen::parse(argc, argv);
+  try {
+    return atout::loadgen::run(o);
+  } catch (const std::exception& e) {
+    std::cerr << "atout-loadgen: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,245 @@
+// The load generator's connections and scripted tables. Server messages are read with cheap
+// substring checks (protocol::serialize writes keys sorted), and only the legal actions of the
+// seat to act are parsed as JSON: the generator must cost the shared cores less than the server.
+#include "loadgen_client.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace atout::loadgen {
+
+namespace {
+
+bool contains(std::string_view text, std::string_view what) { return text.find(what) != std::string_view::npos; }
+
+// The value of the last "table_id" key: the top-level one, as keys are sorted and nested objects
+// of an event come before it.
+std::string_view table_id_of(std::string_view text) {
+  constexpr std::string_view kKey = R"("table_id":")";
+  const auto at = text.rfind(kKey);
+  if (at == std::string_view::npos) return {};
+  const auto start = at + kKey.size();
+  return text.substr(start, text.find('"', start) - start);
+}
+
+// The JSON array after `"legal":`, brackets matched; empty when absent.
+std::string_view legal_array(std::string_view text) {
+  constexpr std::string_view kKey = R"("legal":[)";
+  const auto at = text.find(kKey);
+  if (at == std::string_view::npos) return {};
+  const auto start = at + kKey.size() - 1;
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = start; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '[') ++depth;
+    if (c == ']' && --depth == 0) return text.substr(start, i - start + 1);
+  }
+  return {};
+}
+
+std::string error_code_of(std::string_view text) {
+  constexpr std::string_view kKey = R"({"code":")";
+  if (text.substr(0, kKey.size()) != kKey) return "unparsed";
+  const auto rest = text.substr(kKey.size());
+  return std::string(rest.substr(0, rest.find('"')));
+}
+
+}  // namespace
+
+// ---- connection ----------------------------------------------------------------------------------
+
+connection::connection(worker_state& w) : w_(w), ws_(w.ioc) {}
+
+void connection::start(open_fn on_open, message_fn on_message) {
+  on_message_ = std::move(on_message);
+  beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
+  beast::get_lowest_layer(ws_).async_connect(
+      w_.server, [self = shared_from_this(), on_open = std::move(on_open)](beast::error_code ec) mutable {
+        if (ec) return on_open(false);
+        beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true));
+        const std::string host = self->w_.server.address().to_string() + ":" + std::to_string(self->w_.server.port());
+        self->ws_.async_handshake(host, "/ws", [self, on_open = std::move(on_open)](beast::error_code hs_ec) mutable {
+          beast::get_lowest_layer(self->ws_).expires_never();
+          if (hs_ec) return on_open(false);
+          self->open_ = true;
+          self->ws_.text(true);
+          on_open(true);
+          self->do_read();
+        });
+      });
+}
+
+void connection::send(std::string text) {
+  if (!open_) return;
+  out_.push_back(std::move(text));
+  if (!writing_) do_write();
+}
+
+void connection::do_write() {
+  writing_ = true;
+  ws_.async_write(net::buffer(out_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    self->writing_ = false;
+    if (ec) {
+      self->out_.clear();
+      return;
+    }
+    self->out_.pop_front();
+    if (!self->out_.empty()) self->do_write();
+  });
+}
+
+void connection::do_read() {
+  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    if (ec) {
+      if (self->open_ && !self->w_.stopping) ++self->w_.stats.closed_early;
+      self->open_ = false;
+      return;
+    }
+    const auto data = self->buffer_.cdata();
+    self->on_message_(std::string_view(static_cast<const char*>(data.data()), data.size()));
+    self->buffer_.consume(self->buffer_.size());
+    self->do_read();
+  });
+}
+
+void connection::close() {
+  open_ = false;
+  beast::error_code ignored;
+  beast::get_lowest_layer(ws_).socket().close(ignored);
+}
+
+// ---- table_bot -----------------------------------------------------------------------------------
+
+table_bot::table_bot(worker_state& w, int players, std::uint64_t seed)
+    : w_(w),
+      sent_(static_cast<std::size_t>(players)),
+      pending_(static_cast<std::size_t>(players), false),
+      rng_(Seed{0x10AD, seed}) {
+  for (int s = 0; s < players; ++s) seats_.push_back(std::make_shared<connection>(w));
+}
+
+void table_bot::connect(std::function<void(bool)> on_ready) {
+  auto shared_ready = std::make_shared<std::function<void(bool)>>(std::move(on_ready));
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    seats_[s]->start(
+        [self = shared_from_this(), shared_ready](bool ok) {
+          if (self->failed_) return;
+          if (!ok) {
+            self->failed_ = true;
+            ++self->w_.stats.connect_failures;
+            return (*shared_ready)(false);
+          }
+          if (++self->connected_ == static_cast<int>(self->seats_.size())) (*shared_ready)(true);
+        },
+        [self = shared_from_this(), seat = static_cast<int>(s)](std::string_view text) {
+          self->on_message(seat, text);
+        });
+  }
+}
+
+void table_bot::play() {
+  for (std::size_t s = 0; s < seats_.size(); ++s)
+    seats_[s]->send(R"({"type":"hello","protocol":1,"name":"load)" + std::to_string(s) + R"("})");
+  create_table();
+}
+
+void table_bot::create_table() {
+  const nlohmann::json request = {{"type", "create_table"},
+                                  {"variant", w_.variant},
+                                  {"settings", {{"turn_ms", w_.turn_ms}, {"rated", false}}},
+                                  {"id", "create"}};
+  seats_[0]->send(request.dump());
+}
+
+void table_bot::close() {
+  for (auto& c : seats_) c->close();
+}
+
+void table_bot::on_message(int seat, std::string_view text) {
+  if (w_.stopping) return;
+  const auto s = static_cast<std::size_t>(seat);
+  if (contains(text, R"("type":"event")")) return on_event(seat, text);
+  if (contains(text, R"("type":"accepted")")) {
+    if (!pending_[s]) return;
+    pending_[s] = false;
+    ++w_.stats.all_actions;
+    if (w_.measuring) {
+      ++w_.stats.actions;
+      const auto rtt = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - sent_[s]).count();
+      w_.stats.rtt_us.push_back(static_cast<std::uint32_t>(rtt));
+    }
+    if (w_.on_action) w_.on_action();
+    return;
+  }
+  if (text.substr(0, 9) == R"({"code":")") {
+    ++w_.stats.errors[error_code_of(text)];
+    pending_[s] = false;
+    return;
+  }
+  if (seat == 0 && contains(text, R"("type":"table_created")")) {
+    table_id_ = nlohmann::json::parse(text)["table"]["table_id"].get<std::string>();
+    for (std::size_t i = 0; i < seats_.size(); ++i)
+      seats_[i]->send(nlohmann::json{{"type", "sit"}, {"table_id", table_id_}, {"seat", i}}.dump());
+  }
+}
+
+void table_bot::on_event(int seat, std::string_view text) {
+  if (table_id_.empty() || table_id_of(text) != table_id_) return;  // an event of a finished match
+  if (contains(text, R"("match_result":)")) {
+    if (seat != 0) return;
+    if (w_.measuring) ++w_.stats.matches;
+    const std::string leave = nlohmann::json{{"type", "leave"}, {"table_id", table_id_}}.dump();
+    for (auto& c : seats_) c->send(leave);
+    table_id_.clear();
+    create_table();
+    return;
+  }
+  if (seat == 0 && !started_ && contains(text, R"("kind":"start")")) {
+    started_ = true;
+    ++w_.stats.tables_started;
+  }
+  const std::string_view legal = legal_array(text);
+  if (legal.size() <= 2) return;  // "[]": not this seat's turn
+  const nlohmann::json actions = nlohmann::json::parse(legal);
+  const auto& action = actions[rng_.below(static_cast<std::uint32_t>(actions.size()))];
+  const auto s = static_cast<std::size_t>(seat);
+  pending_[s] = true;
+  sent_[s] = steady::now();
+  seats_[s]->send(
+      nlohmann::json{{"type", "action"}, {"table_id", table_id_}, {"action", action}, {"id", next_id_++}}.dump());
+}
+
+// ---- idle connections ----------------------------------------------------------------------------
+
+void open_idle(worker_state& w, std::vector<std::shared_ptr<connection>>& keep, std::function<void(bool)> done) {
+  auto c = std::make_shared<connection>(w);
+  keep.push_back(c);
+  auto shared_done = std::make_shared<std::function<void(bool)>>(std::move(done));
+  auto welcomed = std::make_shared<bool>(false);
+  std::weak_ptr<connection> weak = c;
+  c->start(
+      [weak, shared_done, &w](bool ok) {
+        if (!ok) {
+          ++w.stats.connect_failures;
+          return (*shared_done)(false);
+        }
+        if (auto self = weak.lock()) self->send(R"({"type":"hello","protocol":1,"name":"idle"})");
+      },
+      [shared_done, welcomed, &w](std::string_view text) {
+        if (*welcomed || !contains(text, R"("type":"welcome")")) return;
+        *welcomed = true;
+        ++w.stats.idle_ready;
+        (*shared_done)(true);
+      });
+}
+
+}  // namespace atout::loadgen

@@ -1,0 +1,107 @@
+// The load generator's clients: a WebSocket connection with a write queue, scripted tables that
+// play random legal actions, and idle connections. Each lives on one worker's single-threaded
+// io_context, so nothing here locks.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "atout/rng.hpp"
+#include "atout/server/net.hpp"
+
+namespace atout::loadgen {
+
+namespace net = server::net;
+namespace beast = server::beast;
+namespace websocket = server::websocket;
+using tcp = server::tcp;
+using steady = std::chrono::steady_clock;
+
+// What one worker counted; merged by the main thread once the workers have stopped.
+struct worker_stats {
+  std::uint64_t actions = 0;      // accepted, inside the measuring window
+  std::uint64_t all_actions = 0;  // accepted, ever
+  std::uint64_t matches = 0;      // finished inside the measuring window
+  std::uint64_t connect_failures = 0;
+  std::uint64_t closed_early = 0;               // connections the server closed while the run went on
+  std::map<std::string, std::uint64_t> errors;  // by protocol error code
+  std::vector<std::uint32_t> rtt_us;            // request sent -> accepted, inside the window
+  int tables_started = 0;
+  int idle_ready = 0;
+};
+
+// Shared by every client of one worker.
+struct worker_state {
+  net::io_context ioc{1};
+  worker_stats stats;
+  tcp::endpoint server;
+  std::string variant;
+  int turn_ms = 600'000;
+  bool measuring = false;  // set by the main thread through a post
+  bool stopping = false;
+  std::function<void()> on_action;  // counts accepted actions across workers (for --actions)
+};
+
+// One WebSocket connection.
+class connection : public std::enable_shared_from_this<connection> {
+ public:
+  using message_fn = std::function<void(std::string_view)>;
+  using open_fn = std::function<void(bool ok)>;
+
+  explicit connection(worker_state& w);
+  void start(open_fn on_open, message_fn on_message);
+  void send(std::string text);
+  void close();
+  bool is_open() const { return open_; }
+
+ private:
+  void do_read();
+  void do_write();
+
+  worker_state& w_;
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> out_;
+  message_fn on_message_;
+  bool open_ = false;
+  bool writing_ = false;
+};
+
+// A table of scripted players: creates a table, seats everyone, and plays random legal actions
+// until the run stops, starting a new match whenever one ends.
+class table_bot : public std::enable_shared_from_this<table_bot> {
+ public:
+  table_bot(worker_state& w, int players, std::uint64_t seed);
+  // Connects the seats; `on_ready` runs once every seat is connected (or one failed).
+  void connect(std::function<void(bool ok)> on_ready);
+  void play();
+  void close();
+
+ private:
+  void on_message(int seat, std::string_view text);
+  void on_event(int seat, std::string_view text);
+  void create_table();
+
+  worker_state& w_;
+  std::vector<std::shared_ptr<connection>> seats_;
+  std::vector<steady::time_point> sent_;  // per seat: when its pending action went out
+  std::vector<bool> pending_;
+  std::string table_id_;
+  Rng rng_;
+  std::int64_t next_id_ = 1;
+  int connected_ = 0;
+  bool failed_ = false;
+  bool started_ = false;
+};
+
+// Opens one connection, says hello and then only answers pings.
+void open_idle(worker_state& w, std::vector<std::shared_ptr<connection>>& keep, std::function<void(bool)> done);
+
+}  // namespace atout::loadgen

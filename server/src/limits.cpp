@@ -1,0 +1,85 @@
+// The per-address connection cap and the message-credit bucket.
+#include "atout/server/limits.hpp"
+
+#include <algorithm>
+
+namespace atout::server {
+
+// ---- message_credits -----------------------------------------------------------------------------
+
+message_credits::message_credits(double burst, double rate)
+    : burst_(burst), rate_(rate), credits_(burst), last_(std::chrono::steady_clock::now()) {}
+
+bool message_credits::take(std::chrono::steady_clock::time_point now) {
+  const double elapsed = std::chrono::duration<double>(now - last_).count();
+  if (elapsed > 0) {
+    credits_ = std::min(burst_, credits_ + elapsed * rate_);
+    last_ = now;
+  }
+  if (credits_ < 1) return false;
+  credits_ -= 1;
+  return true;
+}
+
+// ---- ip_slot -------------------------------------------------------------------------------------
+
+ip_slot::ip_slot(std::shared_ptr<conn_limiter> owner, net::ip::address address, bool capped)
+    : owner_(std::move(owner)), address_(std::move(address)), capped_(capped) {}
+
+ip_slot::ip_slot(ip_slot&& other) noexcept
+    : owner_(std::move(other.owner_)), address_(other.address_), capped_(other.capped_) {}
+
+ip_slot& ip_slot::operator=(ip_slot&& other) noexcept {
+  if (this != &other) {
+    release();
+    owner_ = std::move(other.owner_);
+    address_ = other.address_;
+    capped_ = other.capped_;
+  }
+  return *this;
+}
+
+ip_slot::~ip_slot() { release(); }
+
+void ip_slot::release() {
+  if (!owner_) return;
+  owner_->release(address_, capped_);
+  owner_.reset();
+}
+
+// ---- conn_limiter --------------------------------------------------------------------------------
+
+conn_limiter::conn_limiter(int max_per_ip, std::shared_ptr<server::metrics> m)
+    : max_per_ip_(max_per_ip), metrics_(std::move(m)) {}
+
+std::optional<ip_slot> conn_limiter::admit(const net::ip::address& address) {
+  metrics_->connections_total.fetch_add(1, std::memory_order_relaxed);
+  if (max_per_ip_ > 0) {
+    std::lock_guard lock(mutex_);
+    int& n = open_[address];
+    if (n >= max_per_ip_) {
+      metrics_->ip_refusals.fetch_add(1, std::memory_order_relaxed);
+      return std::nullopt;
+    }
+    ++n;
+  }
+  metrics_->connections_open.fetch_add(1, std::memory_order_relaxed);
+  return ip_slot(shared_from_this(), address, max_per_ip_ > 0);
+}
+
+int conn_limiter::open_from(const net::ip::address& address) const {
+  std::lock_guard lock(mutex_);
+  const auto it = open_.find(address);
+  return it == open_.end() ? 0 : it->second;
+}
+
+void conn_limiter::release(const net::ip::address& address, bool capped) {
+  metrics_->connections_open.fetch_sub(1, std::memory_order_relaxed);
+  if (!capped) return;
+  std::lock_guard lock(mutex_);
+  const auto it = open_.find(address);
+  if (it == open_.end()) return;
+  if (--it->second <= 0) open_.erase(it);
+}
+
+}  // namespace atout::server
