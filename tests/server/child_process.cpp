@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <regex>
 #include <stdexcept>
 
 namespace atout::server::testing {
@@ -67,13 +66,23 @@ void child_process::read_loop() {
   }
 }
 
+namespace {
+// The port in "listening on 127.0.0.1:<port> ", or 0 while the line is not complete.
+unsigned short listening_port(const std::string& out) {
+  static const std::string kListening = "listening on 127.0.0.1:";
+  const auto at = out.find(kListening);
+  if (at == std::string::npos) return 0;
+  const auto digits = at + kListening.size();
+  const auto end = out.find_first_not_of("0123456789", digits);
+  if (end == std::string::npos || end == digits) return 0;
+  return static_cast<unsigned short>(std::stoi(out.substr(digits, end - digits)));
+}
+}  // namespace
+
 unsigned short child_process::wait_for_port(std::chrono::milliseconds timeout) {
-  static const std::regex kListening(R"(listening on 127\.0\.0\.1:(\d+))");
   std::unique_lock lock(mutex_);
-  std::smatch m;
-  grew_.wait_for(lock, timeout, [&] { return eof_ || std::regex_search(output_, m, kListening); });
-  if (!std::regex_search(output_, m, kListening)) return 0;
-  return static_cast<unsigned short>(std::stoi(m[1].str()));
+  grew_.wait_for(lock, timeout, [&] { return eof_ || listening_port(output_) != 0; });
+  return listening_port(output_);
 }
 
 bool child_process::wait_for_output(const std::string& text, std::chrono::milliseconds timeout) {
