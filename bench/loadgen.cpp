@@ -454,6 +454,9 @@ int run(const options& o) {
   std::printf("; connect failures %llu; closed by the server %llu\n",
               static_cast<unsigned long long>(total.connect_failures),
               static_cast<unsigned long long>(total.closed_early));
+  const double actions_d = static_cast<double>(std::max<std::uint64_t>(total.actions, 1));
+  std::printf("  CPU in window server %.2f s (%.0f us per action), load generator %.2f s (%.0f us per action)\n",
+              server_cpu, server_cpu * 1e6 / actions_d, self_cpu, self_cpu * 1e6 / actions_d);
   if (pid > 0)
     std::printf(
         "  server RSS    %ld KiB at start, %ld with idle connections (%.1f KiB each), %ld with tables "
