@@ -2,10 +2,10 @@
 // line is a HELP, a TYPE or a sample of a declared family; histograms are checked for shape.
 #pragma once
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -18,6 +18,49 @@ struct metrics_page {
   std::map<std::string, std::string> types;
 };
 
+// Hand-written rather than std::regex, which GCC 12 warns about under the sanitizers.
+inline bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
+inline bool name_char(char c) { return name_start(c) || std::isdigit(static_cast<unsigned char>(c)); }
+
+// Reads a metric name at `i`; empty when there is none.
+inline std::string read_name(const std::string& line, std::size_t& i, bool colons = true) {
+  const std::size_t start = i;
+  if (i >= line.size() || !name_start(line[i]) || (!colons && line[i] == ':')) return {};
+  while (i < line.size() && name_char(line[i]) && (colons || line[i] != ':')) ++i;
+  return line.substr(start, i - start);
+}
+
+// Reads `{name="value",...}` at `i` (when there is one); false when malformed.
+inline bool read_labels(const std::string& line, std::size_t& i) {
+  if (i >= line.size() || line[i] != '{') return true;
+  ++i;
+  for (;;) {
+    if (read_name(line, i, false).empty()) return false;
+    if (line.compare(i, 2, "=\"") != 0) return false;
+    i += 2;
+    for (;;) {
+      if (i >= line.size()) return false;
+      if (line[i] == '\\') {
+        if (i + 1 >= line.size() || (line[i + 1] != '\\' && line[i + 1] != '"' && line[i + 1] != 'n')) return false;
+        i += 2;
+        continue;
+      }
+      if (line[i] == '"') break;
+      ++i;
+    }
+    ++i;
+    if (i < line.size() && line[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < line.size() && line[i] == '}') {
+      ++i;
+      return true;
+    }
+    return false;
+  }
+}
+
 inline metrics_page parse_metrics(const std::string& text) {
   metrics_page page;
   auto fail = [&](const std::string& line, const std::string& why) {
@@ -25,32 +68,38 @@ inline metrics_page parse_metrics(const std::string& text) {
     return page;
   };
   if (text.empty() || text.back() != '\n') return fail(text.substr(0, 40), "the page must end with a newline");
-  static const std::regex kHelp(R"(# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) (.*))");
-  static const std::regex kType(R"(# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped))");
-  static const std::regex kSample(
-      R"(([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*")*\})? ([^ ]+))");
+  static const std::set<std::string> kTypes = {"counter", "gauge", "histogram", "summary", "untyped"};
   std::set<std::string> helped;
   std::istringstream in(text);
   std::string line;
-  std::smatch m;
-  // Histogram state: the last bucket count per family and label set without `le`.
+  // Histogram state: the last bucket count per family.
   std::map<std::string, double> last_bucket;
   while (std::getline(in, line)) {
     if (line.empty()) return fail(line, "empty line");
-    if (std::regex_match(line, m, kHelp)) {
-      if (!helped.insert(m[1]).second) return fail(line, "second HELP");
-      continue;
-    }
-    if (std::regex_match(line, m, kType)) {
-      if (page.types.count(m[1])) return fail(line, "second TYPE");
-      page.types[m[1]] = m[2];
+    if (line.rfind("# HELP ", 0) == 0 || line.rfind("# TYPE ", 0) == 0) {
+      std::size_t i = 7;
+      const std::string name = read_name(line, i);
+      if (name.empty() || i >= line.size() || line[i] != ' ') return fail(line, "bad comment");
+      const std::string rest = line.substr(i + 1);
+      if (line[2] == 'H') {
+        if (!helped.insert(name).second) return fail(line, "second HELP");
+        continue;
+      }
+      if (!kTypes.count(rest)) return fail(line, "unknown type");
+      if (page.types.count(name)) return fail(line, "second TYPE");
+      page.types[name] = rest;
       continue;
     }
     if (line[0] == '#') return fail(line, "unknown comment");
-    if (!std::regex_match(line, m, kSample)) return fail(line, "not a sample");
-    const std::string name = m[1];
-    const std::string labels = m[2];
-    const std::string value_text = m[3];
+    std::size_t i = 0;
+    const std::string name = read_name(line, i);
+    if (name.empty()) return fail(line, "not a sample");
+    const std::size_t labels_start = i;
+    if (!read_labels(line, i)) return fail(line, "bad labels");
+    const std::string labels = line.substr(labels_start, i - labels_start);
+    if (i >= line.size() || line[i] != ' ') return fail(line, "no value");
+    const std::string value_text = line.substr(i + 1);
+    if (value_text.empty() || value_text.find(' ') != std::string::npos) return fail(line, "bad value");
     double value = 0;
     if (value_text == "+Inf") {
       value = INFINITY;
