@@ -140,8 +140,9 @@ void table_bot::connect(std::function<void(bool)> on_ready) {
           }
           if (++self->connected_ == static_cast<int>(self->seats_.size())) (*shared_ready)(true);
         },
-        [self = shared_from_this(), seat = static_cast<int>(s)](std::string_view text) {
-          self->on_message(seat, text);
+        // Weak: the bot owns its connections, so a strong reference here would be a cycle.
+        [weak = weak_from_this(), seat = static_cast<int>(s)](std::string_view text) {
+          if (auto self = weak.lock()) self->on_message(seat, text);
         });
   }
 }
