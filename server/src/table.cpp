@@ -291,17 +291,7 @@ void table::do_chat(const member& m, const std::string& text, const RequestId& i
   line.name = m.name;
   if (const auto seat = seat_of(m.conn)) line.seat = *seat;
   line.text = text;
-  const auto message = wire(line);
-  std::vector<std::uint64_t> sent;
-  auto send_once = [&](const member& to) {
-    if (to.conn == 0 || std::find(sent.begin(), sent.end(), to.conn) != sent.end()) return;
-    sent.push_back(to.conn);
-    deliver(to.link, message);
-  };
-  for (const seat_slot& s : seats_)
-    if (s.holder) send_once(*s.holder);
-  for (const member& s : spectators_) send_once(s);
-  if (owner_) send_once(*owner_);
+  deliver_to_members(wire(line));
   deliver(m.link, wire(protocol::Ok{"chat", id_}, id));
 }
 
@@ -631,28 +621,30 @@ protocol::TableSummary table::summary() const {
   return s;
 }
 
-void table::changed() {
-  const protocol::TableSummary s = summary();
-  const auto update = wire(protocol::TableUpdate{s});
+std::size_t table::deliver_to_members(const std::shared_ptr<const std::string>& message) const {
   std::vector<std::uint64_t> sent;
   auto send_once = [&](const member& m) {
     if (m.conn == 0 || std::find(sent.begin(), sent.end(), m.conn) != sent.end()) return;
     sent.push_back(m.conn);
-    deliver(m.link, update);
+    deliver(m.link, message);
   };
-  bool held = false;
   for (const seat_slot& seat : seats_)
-    if (seat.holder) {
-      send_once(*seat.holder);
-      held = held || seat.holder->conn == 0;
-    }
+    if (seat.holder) send_once(*seat.holder);
   for (const member& m : spectators_) send_once(m);
   if (owner_) send_once(*owner_);
+  return sent.size();
+}
+
+void table::changed() {
+  const protocol::TableSummary s = summary();
+  const std::size_t sent = deliver_to_members(wire(protocol::TableUpdate{s}));
+  const bool held = std::any_of(seats_.begin(), seats_.end(),
+                                [](const seat_slot& seat) { return seat.holder && seat.holder->conn == 0; });
 
   auto l = lobby_.lock();
   if (l) l->table_changed(s);
   // Nobody left to play or watch, and no seat held for a player who may come back: close.
-  if (sent.empty() && !(held && running()) && !closed_) {
+  if (sent == 0 && !(held && running()) && !closed_) {
     closed_ = true;
     stop_timers();
     if (l) l->table_closed(id_);

@@ -316,22 +316,7 @@ TEST(LiveLoopback, ChatIsScopedCappedAndRateLimited) {
 
 // ---- Fair dealing ----------------------------------------------------------------------------------
 
-struct command_result {
-  int exit_code = -1;
-  std::string out;
-};
-
-command_result run(const std::string& command) {
-  command_result r;
-  FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
-  if (!pipe) return r;
-  char chunk[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0) r.out.append(chunk, n);
-  const int status = ::pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+command_result run(const std::string& command) { return run_command(command + " 2>/dev/null"); }
 
 // Issue 5 §6: the commitment published with the first event of a hand matches the seed its result
 // reveals, `atout verify-deal` accepts it and deals each seat the cards it was dealt, and rejects

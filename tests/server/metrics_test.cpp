@@ -42,15 +42,10 @@ metrics_page fetch_until(unsigned short port, const std::function<bool(metrics_p
   std::ofstream(path) << text;
   const std::string command = std::string(ATOUT_PYTHON) + " '" + ATOUT_SOURCE_DIR +
                               "/tests/server/parse_metrics.py' '" + path.string() + "' 2>&1";
-  std::string output;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return ::testing::AssertionFailure() << "cannot run " << command;
-  char chunk[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0) output.append(chunk, n);
-  const int status = ::pclose(pipe);
+  const command_result r = run_command(command);
   std::filesystem::remove(path);
-  if (status != 0) return ::testing::AssertionFailure() << output;
+  const std::string& output = r.out;
+  if (r.exit_code != 0) return ::testing::AssertionFailure() << output;
   if (output.find("atout_action_latency_seconds histogram") == std::string::npos)
     return ::testing::AssertionFailure() << "no latency histogram in\n" << output;
   return ::testing::AssertionSuccess();

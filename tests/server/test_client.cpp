@@ -2,6 +2,7 @@
 #include "test_client.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -78,16 +79,24 @@ std::filesystem::path write_log(const std::filesystem::path& dir, const std::vec
   const std::string command = std::string(ATOUT_PYTHON) + " " +
                               shell_quote(source + "/tests/server/validate_messages.py") + " " +
                               shell_quote(source + "/protocol/schema") + " " + shell_quote(path.string()) + " 2>&1";
-  std::string output;
+  const command_result r = run_command(command);
+  std::filesystem::remove(path);
+  if (r.exit_code != 0) return ::testing::AssertionFailure() << "schema check failed:\n" << r.out;
+  return ::testing::AssertionSuccess() << r.out;
+}
+
+// ---- Commands ------------------------------------------------------------------------------------
+
+command_result run_command(const std::string& command) {
+  command_result r;
   FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return ::testing::AssertionFailure() << "cannot run " << command;
+  if (!pipe) return r;
   char chunk[4096];
   std::size_t n = 0;
-  while ((n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0) output.append(chunk, n);
+  while ((n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0) r.out.append(chunk, n);
   const int status = ::pclose(pipe);
-  std::filesystem::remove(path);
-  if (status != 0) return ::testing::AssertionFailure() << "schema check failed:\n" << output;
-  return ::testing::AssertionSuccess() << output;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
 }
 
 // ---- live_server ---------------------------------------------------------------------------------

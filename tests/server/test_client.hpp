@@ -121,6 +121,13 @@ class test_client {
   std::string close_reason_;
 };
 
+// A shell command's exit status (-1 when it did not exit normally) and its standard output.
+struct command_result {
+  int exit_code = -1;
+  std::string out;
+};
+command_result run_command(const std::string& command);
+
 struct http_reply {
   unsigned status = 0;
   std::string content_type;

@@ -143,9 +143,9 @@ struct GetReplay {
   std::string match_id;
 };
 
-using Request = std::variant<Hello, ListVariants, ListTables, SubscribeLobby, UnsubscribeLobby, CreateTable, Sit,
-                             Spectate, Stand, Leave, Act, Ping, Chat, GetProfile, GetLeaderboard, GetHistory,
-                             GetReplay>;
+using Request =
+    std::variant<Hello, ListVariants, ListTables, SubscribeLobby, UnsubscribeLobby, CreateTable, Sit, Spectate, Stand,
+                 Leave, Act, Ping, Chat, GetProfile, GetLeaderboard, GetHistory, GetReplay>;
 
 // The `type` string of a request.
 std::string_view type_of(const Request& r);

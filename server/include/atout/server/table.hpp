@@ -118,6 +118,8 @@ class table : public std::enable_shared_from_this<table> {
   void note_hand();
   // After an accepted action: journal it, answer, and tell everyone.
   void after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server);
+  // Sends `message` once to every connected member (seated, watching or owner); returns how many.
+  std::size_t deliver_to_members(const std::shared_ptr<const std::string>& message) const;
   // Tells members and the lobby that seats or status changed, then closes the table if nobody is
   // left to play or watch.
   void changed();
