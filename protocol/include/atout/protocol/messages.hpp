@@ -411,4 +411,8 @@ std::string serialize(const M& m, const Id&... id) {
   return to_json(m, id...).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// Events, one per recipient of every accepted action, are written straight to text
+// (event_text.cpp): the same bytes as the template above, without building a tree.
+std::string serialize(const Event& e);
+
 }  // namespace atout::protocol
