@@ -18,13 +18,15 @@ Statement& Tx::stmt(const char* sql) {
   return it->second;
 }
 
-Writer::Writer(Db db, std::size_t max_batch) : db_(std::move(db)), max_batch_(max_batch) {
+Writer::Writer(Db db, std::size_t max_batch, std::chrono::microseconds gather)
+    : db_(std::move(db)), max_batch_(max_batch), gather_(gather) {
   thread_ = std::thread([this] { run(); });
 }
 
 Writer::~Writer() { stop(); }
 
 void Writer::post(Job job) {
+  bool wake = false;
   {
     std::lock_guard lock(mu_);
     if (stopping_) {
@@ -33,14 +35,19 @@ void Writer::post(Job job) {
     }
     queue_.push_back(std::move(job));
     ++posted_;
+    // While it gathers or commits, the writer comes back for the queue by itself.
+    wake = idle_ || queue_.size() >= max_batch_;
   }
-  wake_.notify_one();
+  if (wake) wake_.notify_one();
 }
 
 void Writer::flush() {
   std::unique_lock lock(mu_);
   const std::uint64_t target = posted_;
+  ++flushing_;
+  wake_.notify_one();
   done_.wait(lock, [&] { return finished_ >= target || (stopping_ && !thread_.joinable()); });
+  --flushing_;
 }
 
 void Writer::stop() {
@@ -71,10 +78,15 @@ void Writer::run() {
     std::function<void(const std::string&)> report;
     {
       std::unique_lock lock(mu_);
+      idle_ = true;
       wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      idle_ = false;
       if (queue_.empty() && stopping_) return;
-      // Everything queued while the last batch committed goes into this one: under load, batches
-      // grow by themselves; when idle, a lone write commits at once.
+      // A short window for more writes to join this one: one commit for many actions.
+      if (gather_.count() > 0 && !stopping_ && flushing_ == 0 && queue_.size() < max_batch_)
+        wake_.wait_for(lock, gather_, [&] { return stopping_ || flushing_ > 0 || queue_.size() >= max_batch_; });
+      // Everything queued while the last batch committed goes into this one too: under load,
+      // batches grow by themselves.
       if (queue_.size() <= max_batch_) {
         batch.swap(queue_);
       } else {

@@ -6,9 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
+#include <thread>
 
 namespace atout::store {
 namespace {
@@ -252,6 +255,61 @@ TEST(Writer, BatchesAndFlushes) {
   w.stop();
   w.post([](Tx&) { return std::optional<std::string>(); });  // after stop: dropped, counted
   EXPECT_EQ(w.stats().errors, 2u);
+}
+
+// Polls `done` for up to `limit`: for writes the writer commits on its own, with no flush.
+bool eventually(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+Db table_db(TempDir& dir, const std::string& name) {
+  Opened o = open_database(dir.file(name));
+  EXPECT_FALSE(o.error);
+  EXPECT_FALSE(o.db.exec("CREATE TABLE t (x INTEGER)"));
+  return std::move(o.db);
+}
+
+Job insert(int i) {
+  return [i](Tx& tx) { return tx.stmt("INSERT INTO t (x) VALUES (?)").bind(1, i).run(); };
+}
+
+// The gathering window: writes that arrive while it is open share one commit, and a flush or a
+// stop ends it at once (a window of an hour would otherwise hold them).
+TEST(Writer, WritesInsideTheGatheringWindowShareOneCommit) {
+  TempDir dir;
+  Writer w(table_db(dir, "g.db"), 8192, std::chrono::hours(1));
+  for (int i = 0; i < 50; ++i) w.post(insert(i));
+  w.flush();
+  EXPECT_EQ(w.stats().jobs, 50u);
+  EXPECT_EQ(w.stats().batches, 1u);
+  w.post(insert(50));
+  w.stop();  // commits what is queued, window or not
+  EXPECT_EQ(w.stats().jobs, 51u);
+  EXPECT_EQ(w.stats().batches, 2u);
+}
+
+TEST(Writer, ALoneWriteCommitsWhenTheWindowCloses) {
+  TempDir dir;
+  Writer w(table_db(dir, "l.db"), 8192, std::chrono::milliseconds(20));
+  w.post(insert(1));
+  EXPECT_TRUE(eventually([&] { return w.stats().jobs == 1; }, std::chrono::seconds(30)));
+}
+
+TEST(Writer, AFullBatchDoesNotWaitForTheWindow) {
+  TempDir dir;
+  Writer w(table_db(dir, "f.db"), 10, std::chrono::hours(1));
+  for (int i = 0; i < 25; ++i) w.post(insert(i));
+  // Two batches of 10 go at once; the last 5 wait for the window (an hour) or a flush.
+  EXPECT_TRUE(eventually([&] { return w.stats().jobs == 20; }, std::chrono::seconds(30)));
+  EXPECT_EQ(w.stats().batches, 2u);
+  w.flush();
+  EXPECT_EQ(w.stats().jobs, 25u);
+  EXPECT_EQ(w.stats().largest_batch, 10u);
 }
 
 std::string hash_of(char c) { return std::string(32, c); }

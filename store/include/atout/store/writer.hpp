@@ -41,15 +41,19 @@ struct WriterStats {
   std::uint64_t batches = 0;  // transactions committed
   std::uint64_t errors = 0;   // failed jobs and failed commits
   std::uint64_t largest_batch = 0;
-  // The longest time one batch took, BEGIN to COMMIT: with no deliberate delay in the writer, a
-  // queued write waits at most about two of these (the batch under way, then its own).
+  // The longest time one batch took, BEGIN to COMMIT: a queued write waits at most about two of
+  // these (the batch under way, then its own) plus the writer's gathering window.
   std::uint64_t longest_batch_us = 0;
 };
 
 class Writer {
  public:
-  // Takes the write connection. `max_batch` bounds one transaction.
-  explicit Writer(Db db, std::size_t max_batch = 8192);
+  // Takes the write connection. `max_batch` bounds one transaction. After the first write of a
+  // batch arrives, the writer gathers for up to `gather` more before it commits (unless the batch
+  // fills, a flush waits, or it stops): under load, one commit then carries many writes instead
+  // of a few (bench/RESULTS.md, "Server under load"). Zero commits at once.
+  explicit Writer(Db db, std::size_t max_batch = 8192,
+                  std::chrono::microseconds gather = std::chrono::microseconds(2000));
   ~Writer();
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
@@ -68,11 +72,14 @@ class Writer {
 
   Db db_;
   std::size_t max_batch_;
+  std::chrono::microseconds gather_;
   mutable std::mutex mu_;
   std::condition_variable wake_, done_;
   std::vector<Job> queue_;
   std::uint64_t posted_ = 0, finished_ = 0;
   bool stopping_ = false;
+  bool idle_ = false;  // the writer waits for a first write (so a post must wake it)
+  int flushing_ = 0;   // callers blocked in flush(): commit without gathering
   WriterStats stats_;
   std::function<void(const std::string&)> on_error_;
   std::thread thread_;
