@@ -21,13 +21,15 @@ std::string_view table_id_of(std::string_view text) {
   return text.substr(start, text.find('"', start) - start);
 }
 
-// The JSON array after `"legal":`, brackets matched; empty when absent.
-std::string_view legal_array(std::string_view text) {
+// The elements of the JSON array after `"legal":`, as text; empty when absent or empty. Only the
+// array's own commas split it (strings and nested brackets are skipped), so nothing is parsed.
+std::vector<std::string_view> legal_elements(std::string_view text) {
+  std::vector<std::string_view> out;
   constexpr std::string_view kKey = R"("legal":[)";
   const auto at = text.find(kKey);
-  if (at == std::string_view::npos) return {};
-  const auto start = at + kKey.size() - 1;
-  int depth = 0;
+  if (at == std::string_view::npos) return out;
+  std::size_t start = at + kKey.size();
+  int depth = 1;
   bool in_string = false;
   for (std::size_t i = start; i < text.size(); ++i) {
     const char c = text[i];
@@ -40,10 +42,15 @@ std::string_view legal_array(std::string_view text) {
       continue;
     }
     if (c == '"') in_string = true;
-    if (c == '[') ++depth;
-    if (c == ']' && --depth == 0) return text.substr(start, i - start + 1);
+    if (c == '[' || c == '{') ++depth;
+    if (c == ']' || c == '}') --depth;
+    if ((c == ',' && depth == 1) || depth == 0) {
+      if (i > start) out.push_back(text.substr(start, i - start));
+      start = i + 1;
+      if (depth == 0) break;
+    }
   }
-  return {};
+  return out;
 }
 
 std::string error_code_of(std::string_view text) {
@@ -123,7 +130,8 @@ table_bot::table_bot(worker_state& w, int players, std::uint64_t seed)
     : w_(w),
       sent_(static_cast<std::size_t>(players)),
       pending_(static_cast<std::size_t>(players), false),
-      rng_(Seed{0x10AD, seed}) {
+      rng_(Seed{0x10AD, seed}),
+      think_(w.ioc) {
   for (int s = 0; s < players; ++s) seats_.push_back(std::make_shared<connection>(w));
 }
 
@@ -162,6 +170,7 @@ void table_bot::create_table() {
 }
 
 void table_bot::close() {
+  think_.cancel();
   for (auto& c : seats_) c->close();
 }
 
@@ -208,15 +217,29 @@ void table_bot::on_event(int seat, std::string_view text) {
     started_ = true;
     ++w_.stats.tables_started;
   }
-  const std::string_view legal = legal_array(text);
-  if (legal.size() <= 2) return;  // "[]": not this seat's turn
-  const nlohmann::json actions = nlohmann::json::parse(legal);
-  const auto& action = actions[rng_.below(static_cast<std::uint32_t>(actions.size()))];
+  const std::vector<std::string_view> legal = legal_elements(text);
+  if (legal.empty()) return;  // not this seat's turn
+  const std::string_view action = legal[rng_.below(static_cast<std::uint32_t>(legal.size()))];
+  std::string request = R"({"type":"action","table_id":")";
+  request.append(table_id_).append(R"(","action":)").append(action);
+  request.append(R"(,"id":)").append(std::to_string(next_id_++)).append("}");
+  if (w_.think_ms <= 0) return act(seat, std::move(request));
+  // A player's thinking time, spread over [think/2, 3 think/2] so tables do not move in step.
+  const auto think =
+      std::chrono::microseconds(500 * w_.think_ms + rng_.below(static_cast<std::uint32_t>(1000 * w_.think_ms) + 1));
+  think_.expires_after(think);
+  think_.async_wait([weak = weak_from_this(), seat, request = std::move(request)](beast::error_code ec) mutable {
+    auto self = weak.lock();
+    if (ec || !self || self->w_.stopping) return;
+    self->act(seat, std::move(request));
+  });
+}
+
+void table_bot::act(int seat, std::string request) {
   const auto s = static_cast<std::size_t>(seat);
   pending_[s] = true;
   sent_[s] = steady::now();
-  seats_[s]->send(
-      nlohmann::json{{"type", "action"}, {"table_id", table_id_}, {"action", action}, {"id", next_id_++}}.dump());
+  seats_[s]->send(std::move(request));
 }
 
 // ---- idle connections ----------------------------------------------------------------------------

@@ -44,6 +44,7 @@ struct worker_state {
   tcp::endpoint server;
   std::string variant;
   int turn_ms = 600'000;
+  int think_ms = 0;        // a player's mean thinking time before each action; 0: none
   bool measuring = false;  // set by the main thread through a post
   bool stopping = false;
   std::function<void()> on_action;  // counts accepted actions across workers (for --actions)
@@ -88,6 +89,7 @@ class table_bot : public std::enable_shared_from_this<table_bot> {
   void on_message(int seat, std::string_view text);
   void on_event(int seat, std::string_view text);
   void create_table();
+  void act(int seat, std::string request);
 
   worker_state& w_;
   std::vector<std::shared_ptr<connection>> seats_;
@@ -95,6 +97,7 @@ class table_bot : public std::enable_shared_from_this<table_bot> {
   std::vector<bool> pending_;
   std::string table_id_;
   Rng rng_;
+  net::steady_timer think_;
   std::int64_t next_id_ = 1;
   int connected_ = 0;
   bool failed_ = false;
