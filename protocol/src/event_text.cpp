@@ -5,6 +5,7 @@
 // The output is byte for byte what `to_json(event).dump()` gives: keys in sorted order, no spaces.
 // tests/protocol/event_text_test.cpp holds the two together over every step of seeded matches of
 // every variant. The rare parts (hand and match results) are still written through nlohmann.
+#include <array>
 #include <charconv>
 
 #include "atout/protocol/messages.hpp"
@@ -288,18 +289,11 @@ class writer {
   std::string& out_;
 };
 
-std::string_view kind_name(EventKind k) {
-  switch (k) {
-    case EventKind::start:
-      return "start";
-    case EventKind::action:
-      return "action";
-    case EventKind::snapshot:
-      return "snapshot";
-    case EventKind::abandoned:
-      return "abandoned";
-  }
-  return "action";
+// The names come from messages.cpp's one mapping, looked up once.
+const std::string& kind_name(EventKind k) {
+  static const std::array<std::string, 4> names = {to_string(EventKind::start), to_string(EventKind::action),
+                                                   to_string(EventKind::snapshot), to_string(EventKind::abandoned)};
+  return names[static_cast<std::size_t>(k)];
 }
 
 }  // namespace
