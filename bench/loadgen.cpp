@@ -42,6 +42,7 @@ struct options {
   int threads = 1;
   std::uint64_t seed = 1;
   int think_ms = 0;
+  bool ack_event = false;  // hello's ack: "event"
 };
 
 const char* const kUsage =
@@ -66,6 +67,9 @@ const char* const kUsage =
     "  --seed N            seed for the random choices (default 1)\n"
     "  --think-ms T        each player thinks T ms on average (T/2 to 3T/2) before acting; 0, the\n"
     "                      default, acts at once, which measures throughput rather than latency\n"
+    "  --ack MODE          how actions are acknowledged (hello's ack): reply, the default (an\n"
+    "                      accepted reply, then the event), or event (the actor's event carries\n"
+    "                      the request id; one message fewer per action)\n"
     "  --help              print this and exit\n"
     "Exit status: 0 when actions were accepted and there were no errors, 1 otherwise, 2 for bad\n"
     "flags.\n";
@@ -100,7 +104,7 @@ options parse(int argc, char** argv) {
     }
     static const char* const kValued[] = {"--port",       "--host",    "--spawn",   "--server-threads", "--server-arg",
                                           "--server-pid", "--tables",  "--variant", "--idle",           "--duration",
-                                          "--actions",    "--threads", "--seed",    "--think-ms"};
+                                          "--actions",    "--threads", "--seed",    "--think-ms", "--ack"};
     if (std::find_if(std::begin(kValued), std::end(kValued), [&](const char* f) { return flag == f; }) ==
         std::end(kValued))
       bad_flag("unknown option '" + flag + "'");
@@ -140,6 +144,9 @@ options parse(int argc, char** argv) {
       o.threads = number(flag, v, 1, 64);
     } else if (flag == "--think-ms") {
       o.think_ms = number(flag, v, 0, 60'000);
+    } else if (flag == "--ack") {
+      if (v != "reply" && v != "event") bad_flag("--ack must be reply or event, not '" + v + "'");
+      o.ack_event = v == "event";
     } else {
       o.seed = number<std::uint64_t>(flag, v, 0, UINT64_MAX);
     }
@@ -342,6 +349,7 @@ int run(const options& o) {
     w->state.server = endpoint;
     w->state.variant = o.variant;
     w->state.think_ms = o.think_ms;
+    w->state.ack_event = o.ack_event;
     w->state.on_action = [&accepted] { accepted.fetch_add(1, std::memory_order_relaxed); };
     w->thread = std::thread([&ioc = w->state.ioc] { ioc.run(); });
     workers.push_back(std::move(w));
@@ -445,8 +453,10 @@ int run(const options& o) {
   const double idle_kib = per_conn(rss_start, rss_idle, total.idle_ready);
   const double table_kib = per_conn(rss_idle, rss_tables, total.tables_started * players);
 
-  std::printf("atout-loadgen: %d table(s) of %s (%d connections), %d idle connection(s), %d thread(s), think %d ms\n",
-              o.tables, o.variant.c_str(), o.tables * players, o.idle, o.threads, o.think_ms);
+  std::printf(
+      "atout-loadgen: %d table(s) of %s (%d connections), %d idle connection(s), %d thread(s), think %d ms, ack "
+      "%s\n",
+      o.tables, o.variant.c_str(), o.tables * players, o.idle, o.threads, o.think_ms, o.ack_event ? "event" : "reply");
   std::printf("  set-up        %.1f s; tables started %d of %d; idle connections ready %d of %d\n", setup_s,
               total.tables_started, o.tables, total.idle_ready, o.idle);
   std::printf("  window        %.2f s; accepted actions %llu (%.0f /s); matches finished %llu\n", window_s,
@@ -474,6 +484,7 @@ int run(const options& o) {
                            {"idle", o.idle},
                            {"threads", o.threads},
                            {"think_ms", o.think_ms},
+                           {"ack", o.ack_event ? "event" : "reply"},
                            {"tables_started", total.tables_started},
                            {"idle_ready", total.idle_ready},
                            {"setup_s", setup_s},

@@ -130,6 +130,7 @@ table_bot::table_bot(worker_state& w, int players, std::uint64_t seed)
     : w_(w),
       sent_(static_cast<std::size_t>(players)),
       pending_(static_cast<std::size_t>(players), false),
+      pending_mark_(static_cast<std::size_t>(players)),
       rng_(Seed{0x10AD, seed}),
       think_(w.ioc) {
   for (int s = 0; s < players; ++s) seats_.push_back(std::make_shared<connection>(w));
@@ -157,7 +158,8 @@ void table_bot::connect(std::function<void(bool)> on_ready) {
 
 void table_bot::play() {
   for (std::size_t s = 0; s < seats_.size(); ++s)
-    seats_[s]->send(R"({"type":"hello","protocol":1,"name":"load)" + std::to_string(s) + R"("})");
+    seats_[s]->send(R"({"type":"hello","protocol":1,"name":"load)" + std::to_string(s) +
+                    (w_.ack_event ? R"(","ack":"event"})" : R"("})"));
   create_table();
 }
 
@@ -179,15 +181,7 @@ void table_bot::on_message(int seat, std::string_view text) {
   const auto s = static_cast<std::size_t>(seat);
   if (contains(text, R"("type":"event")")) return on_event(seat, text);
   if (contains(text, R"("type":"accepted")")) {
-    if (!pending_[s]) return;
-    pending_[s] = false;
-    ++w_.stats.all_actions;
-    if (w_.measuring) {
-      ++w_.stats.actions;
-      const auto rtt = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - sent_[s]).count();
-      w_.stats.rtt_us.push_back(static_cast<std::uint32_t>(rtt));
-    }
-    if (w_.on_action) w_.on_action();
+    if (pending_[s]) accepted(s);
     return;
   }
   if (text.substr(0, 9) == R"({"code":")") {
@@ -202,8 +196,24 @@ void table_bot::on_message(int seat, std::string_view text) {
   }
 }
 
+void table_bot::accepted(std::size_t s) {
+  pending_[s] = false;
+  ++w_.stats.all_actions;
+  if (w_.measuring) {
+    ++w_.stats.actions;
+    const auto rtt = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - sent_[s]).count();
+    w_.stats.rtt_us.push_back(static_cast<std::uint32_t>(rtt));
+  }
+  if (w_.on_action) w_.on_action();
+}
+
 void table_bot::on_event(int seat, std::string_view text) {
   if (table_id_.empty() || table_id_of(text) != table_id_) return;  // an event of a finished match
+  // With ack "event", the event answering this seat's action carries its id just before "kind"
+  // (keys are sorted, and the id is a top-level key only there).
+  if (w_.ack_event && pending_[static_cast<std::size_t>(seat)] &&
+      contains(text, pending_mark_[static_cast<std::size_t>(seat)]))
+    accepted(static_cast<std::size_t>(seat));
   if (contains(text, R"("match_result":)")) {
     if (seat != 0) return;
     if (w_.measuring) ++w_.stats.matches;
@@ -222,22 +232,24 @@ void table_bot::on_event(int seat, std::string_view text) {
   const std::string_view action = legal[rng_.below(static_cast<std::uint32_t>(legal.size()))];
   std::string request = R"({"type":"action","table_id":")";
   request.append(table_id_).append(R"(","action":)").append(action);
-  request.append(R"(,"id":)").append(std::to_string(next_id_++)).append("}");
-  if (w_.think_ms <= 0) return act(seat, std::move(request));
+  const std::int64_t id = next_id_++;
+  request.append(R"(,"id":)").append(std::to_string(id)).append("}");
+  if (w_.think_ms <= 0) return act(seat, std::move(request), id);
   // A player's thinking time, spread over [think/2, 3 think/2] so tables do not move in step.
   const auto think =
       std::chrono::microseconds(500 * w_.think_ms + rng_.below(static_cast<std::uint32_t>(1000 * w_.think_ms) + 1));
   think_.expires_after(think);
-  think_.async_wait([weak = weak_from_this(), seat, request = std::move(request)](beast::error_code ec) mutable {
+  think_.async_wait([weak = weak_from_this(), seat, request = std::move(request), id](beast::error_code ec) mutable {
     auto self = weak.lock();
     if (ec || !self || self->w_.stopping) return;
-    self->act(seat, std::move(request));
+    self->act(seat, std::move(request), id);
   });
 }
 
-void table_bot::act(int seat, std::string request) {
+void table_bot::act(int seat, std::string request, std::int64_t id) {
   const auto s = static_cast<std::size_t>(seat);
   pending_[s] = true;
+  if (w_.ack_event) pending_mark_[s] = R"("id":)" + std::to_string(id) + R"(,"kind":)";
   sent_[s] = steady::now();
   seats_[s]->send(std::move(request));
 }

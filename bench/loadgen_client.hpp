@@ -45,6 +45,7 @@ struct worker_state {
   std::string variant;
   int turn_ms = 600'000;
   int think_ms = 0;        // a player's mean thinking time before each action; 0: none
+  bool ack_event = false;  // hello with ack "event": an action's own event acknowledges it
   bool measuring = false;  // set by the main thread through a post
   bool stopping = false;
   std::function<void()> on_action;  // counts accepted actions across workers (for --actions)
@@ -89,12 +90,15 @@ class table_bot : public std::enable_shared_from_this<table_bot> {
   void on_message(int seat, std::string_view text);
   void on_event(int seat, std::string_view text);
   void create_table();
-  void act(int seat, std::string request);
+  void act(int seat, std::string request, std::int64_t id);
+  // The pending action of `seat` was accepted: counts it and its round trip.
+  void accepted(std::size_t seat);
 
   worker_state& w_;
   std::vector<std::shared_ptr<connection>> seats_;
   std::vector<steady::time_point> sent_;  // per seat: when its pending action went out
   std::vector<bool> pending_;
+  std::vector<std::string> pending_mark_;  // per seat, with ack "event": `"id":N,"kind":` of its pending action
   std::string table_id_;
   Rng rng_;
   net::steady_timer think_;

@@ -318,6 +318,13 @@ std::string serialize(const Event& e) {
     w.key("hand_result", first);
     w.raw(to_json(*e.hand_result).dump(-1, ' ', false, json::error_handler_t::replace));
   }
+  if (const auto* n = std::get_if<std::int64_t>(&e.id)) {
+    w.key("id", first);
+    w.number(*n);
+  } else if (const auto* s = std::get_if<std::string>(&e.id)) {
+    w.key("id", first);
+    w.string(*s);
+  }
   w.key("kind", first);
   w.ch('"');
   w.raw(kind_name(e.kind));

@@ -156,6 +156,15 @@ std::optional<Error> read_hello(const json& j, Hello& h) {
       h.resume.push_back(std::move(at));
     }
   }
+  if (const auto a = j.find("ack"); a != j.end()) {
+    if (*a == "reply")
+      h.ack = Ack::reply;
+    else if (*a == "event")
+      h.ack = Ack::event;
+    else
+      return invalid("ack", "field 'ack' must be \"reply\" (an accepted reply to each action) or \"event\" (the "
+                            "action's event carries its id)");
+  }
   return std::nullopt;
 }
 
@@ -404,6 +413,7 @@ json request_body(const Hello& h) {
     j["resume"] = json::array();
     for (const ResumeAt& r : h.resume) j["resume"].push_back({{"table_id", r.table_id}, {"last_seq", r.last_seq}});
   }
+  if (h.ack == Ack::event) j["ack"] = "event";
   return j;
 }
 json request_body(const Chat& c) {
@@ -711,6 +721,7 @@ json to_json(const Event& m) {
   // secret match seed, so it tells nothing of the next hand's (docs/fair-dealing.md).
   if (m.hand_result) j["hand_result"] = to_json(*m.hand_result);
   if (m.match_result) j["match_result"] = to_json(*m.match_result);
+  put_id(j, m.id);
   return j;
 }
 

@@ -275,11 +275,13 @@ void table::do_act(const member& m, const Action& action, const RequestId& id) {
     return reply_error(m.link, ErrorCode::illegal_action,
                        "the engine refused '" + to_string(action) + "': " + to_string(refusal), id, to_string(refusal));
   // The acknowledgement goes first so the actor can tell its own action's event from others'.
-  deliver(m.link, wire(protocol::Accepted{id_, seq_ + 1}, id));
+  // With `ack: "event"` there is none: the actor's event carries the request id instead.
+  const bool by_event = m.ack == protocol::Ack::event;
+  if (!by_event) deliver(m.link, wire(protocol::Accepted{id_, seq_ + 1}, id));
   seat_slot& slot = seats_[static_cast<std::size_t>(*seat)];
   slot.timeouts = 0;
   const bool was_away = std::exchange(slot.away, false);
-  after_action(*seat, action, hands_before, false);
+  after_action(*seat, action, hands_before, false, by_event ? id : RequestId{});
   if (was_away) changed();
 }
 
@@ -295,7 +297,8 @@ void table::do_chat(const member& m, const std::string& text, const RequestId& i
   deliver(m.link, wire(protocol::Ok{"chat", id_}, id));
 }
 
-void table::after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server) {
+void table::after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server,
+                         const RequestId& ack) {
   ++seq_;
   if (journal_) journal_->action(match_id_, seq_, seat, action, by_server);
   std::optional<HandResult> ended;
@@ -307,7 +310,7 @@ void table::after_action(Seat seat, const Action& action, std::size_t hands_befo
   if (over) status_ = TableStatus::finished;
   note_hand();
   schedule_turn();
-  broadcast_event(EventKind::action, protocol::LastAction{seat, action, false, by_server}, ended);
+  broadcast_event(EventKind::action, protocol::LastAction{seat, action, false, by_server}, ended, ack);
   if (over) {
     if (journal_)
       journal_->match_ended(match_id_, state_->winner(), state_->match_score(), match_end::finished, std::nullopt);
@@ -585,11 +588,12 @@ void table::send_since(const member& m, Seat viewer, std::uint64_t last_seq) {
 }
 
 void table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> last,
-                            std::optional<HandResult> hand_result) {
+                            std::optional<HandResult> hand_result, const RequestId& ack) {
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     if (!connected(seats_[s].holder)) continue;
-    deliver(seats_[s].holder->link,
-            wire(make_event(*state_, seq_, kind, static_cast<Seat>(s), last, hand_result, true)));
+    protocol::Event e = make_event(*state_, seq_, kind, static_cast<Seat>(s), last, hand_result, true);
+    if (last && last->seat == static_cast<Seat>(s)) e.id = ack;
+    deliver(seats_[s].holder->link, wire(e));
   }
   if (!spectators_.empty()) {
     const auto shared = wire(make_event(*state_, seq_, kind, kNoSeat, last, hand_result, true));

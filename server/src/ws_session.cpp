@@ -211,6 +211,7 @@ member ws_session::me() {
     m.name = player_->name;
   }
   m.link = weak_from_this();
+  m.ack = ack_;
   return m;
 }
 
@@ -253,6 +254,7 @@ void ws_session::handle(const protocol::Hello& r, const RequestId& id) {
   }
   w.player_id = player_->id;
   w.name = player_->name;
+  ack_ = r.ack;
   // One connection per identity: a newer one takes over, and the older is told why it closes.
   if (auto previous = ctx_->sessions->bind(player_->id, conn_))
     previous->kick(protocol::Goodbye{protocol::Goodbye::Reason::replaced, "a newer connection resumed " + player_->id},

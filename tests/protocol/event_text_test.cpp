@@ -24,7 +24,7 @@ std::vector<std::pair<std::string, Options>> configurations() {
 }
 
 struct Counts {
-  std::size_t events = 0, with_hand_result = 0, with_match_result = 0, redacted = 0, bids = 0, shown = 0;
+  std::size_t events = 0, with_id = 0, with_hand_result = 0, with_match_result = 0, redacted = 0, bids = 0, shown = 0;
 };
 
 void play_and_compare(const std::string& variant, const Options& options, std::uint64_t game, Counts& n) {
@@ -54,6 +54,12 @@ void play_and_compare(const std::string& variant, const Options& options, std::u
         e.deal = DealCommitment{"m" + std::to_string(game), e.observation.hand, std::string(64, 'a')};
       if (!over && rng.below(2) == 0) e.turn_ms_left = static_cast<int>(rng.below(600001));
       e.hand_result = ended;
+      // The actor's own event under `ack: "event"` carries its request id, a number or a string.
+      switch (rng.below(4)) {
+        case 0: e.id = static_cast<std::int64_t>(rng.below(1'000'000)) - 500'000; break;
+        case 1: e.id = "req-" + std::to_string(seq); break;
+        default: break;
+      }
       if (over) {
         MatchResult m;
         m.winner = s.winner().value_or(-1);
@@ -65,6 +71,7 @@ void play_and_compare(const std::string& variant, const Options& options, std::u
       }
       ASSERT_EQ(serialize(e), tree_text(e)) << variant << " game " << game << " seq " << seq << " viewer " << viewer;
       ++n.events;
+      n.with_id += e.id.index() != 0;
       n.with_hand_result += e.hand_result.has_value();
       n.with_match_result += e.match_result.has_value();
       n.redacted += e.last && e.last->redacted;
@@ -94,6 +101,7 @@ TEST(EventText, SameBytesAsTheTreeForEveryVariantAndOption) {
   }
   // The comparison covered the rare parts too, not only mid-hand events.
   EXPECT_GT(n.events, 10'000u);
+  EXPECT_GT(n.with_id, 1'000u);
   EXPECT_GT(n.with_hand_result, 100u);
   EXPECT_GT(n.with_match_result, 10u);
   EXPECT_GT(n.redacted, 1'000u);
@@ -113,6 +121,7 @@ TEST(EventText, StringsNeedingEscapesMatchTheTree) {
     e.table_id = id;
     e.observation = created.state->observation(0);
     e.deal = DealCommitment{id, 0, id};
+    e.id = id;  // a request id is echoed as the client sent it, escapes and all
     EXPECT_EQ(serialize(e), tree_text(e)) << id;
     // And the text parses back to the same table id as the tree gives.
     EXPECT_EQ(json::parse(serialize(e))["table_id"], json::parse(tree_text(e))["table_id"]);

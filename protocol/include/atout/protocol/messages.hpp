@@ -62,11 +62,17 @@ struct ResumeAt {
   std::string table_id;
   std::uint64_t last_seq = 0;
 };
+// How this connection learns that its action was accepted.
+enum class Ack {
+  reply,  // an `accepted` reply, then the event (the default)
+  event,  // no reply: the event the action produced, as sent to the actor, carries the request's id
+};
 struct Hello {
   int protocol = kVersion;
   std::optional<std::string> name;   // a guest name
   std::optional<std::string> token;  // resume an earlier identity
   std::vector<ResumeAt> resume;      // with a token: take back these tables' seats (or views)
+  Ack ack = Ack::reply;
 };
 struct ListVariants {};
 struct ListTables {};
@@ -282,6 +288,7 @@ struct Event {
   std::optional<int> turn_ms_left;        // time the seat to act has left, while the match runs
   std::optional<HandResult> hand_result;  // the hand this event ended, with its seed revealed
   std::optional<MatchResult> match_result;
+  RequestId id;  // the actor's own event, when its connection asked for `ack: "event"`
 };
 
 struct TableUpdate {

@@ -29,6 +29,7 @@ struct member {
   std::string player_id;
   std::string name;
   std::weak_ptr<peer> link;
+  protocol::Ack ack = protocol::Ack::reply;  // as its hello asked
 };
 
 // A message in its wire form, shared by every recipient it goes to.

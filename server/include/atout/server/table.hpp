@@ -109,15 +109,17 @@ class table : public std::enable_shared_from_this<table> {
   protocol::Event make_event(const State& st, std::uint64_t seq, protocol::EventKind kind, Seat viewer,
                              const std::optional<protocol::LastAction>& last,
                              const std::optional<HandResult>& hand_result, bool live) const;
-  // Sends every seat and watcher its own view of the event just produced.
+  // Sends every seat and watcher its own view of the event just produced. `ack`: the request id
+  // that the acting seat's event answers (its connection asked for `ack: "event"`).
   void broadcast_event(protocol::EventKind kind, std::optional<protocol::LastAction> last,
-                       std::optional<HandResult> hand_result);
+                       std::optional<HandResult> hand_result, const protocol::RequestId& ack = {});
   // The commitment to the hand in progress in `st` (none once the match is over).
   std::optional<protocol::DealCommitment> commitment_for(const State& st) const;
   // Tells the journal of a hand the first time the live state deals it.
   void note_hand();
   // After an accepted action: journal it, answer, and tell everyone.
-  void after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server);
+  void after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server,
+                    const protocol::RequestId& ack = {});
   // Sends `message` once to every connected member (seated, watching or owner); returns how many.
   std::size_t deliver_to_members(const std::shared_ptr<const std::string>& message) const;
   // Tells members and the lobby that seats or status changed, then closes the table if nobody is

@@ -93,6 +93,7 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   std::shared_ptr<context> ctx_;
   std::uint64_t conn_;
   std::optional<player> player_;
+  protocol::Ack ack_ = protocol::Ack::reply;  // how its actions are acknowledged (hello's `ack`)
   std::unordered_map<std::string, std::weak_ptr<table>> tables_;
   bool closed_ = false;
   std::uint16_t close_after_write_ = 0;  // non-zero: close with this code once the queue drains
