@@ -177,6 +177,95 @@ TEST(LiveLoopback, ResumeWithTheLastSeqLosesNoEventAndDuplicatesNone) {
   EXPECT_TRUE(log.validate());
 }
 
+// docs/protocol.md, `action`: with hello's ack "event" there is no `accepted` reply; the event the
+// action produced carries the request id in the actor's copy only. A connection without it still
+// gets `accepted` first, and refusals are errors with the id either way.
+TEST(LiveLoopback, AckByEventDropsTheAcceptedReplyAndTheActorsEventCarriesTheId) {
+  live_server server;
+  message_log log;
+  test_client quiet(server.port(), &log), chatty(server.port(), &log), watcher(server.port(), &log);
+  // A bad value is refused, and the connection may then say hello properly.
+  const json bad = quiet.request_unlogged({{"type", "hello"}, {"protocol", 1}, {"ack", "sometimes"}});
+  EXPECT_EQ(bad["type"], "error") << bad;
+  EXPECT_EQ(bad["code"], "invalid_field") << bad;
+  EXPECT_EQ(bad["field"], "ack") << bad;
+  EXPECT_EQ(quiet.request({{"type", "hello"}, {"protocol", 1}, {"name", "quiet"}, {"ack", "event"}})["type"],
+            "welcome");
+  EXPECT_EQ(chatty.request({{"type", "hello"}, {"protocol", 1}, {"name", "chatty"}, {"ack", "reply"}})["type"],
+            "welcome");
+  watcher.hello("watcher");
+  const json created = quiet.request({{"type", "create_table"}, {"variant", "duel"}, {"settings", long_turns()}});
+  ASSERT_EQ(created["type"], "table_created") << created;
+  const std::string id = created["table"]["table_id"];
+  ASSERT_EQ(watcher.request({{"type", "spectate"}, {"table_id", id}})["type"], "watching");
+  ASSERT_EQ(quiet.request({{"type", "sit"}, {"table_id", id}, {"seat", 0}})["type"], "seated");
+  ASSERT_EQ(chatty.request({{"type", "sit"}, {"table_id", id}, {"seat", 1}})["type"], "seated");
+  std::vector<test_client*> seats = {&quiet, &chatty};
+  std::vector<json> latest = {quiet.wait_for("event"), chatty.wait_for("event")};
+  json view = watcher.wait_for("event");
+  ASSERT_EQ(view["kind"], "start");
+
+  // The next message that is not a table summary (those come whenever seats change).
+  auto next = [](test_client* c) {
+    for (;;) {
+      auto m = c->next();
+      if (!m) return json{{"type", "none"}};
+      if ((*m)["type"] != "table_update") return *m;
+    }
+  };
+  Rng rng{Seed{0xAC, 1}};
+  std::int64_t next_id = 1000;
+  int by_event = 0, by_reply = 0;
+  for (std::uint64_t seq = 2; seq < 60 && !view.contains("match_result"); ++seq) {
+    const int actor = view["observation"]["current"];
+    const int other = 1 - actor;
+    const json& legal = latest[static_cast<std::size_t>(actor)]["observation"]["legal"];
+    ASSERT_FALSE(legal.empty()) << latest[static_cast<std::size_t>(actor)];
+    // The seat not to act is refused, with its id, whichever ack it asked for, and nothing follows.
+    const std::int64_t refused_id = next_id++;
+    seats[static_cast<std::size_t>(other)]->send(
+        {{"type", "action"}, {"table_id", id}, {"action", legal[0]}, {"id", refused_id}});
+    const json refusal = next(seats[static_cast<std::size_t>(other)]);
+    EXPECT_EQ(refusal["type"], "error") << refusal;
+    EXPECT_EQ(refusal["id"], refused_id) << refusal;
+    EXPECT_TRUE(seats[static_cast<std::size_t>(other)]->no_events());
+
+    const std::int64_t rid = next_id++;
+    seats[static_cast<std::size_t>(actor)]->send({{"type", "action"},
+                                                  {"table_id", id},
+                                                  {"action", legal[rng.below(static_cast<std::uint32_t>(legal.size()))]},
+                                                  {"id", rid}});
+    // The actor's very next message: the event itself (ack "event") or `accepted` then the event.
+    json first = next(seats[static_cast<std::size_t>(actor)]);
+    if (actor == 0) {
+      ++by_event;
+      EXPECT_EQ(first["type"], "event") << first;
+      EXPECT_EQ(first["id"], rid) << first;
+    } else {
+      ++by_reply;
+      EXPECT_EQ(first["type"], "accepted") << first;
+      EXPECT_EQ(first["id"], rid) << first;
+      EXPECT_EQ(first["seq"], seq) << first;
+      first = next(seats[static_cast<std::size_t>(actor)]);
+      EXPECT_EQ(first["type"], "event") << first;
+      EXPECT_FALSE(first.contains("id")) << "only ack \"event\" puts the id in the event: " << first;
+    }
+    EXPECT_EQ(first["seq"], seq) << first;
+    latest[static_cast<std::size_t>(actor)] = first;
+    // The other seat's copy and the spectator's never carry the id.
+    latest[static_cast<std::size_t>(other)] = seats[static_cast<std::size_t>(other)]->wait_for("event");
+    view = watcher.wait_for("event");
+    for (const json* e : {&latest[static_cast<std::size_t>(other)], &view}) {
+      EXPECT_EQ((*e)["seq"], seq) << *e;
+      EXPECT_FALSE(e->contains("id")) << *e;
+      EXPECT_EQ((*e)["last_action"]["seat"], actor) << *e;
+    }
+  }
+  EXPECT_GT(by_event, 5);
+  EXPECT_GT(by_reply, 5);
+  EXPECT_TRUE(log.validate());
+}
+
 // Issue 5 §2: without a usable last_seq the seat gets one snapshot of its own view at the current
 // seq; a plain `sit` on the held seat does the same.
 TEST(LiveLoopback, ResumeBySnapshot) {
