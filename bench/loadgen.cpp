@@ -104,7 +104,7 @@ options parse(int argc, char** argv) {
     }
     static const char* const kValued[] = {"--port",       "--host",    "--spawn",   "--server-threads", "--server-arg",
                                           "--server-pid", "--tables",  "--variant", "--idle",           "--duration",
-                                          "--actions",    "--threads", "--seed",    "--think-ms", "--ack"};
+                                          "--actions",    "--threads", "--seed",    "--think-ms",       "--ack"};
     if (std::find_if(std::begin(kValued), std::end(kValued), [&](const char* f) { return flag == f; }) ==
         std::end(kValued))
       bad_flag("unknown option '" + flag + "'");

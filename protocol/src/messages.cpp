@@ -162,8 +162,9 @@ std::optional<Error> read_hello(const json& j, Hello& h) {
     else if (*a == "event")
       h.ack = Ack::event;
     else
-      return invalid("ack", "field 'ack' must be \"reply\" (an accepted reply to each action) or \"event\" (the "
-                            "action's event carries its id)");
+      return invalid("ack",
+                     "field 'ack' must be \"reply\" (an accepted reply to each action) or \"event\" (the "
+                     "action's event carries its id)");
   }
   return std::nullopt;
 }

@@ -56,9 +56,14 @@ void play_and_compare(const std::string& variant, const Options& options, std::u
       e.hand_result = ended;
       // The actor's own event under `ack: "event"` carries its request id, a number or a string.
       switch (rng.below(4)) {
-        case 0: e.id = static_cast<std::int64_t>(rng.below(1'000'000)) - 500'000; break;
-        case 1: e.id = "req-" + std::to_string(seq); break;
-        default: break;
+        case 0:
+          e.id = static_cast<std::int64_t>(rng.below(1'000'000)) - 500'000;
+          break;
+        case 1:
+          e.id = "req-" + std::to_string(seq);
+          break;
+        default:
+          break;
       }
       if (over) {
         MatchResult m;

@@ -231,10 +231,11 @@ TEST(LiveLoopback, AckByEventDropsTheAcceptedReplyAndTheActorsEventCarriesTheId)
     EXPECT_TRUE(seats[static_cast<std::size_t>(other)]->no_events());
 
     const std::int64_t rid = next_id++;
-    seats[static_cast<std::size_t>(actor)]->send({{"type", "action"},
-                                                  {"table_id", id},
-                                                  {"action", legal[rng.below(static_cast<std::uint32_t>(legal.size()))]},
-                                                  {"id", rid}});
+    seats[static_cast<std::size_t>(actor)]->send(
+        {{"type", "action"},
+         {"table_id", id},
+         {"action", legal[rng.below(static_cast<std::uint32_t>(legal.size()))]},
+         {"id", rid}});
     // The actor's very next message: the event itself (ack "event") or `accepted` then the event.
     json first = next(seats[static_cast<std::size_t>(actor)]);
     if (actor == 0) {
