@@ -1,6 +1,12 @@
 // The batching writer thread.
 #include "atout/store/writer.hpp"
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace atout::store {
 
 Statement& Tx::stmt(const char* sql) {
@@ -72,6 +78,12 @@ void Writer::on_error(std::function<void(const std::string&)> f) {
 }
 
 void Writer::run() {
+#ifdef __linux__
+  // Linux applies a nice value to one thread when given its id. Commits have a durability window
+  // of milliseconds, players' round trips do not: on a busy machine the scheduler should run the
+  // I/O threads first and give the writer what is left.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kNice);
+#endif
   Tx tx(db_);
   std::vector<Job> batch;
   for (;;) {

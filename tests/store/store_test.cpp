@@ -3,6 +3,8 @@
 #include "atout/store/store.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -310,6 +312,39 @@ TEST(Writer, AFullBatchDoesNotWaitForTheWindow) {
   w.flush();
   EXPECT_EQ(w.stats().jobs, 25u);
   EXPECT_EQ(w.stats().largest_batch, 10u);
+}
+
+TEST(Writer, RunsBelowTheIoThreadsPriority) {
+  // The writer's nice value is its own (docs/operations.md, "Durability"): asked from inside a job,
+  // which runs on the writer thread.
+  TempDir dir;
+  Writer w(table_db(dir, "n.db"), 8192, std::chrono::milliseconds(0));
+  const int caller = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+  int writer = -100;
+  w.post([&](Tx&) -> std::optional<std::string> {
+    writer = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+    return std::nullopt;
+  });
+  w.flush();
+  // An already nicer process cannot be made less nice; otherwise the writer sits at kNice.
+  EXPECT_EQ(writer, std::max(caller, Writer::kNice));
+  EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))), caller);  // the caller is untouched
+}
+
+TEST(Migrations, TheWriteConnectionKeepsALargeCacheAndCheckpointsEvery32MiB) {
+  // Values chosen in bench/RESULTS.md ("fourth pass"): 1,000 live tables outgrow the defaults.
+  TempDir dir;
+  Opened o = open_database(dir.file("p.db"));
+  ASSERT_FALSE(o.error);
+  const auto pragma = [&](const char* sql) {
+    Statement st;
+    EXPECT_FALSE(o.db.prepare(sql, st));
+    EXPECT_TRUE(st.step());
+    return st.int64(0);
+  };
+  EXPECT_EQ(pragma("PRAGMA cache_size"), -65536);        // KiB when negative: 64 MiB
+  EXPECT_EQ(pragma("PRAGMA wal_autocheckpoint"), 8192);  // pages of 4 KiB
+  EXPECT_EQ(pragma("PRAGMA page_size"), 4096);
 }
 
 std::string hash_of(char c) { return std::string(32, c); }

@@ -48,6 +48,9 @@ struct WriterStats {
 
 class Writer {
  public:
+  // The writer thread's nice value on Linux (docs/operations.md): below the I/O threads.
+  static constexpr int kNice = 10;
+
   // Takes the write connection. `max_batch` bounds one transaction. After the first write of a
   // batch arrives, the writer gathers for up to `gather` more before it commits (unless the batch
   // fills, a flush waits, or it stops): under load, one commit then carries many writes instead
