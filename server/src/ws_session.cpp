@@ -15,7 +15,8 @@ ws_session::ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx, ip_sl
       ctx_(std::move(ctx)),
       conn_(ctx_->next_conn.fetch_add(1)),
       credits_(ctx_->limits.msg_burst, ctx_->limits.msg_rate),
-      slot_(std::move(slot)) {
+      slot_(std::move(slot)),
+      keepalive_(ws_.get_executor()) {
   ++ctx_->live_sessions;
 }
 
@@ -29,11 +30,16 @@ void ws_session::run(http::request<http::string_body> request) {
   // pings so an idle player waiting for a table is not dropped.
   beast::get_lowest_layer(ws_).expires_never();
   websocket::stream_base::timeout limits{};
+  // The opening and closing handshakes are Beast's to time; silence is this session's
+  // (arm_keepalive), so a read does not cost a timer cancellation and a new wait.
   limits.handshake_timeout = std::chrono::seconds(30);
-  // A peer silent this long is dropped; Beast pings it after half of it.
-  limits.idle_timeout = ctx_->limits.idle_timeout;
-  limits.keep_alive_pings = true;
+  limits.idle_timeout = websocket::stream_base::none();
+  limits.keep_alive_pings = false;
   ws_.set_option(limits);
+  ws_.control_callback([this](websocket::frame_type, beast::string_view) {
+    // Owned by ws_, so called only while this session lives.
+    last_heard_ = std::chrono::steady_clock::now();
+  });
   ws_.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, "atout-server"); }));
   ws_.read_message_max(kMaxMessageBytes);
@@ -50,6 +56,8 @@ void ws_session::on_accept(beast::error_code ec) {
   counted_ = true;
   ctx_->metrics->websockets_open.fetch_add(1, std::memory_order_relaxed);
   ctx_->metrics->websockets_total.fetch_add(1, std::memory_order_relaxed);
+  last_heard_ = std::chrono::steady_clock::now();
+  arm_keepalive();
   do_read();
   if (ctx_->shutting_down)
     kick(protocol::Goodbye{protocol::Goodbye::Reason::shutdown, "the server is shutting down; reconnect later"},
@@ -63,21 +71,22 @@ void ws_session::do_read() {
 void ws_session::on_read(beast::error_code ec, std::size_t) {
   if (ec) {
     spdlog::debug("conn {}: closed: {}", conn_, ec.message());
-    // Beast has already sent 1009 for an oversized message; a timeout is a peer that stopped
-    // answering keep-alive pings.
+    // Beast has already sent 1009 for an oversized message.
     if (ec == websocket::error::message_too_big)
       ctx_->metrics->oversized_closes.fetch_add(1, std::memory_order_relaxed);
-    if (ec == beast::error::timeout) ctx_->metrics->idle_drops.fetch_add(1, std::memory_order_relaxed);
     close_down();
+    keepalive_.cancel();
     return;
   }
+  const auto now = std::chrono::steady_clock::now();
+  last_heard_ = now;
   // Kicked (replaced, or the server is stopping): requests still in flight are not handled, but
   // the read goes on so that the closing handshake completes.
   if (closed_) {
     buffer_.consume(buffer_.size());
     return do_read();
   }
-  if (!credits_.take(std::chrono::steady_clock::now())) {
+  if (!credits_.take(now)) {
     spdlog::info("conn {}: closed for flooding", conn_);
     ctx_->metrics->flood_closes.fetch_add(1, std::memory_order_relaxed);
     buffer_.consume(buffer_.size());
@@ -153,6 +162,38 @@ void ws_session::on_write(beast::error_code ec, std::size_t) {
     close_after_write_ = 0;
     ws_.async_close(reason, [self = shared_from_this()](beast::error_code) {});
   }
+}
+
+// ---- Keep-alive ----------------------------------------------------------------------------------
+
+void ws_session::arm_keepalive() {
+  const auto half = ctx_->limits.idle_timeout / 2;
+  const auto silent = std::chrono::steady_clock::now() - last_heard_;
+  // Next: the ping, or once it is due or out, the drop.
+  keepalive_.expires_at(last_heard_ + (silent < half ? half : ctx_->limits.idle_timeout));
+  keepalive_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+    if (ec) return;
+    if (auto self = weak.lock()) self->on_keepalive();
+  });
+}
+
+void ws_session::on_keepalive() {
+  if (closed_) return;  // closing: Beast times the closing handshake
+  const auto silent = std::chrono::steady_clock::now() - last_heard_;
+  if (silent >= ctx_->limits.idle_timeout) {
+    spdlog::debug("conn {}: dropped: silent for {} ms", conn_, ctx_->limits.idle_timeout.count());
+    ctx_->metrics->idle_drops.fetch_add(1, std::memory_order_relaxed);
+    close_down();
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+    return;
+  }
+  // Beast allows one ping at a time beside a write; a ping still waiting behind a backlog counts.
+  if (silent >= ctx_->limits.idle_timeout / 2 && !pinging_) {
+    pinging_ = true;
+    ws_.async_ping({}, [self = shared_from_this()](beast::error_code) { self->pinging_ = false; });
+  }
+  arm_keepalive();
 }
 
 void ws_session::kick(protocol::Goodbye goodbye, std::uint16_t code) {

@@ -52,6 +52,11 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   void on_send(std::shared_ptr<const std::string> message);
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
+  // Keep-alive: a tick at half the idle timeout after the last frame heard pings the peer, one at
+  // the full timeout drops it. (Beast's own idle timer is re-armed, and its wait cancelled, on
+  // every read; this one is armed once per half period.)
+  void arm_keepalive();
+  void on_keepalive();
   // Leaves the lobby's subscribers and every table, once.
   void close_down();
   // Leaves everything and closes with `code`, telling the client why.
@@ -103,6 +108,9 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   message_credits credits_;
   ip_slot slot_;
   bool counted_ = false;  // counted among the open WebSocket connections
+  net::steady_timer keepalive_;
+  std::chrono::steady_clock::time_point last_heard_;  // the last frame read, control frames too
+  bool pinging_ = false;                              // a ping is written or waits to be
 };
 
 }  // namespace atout::server
