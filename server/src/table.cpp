@@ -350,21 +350,35 @@ void table::do_detach(std::uint64_t conn) {
 bool table::running() const { return started_ && !abandoned_ && !state_->is_terminal(); }
 
 void table::schedule_turn() {
-  turn_timer_.cancel();
   turn_armed_ = false;
-  if (closed_ || !running() || status_ != TableStatus::playing) return;
-  const Seat seat = state_->current_player();
-  if (seat == kNoSeat) return;
+  const Seat seat = running() ? state_->current_player() : kNoSeat;
+  if (closed_ || seat == kNoSeat || status_ != TableStatus::playing) {
+    turn_timer_.cancel();  // nothing to time: the wait goes, and with it its hold on the table
+    return;
+  }
   const seat_slot& slot = seats_[static_cast<std::size_t>(seat)];
   const std::chrono::milliseconds turn(settings_.turn_ms);
   const bool absent = !connected(slot.holder) || slot.away;
   const auto delay = absent ? std::min(turn, kAbsentDelay) : turn;
   turn_deadline_ = std::chrono::steady_clock::now() + delay;
   turn_armed_ = true;
-  turn_timer_.expires_at(turn_deadline_);
-  // A cancelled wait may still be queued when the timer is re-armed: the deadline tells them apart.
-  turn_timer_.async_wait([self = shared_from_this(), deadline = turn_deadline_](beast::error_code ec) {
-    if (ec || !self->turn_armed_ || self->turn_deadline_ != deadline) return;
+  // Most actions push the deadline later: the wait under way stays (no cancellation and new wait
+  // per action) and, when it fires early, waits again for the deadline.
+  if (turn_waiting_ && turn_timer_.expiry() <= turn_deadline_) return;
+  turn_timer_.expires_at(turn_deadline_);  // cancels a later wait: its handler is then stale
+  wait_turn();
+}
+
+void table::wait_turn() {
+  turn_waiting_ = true;
+  turn_timer_.async_wait([self = shared_from_this(), wait = ++turn_wait_](beast::error_code ec) {
+    if (wait != self->turn_wait_) return;  // a cancelled wait, queued before the current one began
+    self->turn_waiting_ = false;
+    if (ec || !self->turn_armed_) return;
+    if (std::chrono::steady_clock::now() < self->turn_deadline_) {
+      self->turn_timer_.expires_at(self->turn_deadline_);
+      return self->wait_turn();
+    }
     self->on_turn_timeout();
   });
 }

@@ -126,6 +126,27 @@ TEST(LiveLoopback, ATimeoutLeadsToAutoPlayAndRepeatedTimeoutsMarkTheSeatAway) {
   EXPECT_TRUE(log.validate());
 }
 
+// Issue 5 §1: the time is per action. The turn timer's wait outlives the actions that move the
+// deadline later (server/src/table.cpp, schedule_turn), so this checks that a turn played within
+// its time is never taken over, though the match has run for several turn times by then.
+TEST(LiveLoopback, EachActionGivesTheNextSeatItsWholeTurn) {
+  using namespace std::chrono_literals;
+  live_server server;
+  message_log log;
+  live_table t = open_table(server.port(), log, "duel", {{"turn_ms", 1000}});
+  for (int i = 0; i < 5; ++i) {
+    std::this_thread::sleep_for(600ms);  // over half a turn: a deadline left from the last turn would pass
+    ASSERT_TRUE(t.step());
+    ASSERT_TRUE(t.public_view().contains("last_action")) << t.public_view();
+    EXPECT_FALSE(t.public_view()["last_action"].value("by_server", false)) << "action " << i;
+  }
+  // A turn left alone is still played by the server once its time is up.
+  const json e = t.watcher().wait_for("event");
+  EXPECT_EQ(e["seq"], t.seq + 1);
+  EXPECT_EQ(e["last_action"]["by_server"], true) << e;
+  EXPECT_TRUE(log.validate());
+}
+
 // ---- Resume --------------------------------------------------------------------------------------
 
 // Issue 5 §2: a player who drops and comes back with hello{token, resume: [{table_id, last_seq}]}

@@ -89,6 +89,7 @@ class table : public std::enable_shared_from_this<table> {
   bool running() const;
   // (Re)arms the turn timer for the seat to act, or stops it when nobody is to act.
   void schedule_turn();
+  void wait_turn();
   void on_turn_timeout();
   void start_reconnect_window(Seat seat);
   void on_reconnect_expired(Seat seat);
@@ -149,6 +150,10 @@ class table : public std::enable_shared_from_this<table> {
   net::steady_timer turn_timer_;
   std::chrono::steady_clock::time_point turn_deadline_{};
   bool turn_armed_ = false;
+  // The turn timer's wait is left in place across actions when it is due no later than the new
+  // deadline; it then re-arms itself for the deadline. Only the latest wait (its number) counts.
+  bool turn_waiting_ = false;
+  std::uint64_t turn_wait_ = 0;
   std::shared_ptr<server::metrics> metrics_;
 };
 
