@@ -6,6 +6,7 @@ Written against Debian's python3-websockets (10.x); run it with Debian's own /us
     bot.py --url ws://127.0.0.1:8080/ws --variant french          # join a waiting table, or create one
     bot.py --url ws://127.0.0.1:8080/ws --create duel             # create a table, print its id, sit
     bot.py --url ws://127.0.0.1:8080/ws --table t7 [--seat 2]     # sit at a given table
+    bot.py ... --ack event                                        # no `accepted` replies to actions
 
 It picks uniformly among the actions the server lists in its observation's `legal` field, so it
 plays any variant the server offers without knowing its rules. Exit status: 0 when the match ended,
@@ -42,7 +43,7 @@ class Bot:
 
     async def run(self, args):
         self.pending = []
-        welcome = await self.request({"type": "hello", "protocol": 1, "name": self.name})
+        welcome = await self.request({"type": "hello", "protocol": 1, "name": self.name, "ack": args.ack})
         log(f"{self.name} is {welcome['player_id']}")
 
         table_id = args.table
@@ -78,8 +79,13 @@ class Bot:
             legal = message["observation"]["legal"]
             if legal:
                 action = self.rng.choice(legal)
-                # The reply comes back as `accepted`; the event that follows is our next turn's news.
-                await self.request({"type": "action", "table_id": table_id, "action": action})
+                reply = await self.request({"type": "action", "table_id": table_id, "action": action})
+                # With ack "reply" the reply is `accepted`, and the event that follows is the news.
+                # With ack "event" the event the action produced is the reply: it carries our id.
+                if args.ack == "event":
+                    if reply["type"] != "event":
+                        raise RuntimeError(f"ack event: the action was answered by {reply['type']}")
+                    self.pending.insert(0, reply)
 
     async def find_or_create(self, variant):
         tables = await self.request({"type": "list_tables"})
@@ -103,6 +109,8 @@ async def main():
     parser.add_argument("--table", help="sit at this table id")
     parser.add_argument("--seat", type=int, help="this seat (default: any free seat)")
     parser.add_argument("--seed", type=int, help="seed for the bot's own choices")
+    parser.add_argument("--ack", choices=["reply", "event"], default="reply",
+                        help="how the server acknowledges our actions (docs/protocol.md, hello)")
     args = parser.parse_args()
     async with websockets.connect(args.url, max_size=2**22) as ws:
         await Bot(ws, args.name, random.Random(args.seed)).run(args)

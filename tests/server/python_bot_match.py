@@ -3,7 +3,8 @@
 
 Usage: python_bot_match.py ATOUT_SERVER_BINARY SOURCE_DIR
 Starts the server on a free loopback port, asks it for its variants over HTTP, and for each one
-starts one bot that creates the table and as many more as the variant has seats. Passes when every
+starts one bot that creates the table and as many more as the variant has seats; the odd seats ask
+for `"ack": "event"` and fail unless each action is answered by its own event. Passes when every
 bot saw its match end; stops the server it started in any case.
 """
 import json
@@ -45,7 +46,8 @@ def play(bot, url, variant, players, deadline):
         return [f"{variant}: the creating bot printed no table id"]
     bots = [creator] + [
         subprocess.Popen([PYTHON, bot, "--url", url, "--table", table_id, "--seat", str(seat),
-                          "--name", f"{variant}-{seat}", "--seed", str(seat)])
+                          "--name", f"{variant}-{seat}", "--seed", str(seat),
+                          "--ack", "event" if seat % 2 else "reply"])
         for seat in range(1, players)]
     failures = []
     for seat, process in enumerate(bots):
