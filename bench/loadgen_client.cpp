@@ -3,13 +3,22 @@
 // seat to act are parsed as JSON: the generator must cost the shared cores less than the server.
 #include "loadgen_client.hpp"
 
+#include <string.h>
+
 #include <nlohmann/json.hpp>
 
 namespace atout::loadgen {
 
 namespace {
 
-bool contains(std::string_view text, std::string_view what) { return text.find(what) != std::string_view::npos; }
+// glibc's memmem (two-way search) rather than string_view::find, which calls memcmp at every
+// occurrence of the first character: in JSON, every quote (12 % of the generator's time).
+std::size_t find(std::string_view text, std::string_view what) {
+  const void* at = memmem(text.data(), text.size(), what.data(), what.size());
+  return at ? static_cast<std::size_t>(static_cast<const char*>(at) - text.data()) : std::string_view::npos;
+}
+
+bool contains(std::string_view text, std::string_view what) { return find(text, what) != std::string_view::npos; }
 
 // The value of the last "table_id" key: the top-level one, as keys are sorted and nested objects
 // of an event come before it.
@@ -26,7 +35,7 @@ std::string_view table_id_of(std::string_view text) {
 std::vector<std::string_view> legal_elements(std::string_view text) {
   std::vector<std::string_view> out;
   constexpr std::string_view kKey = R"("legal":[)";
-  const auto at = text.find(kKey);
+  const auto at = find(text, kKey);
   if (at == std::string_view::npos) return out;
   std::size_t start = at + kKey.size();
   int depth = 1;
