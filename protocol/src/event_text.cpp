@@ -87,9 +87,13 @@ class writer {
   }
 
   // The members of an action, to which a bid adds its seat; to_json(Action) for the fields.
-  void action(const Action& a, std::optional<Seat> seat) {
+  void action(const Action& a, std::optional<Seat> seat, bool by_server = false) {
     ch('{');
     bool first = true;
+    if (by_server) {
+      key("by_server", first);
+      raw("true");
+    }
     const bool is_bid = a.type == ActionType::bid;
     const bool is_take = a.type == ActionType::take;
     const bool has_cards =
@@ -297,6 +301,13 @@ const std::string& kind_name(EventKind k) {
 }
 
 }  // namespace
+
+std::string action_text(const Action& a, bool by_server) {
+  std::string out;
+  out.reserve(64);
+  writer(out).action(a, std::nullopt, by_server);
+  return out;
+}
 
 std::string serialize(const Event& e) {
   std::string out;

@@ -73,9 +73,8 @@ void store_journal::action(const std::string& match_id, std::uint64_t seq, Seat 
     std::lock_guard lock(mutex_);
     live_[match_id].last_seq = seq;
   }
-  protocol::json a = protocol::to_json(action);
-  if (by_server) a["by_server"] = true;
-  store_->add_action(match_id, static_cast<std::int64_t>(seq), seat, a.dump(), unix_ms());
+  store_->add_action(match_id, static_cast<std::int64_t>(seq), seat, protocol::action_text(action, by_server),
+                     unix_ms());
 }
 
 void store_journal::hand_ended(const std::string& match_id, const HandResult& result) {

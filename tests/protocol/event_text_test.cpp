@@ -1,6 +1,7 @@
-// serialize(Event) writes events straight to text (protocol/src/event_text.cpp). It must give the
-// very bytes the nlohmann form gives, for every observation any seat or spectator can receive:
-// seeded random matches of every variant under every choice option, checked at every step.
+// serialize(Event) and action_text(Action) write straight to text (protocol/src/event_text.cpp).
+// They must give the very bytes the nlohmann form gives: for every observation any seat or
+// spectator can receive, and every action taken, in seeded random matches of every variant under
+// every choice option, checked at every step.
 #include <gtest/gtest.h>
 
 #include "atout/protocol/messages.hpp"
@@ -24,7 +25,8 @@ std::vector<std::pair<std::string, Options>> configurations() {
 }
 
 struct Counts {
-  std::size_t events = 0, with_id = 0, with_hand_result = 0, with_match_result = 0, redacted = 0, bids = 0, shown = 0;
+  std::size_t actions = 0, events = 0, with_id = 0, with_hand_result = 0, with_match_result = 0, redacted = 0, bids = 0,
+              shown = 0;
 };
 
 void play_and_compare(const std::string& variant, const Options& options, std::uint64_t game, Counts& n) {
@@ -88,6 +90,13 @@ void play_and_compare(const std::string& variant, const Options& options, std::u
     ASSERT_FALSE(legal.empty());
     const Seat actor = s.current_player();
     const Action a = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+    // The match log's form of the action, as played by its seat and by the server.
+    for (const bool by_server : {false, true}) {
+      json tree = to_json(a);
+      if (by_server) tree["by_server"] = true;
+      ASSERT_EQ(action_text(a, by_server), tree.dump()) << variant << " game " << game << " seq " << seq;
+    }
+    ++n.actions;
     const std::size_t before = s.hand_results().size();
     ASSERT_EQ(s.apply(actor, a), Refusal::none);
     last = LastAction{actor, a, false, rng.below(4) == 0};
@@ -105,6 +114,7 @@ TEST(EventText, SameBytesAsTheTreeForEveryVariantAndOption) {
     }
   }
   // The comparison covered the rare parts too, not only mid-hand events.
+  EXPECT_GT(n.actions, 3'000u);
   EXPECT_GT(n.events, 10'000u);
   EXPECT_GT(n.with_id, 1'000u);
   EXPECT_GT(n.with_hand_result, 100u);

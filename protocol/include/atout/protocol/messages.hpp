@@ -422,4 +422,8 @@ std::string serialize(const M& m, const Id&... id) {
 // (event_text.cpp): the same bytes as the template above, without building a tree.
 std::string serialize(const Event& e);
 
+// An action as the match log stores it: to_json(Action), plus `"by_server": true` when the
+// server played it, written straight to text like events (the same bytes as the tree's dump()).
+std::string action_text(const Action& a, bool by_server);
+
 }  // namespace atout::protocol
