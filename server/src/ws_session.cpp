@@ -178,8 +178,8 @@ void ws_session::arm_keepalive() {
 }
 
 void ws_session::on_keepalive() {
-  if (closed_) return;  // closing: Beast times the closing handshake
   const auto silent = std::chrono::steady_clock::now() - last_heard_;
+  // Closed sessions too: a kicked peer that neither reads its goodbye nor says anything goes.
   if (silent >= ctx_->limits.idle_timeout) {
     spdlog::debug("conn {}: dropped: silent for {} ms", conn_, ctx_->limits.idle_timeout.count());
     ctx_->metrics->idle_drops.fetch_add(1, std::memory_order_relaxed);
@@ -189,7 +189,7 @@ void ws_session::on_keepalive() {
     return;
   }
   // Beast allows one ping at a time beside a write; a ping still waiting behind a backlog counts.
-  if (silent >= ctx_->limits.idle_timeout / 2 && !pinging_) {
+  if (!closed_ && silent >= ctx_->limits.idle_timeout / 2 && !pinging_) {
     pinging_ = true;
     ws_.async_ping({}, [self = shared_from_this()](beast::error_code) { self->pinging_ = false; });
   }
