@@ -315,6 +315,28 @@ TEST(LimitsLoopback, APeerThatStopsAnsweringPingsIsDroppedOneThatAnswersIsKept) 
   EXPECT_TRUE(silent.error());
 }
 
+// A replaced (kicked) connection is closed by the server, whose close frame waits for the peer's
+// answer. A peer that neither reads it nor says anything goes at the idle timeout, not at the
+// 30 s closing-handshake timeout.
+TEST(LimitsLoopback, AKickedPeerThatStaysSilentIsDroppedAtTheIdleTimeout) {
+  config cfg;
+  cfg.idle_timeout = 1s;
+  live_server server(cfg);
+  raw_client kicked(server.port());
+  ASSERT_TRUE(kicked.write(R"({"type":"hello","protocol":1,"name":"kicked"})"));
+  const auto welcome = kicked.read_until("welcome");
+  ASSERT_TRUE(welcome);
+  {
+    // The newer connection closes as it should once welcomed: it is no idle drop.
+    test_client newer(server.port(), nullptr);
+    ASSERT_EQ(newer.request({{"type", "hello"}, {"protocol", 1}, {"token", (*welcome)["token"]}})["type"], "welcome");
+  }
+  // The kicked peer reads nothing more: its goodbye and close frame stay in its buffer.
+  EXPECT_TRUE(eventually([&] { return metric(server.port(), "atout_idle_drops_total") == 1; }, 5s));
+  // Only the metrics request itself is left open.
+  EXPECT_TRUE(eventually([&] { return metric(server.port(), "atout_connections_open") == 1; }, 5s));
+}
+
 // ---- Slow consumers ------------------------------------------------------------------------------
 
 TEST(LimitsLoopback, ASlowConsumerIsDroppedWhileItsTableGoesOn) {
