@@ -133,9 +133,9 @@ TEST(LiveLoopback, EachActionGivesTheNextSeatItsWholeTurn) {
   using namespace std::chrono_literals;
   live_server server;
   message_log log;
-  live_table t = open_table(server.port(), log, "duel", {{"turn_ms", 1000}});
+  live_table t = open_table(server.port(), log, "duel", {{"turn_ms", 2000}});
   for (int i = 0; i < 5; ++i) {
-    std::this_thread::sleep_for(600ms);  // over half a turn: a deadline left from the last turn would pass
+    std::this_thread::sleep_for(1200ms);  // over half a turn: a deadline left from the last turn would pass
     ASSERT_TRUE(t.step());
     ASSERT_TRUE(t.public_view().contains("last_action")) << t.public_view();
     EXPECT_FALSE(t.public_view()["last_action"].value("by_server", false)) << "action " << i;
