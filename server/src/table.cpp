@@ -353,7 +353,7 @@ void table::schedule_turn() {
   turn_armed_ = false;
   const Seat seat = running() ? state_->current_player() : kNoSeat;
   if (closed_ || seat == kNoSeat || status_ != TableStatus::playing) {
-    turn_timer_.cancel();  // nothing to time: the wait goes, and with it its hold on the table
+    cancel_turn_wait();  // nothing to time: the wait goes, and with it its hold on the table
     return;
   }
   const seat_slot& slot = seats_[static_cast<std::size_t>(seat)];
@@ -367,6 +367,14 @@ void table::schedule_turn() {
   if (turn_waiting_ && turn_timer_.expiry() <= turn_deadline_) return;
   turn_timer_.expires_at(turn_deadline_);  // cancels a later wait: its handler is then stale
   wait_turn();
+}
+
+void table::cancel_turn_wait() {
+  // The cancelled wait's handler still runs, later, with operation_aborted. Counting a new wait
+  // makes it stale, so a schedule_turn before it (a sit queued behind a stand) starts a fresh one.
+  turn_timer_.cancel();
+  turn_waiting_ = false;
+  ++turn_wait_;
 }
 
 void table::wait_turn() {
@@ -447,7 +455,7 @@ void table::on_reconnect_expired(Seat seat) {
 }
 
 void table::stop_timers() {
-  turn_timer_.cancel();
+  cancel_turn_wait();
   turn_armed_ = false;
   for (seat_slot& s : seats_)
     if (s.reconnect) {

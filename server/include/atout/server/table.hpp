@@ -90,6 +90,7 @@ class table : public std::enable_shared_from_this<table> {
   // (Re)arms the turn timer for the seat to act, or stops it when nobody is to act.
   void schedule_turn();
   void wait_turn();
+  void cancel_turn_wait();
   void on_turn_timeout();
   void start_reconnect_window(Seat seat);
   void on_reconnect_expired(Seat seat);
