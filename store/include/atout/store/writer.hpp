@@ -49,7 +49,7 @@ struct WriterStats {
 class Writer {
  public:
   // The writer thread's nice value on Linux (docs/operations.md): below the I/O threads.
-  static constexpr int kNice = 10;
+  static constexpr int kNice = 5;
 
   // Takes the write connection. `max_batch` bounds one transaction. After the first write of a
   // batch arrives, the writer gathers for up to `gather` more before it commits (unless the batch
