@@ -75,7 +75,8 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
     if (ec == websocket::error::message_too_big)
       ctx_->metrics->oversized_closes.fetch_add(1, std::memory_order_relaxed);
     close_down();
-    keepalive_.cancel();
+    read_ended_ = true;
+    keepalive_.cancel();  // a tick already queued sees read_ended_
     return;
   }
   const auto now = std::chrono::steady_clock::now();
@@ -178,6 +179,7 @@ void ws_session::arm_keepalive() {
 }
 
 void ws_session::on_keepalive() {
+  if (read_ended_) return;  // the connection is gone; it was counted by how it ended
   const auto silent = std::chrono::steady_clock::now() - last_heard_;
   // Closed sessions too: a kicked peer that neither reads its goodbye nor says anything goes.
   if (silent >= ctx_->limits.idle_timeout) {

@@ -294,7 +294,7 @@ TEST(LimitsLoopback, NoCapWhenTheLimitIsZero) {
 
 TEST(LimitsLoopback, APeerThatStopsAnsweringPingsIsDroppedOneThatAnswersIsKept) {
   config cfg;
-  cfg.idle_timeout = 1s;  // a ping after 0.5 s of silence, dropped at 1 s
+  cfg.idle_timeout = 2s;  // a ping after 1 s of silence, dropped at 2 s: 1 s to answer it
   live_server server(cfg);
   raw_client silent(server.port());
   ASSERT_TRUE(silent.write(R"({"type":"hello","protocol":1,"name":"silent"})"));
@@ -303,7 +303,7 @@ TEST(LimitsLoopback, APeerThatStopsAnsweringPingsIsDroppedOneThatAnswersIsKept) 
   ASSERT_TRUE(answering.read(kReadTimeout));  // welcome
   // A pending read answers the server's pings; nothing else arrives, so the read stays pending
   // for the whole three idle periods unless the server drops us.
-  const auto pong = answering.idle_then(3s, R"({"type":"ping","id":"still-there"})");
+  const auto pong = answering.idle_then(6s, R"({"type":"ping","id":"still-there"})");
   ASSERT_TRUE(pong);
   EXPECT_EQ(json::parse(*pong)["id"], "still-there");
   EXPECT_EQ(metric(server.port(), "atout_idle_drops_total"), 1);

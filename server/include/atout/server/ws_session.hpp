@@ -111,6 +111,7 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   net::steady_timer keepalive_;
   std::chrono::steady_clock::time_point last_heard_;  // the last frame read, control frames too
   bool pinging_ = false;                              // a ping is written or waits to be
+  bool read_ended_ = false;                           // the read loop ended: the peer is gone
 };
 
 }  // namespace atout::server
