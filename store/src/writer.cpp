@@ -52,7 +52,7 @@ void Writer::flush() {
   const std::uint64_t target = posted_;
   ++flushing_;
   wake_.notify_one();
-  done_.wait(lock, [&] { return finished_ >= target || (stopping_ && !thread_.joinable()); });
+  done_.wait(lock, [&] { return finished_ >= target || stopped_; });
   --flushing_;
 }
 
@@ -64,6 +64,11 @@ void Writer::stop() {
   }
   wake_.notify_one();
   if (thread_.joinable()) thread_.join();
+  {
+    // Under the lock: a flush waiting meanwhile reads it (the thread object is not for sharing).
+    std::lock_guard lock(mu_);
+    stopped_ = true;
+  }
   done_.notify_all();
 }
 

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -312,6 +313,26 @@ TEST(Writer, AFullBatchDoesNotWaitForTheWindow) {
   w.flush();
   EXPECT_EQ(w.stats().jobs, 25u);
   EXPECT_EQ(w.stats().largest_batch, 10u);
+}
+
+TEST(Writer, AFlushBesideAStopReturnsOnceTheQueuedWritesAreDone) {
+  // A flush from one thread while another stops the writer: both return, and the writes queued
+  // before are committed (the writer drains its queue before it stops).
+  TempDir dir;
+  Writer w(table_db(dir, "s.db"), 8192, std::chrono::milliseconds(0));
+  std::atomic<int> done{0};
+  for (int i = 0; i < 3; ++i)
+    w.post([&](Tx&) -> std::optional<std::string> {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      ++done;
+      return std::nullopt;
+    });
+  std::thread flusher([&] { w.flush(); });
+  w.stop();
+  flusher.join();
+  EXPECT_EQ(done.load(), 3);
+  w.flush();  // after the stop: returns at once
+  EXPECT_EQ(w.stats().jobs, 3u);
 }
 
 TEST(Writer, RunsBelowTheIoThreadsPriority) {

@@ -81,8 +81,9 @@ class Writer {
   std::vector<Job> queue_;
   std::uint64_t posted_ = 0, finished_ = 0;
   bool stopping_ = false;
-  bool idle_ = false;  // the writer waits for a first write (so a post must wake it)
-  int flushing_ = 0;   // callers blocked in flush(): commit without gathering
+  bool stopped_ = false;  // the thread has been joined
+  bool idle_ = false;     // the writer waits for a first write (so a post must wake it)
+  int flushing_ = 0;      // callers blocked in flush(): commit without gathering
   WriterStats stats_;
   std::function<void(const std::string&)> on_error_;
   std::thread thread_;
