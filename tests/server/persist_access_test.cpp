@@ -12,17 +12,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Waits until `pred` holds (writes reach the store on the writer's thread, shortly after).
-template <typename Pred>
-bool eventually(Pred pred) {
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return pred();
-}
-
 struct access_fixture {
   live_server server;
   message_log log;

@@ -23,22 +23,13 @@ std::vector<std::string> server_args(const std::string& db) {
 
 // Waits until the database holds `count` actions of the match (read beside the running server).
 bool committed(const std::string& db, const std::string& match_id, std::int64_t count) {
-  const auto deadline = std::chrono::steady_clock::now() + kCommitWait;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (stored_action_count(db, match_id) == count) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return stored_action_count(db, match_id) == count;
+  return eventually([&] { return stored_action_count(db, match_id) == count; }, kCommitWait);
 }
 
 // Waits until the database records the match as finished: its end is written after its last
 // action, in the same batch or a later one.
 bool ended(const std::string& db, const std::string& match_id) {
-  const auto deadline = std::chrono::steady_clock::now() + kCommitWait;
-  const std::string sql = "SELECT COALESCE(end_reason, '') FROM matches WHERE uid = '" + match_id + "'";
-  while (db_text(db, sql) != "finished" && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(5ms);
-  return db_text(db, sql) == "finished";
+  return eventually([&] { return end_reason(db, match_id) == "finished"; }, kCommitWait);
 }
 
 json get(unsigned short port, const std::string& target) {

@@ -19,10 +19,6 @@ void exec(const std::string& db, const std::string& sql) {
   ASSERT_FALSE(d.exec(sql)) << sql;
 }
 
-std::string end_reason(const std::string& db, const std::string& match_id) {
-  return db_text(db, "SELECT COALESCE(end_reason, '') FROM matches WHERE uid = '" + match_id + "'");
-}
-
 TEST(PersistRecoveryLoopback, GracefulRestartResumesEveryTableWhereItWas) {
   temp_dir dir;
   const std::string db = dir.file("atout.db");
@@ -66,7 +62,7 @@ TEST(PersistRecoveryLoopback, ALogThatDoesNotReplayIsAbortedAndTheServerServesOn
            broken.match_id + "')");
   live_server second(2, db);
   // Recovery queues the mark; the writer commits it a moment later.
-  for (int i = 0; i < 1000 && end_reason(db, broken.match_id) != "aborted"; ++i) std::this_thread::sleep_for(5ms);
+  eventually([&] { return end_reason(db, broken.match_id) == "aborted"; }, 5s);
   EXPECT_EQ(end_reason(db, broken.match_id), "aborted");
   EXPECT_EQ(end_reason(db, sound.match_id), "");
   // Its players are still known; its table is gone; the other table resumes.
@@ -104,7 +100,7 @@ TEST(PersistRecoveryLoopback, AMatchWhoseEndWasNotStoredIsFinishedAndRatedOnce) 
        "DELETE FROM ratings; UPDATE hands SET result = NULL, revealed = 0, last_seq = NULL "
        "WHERE number = (SELECT MAX(number) FROM hands)");
   live_server second(2, db);
-  for (int i = 0; i < 1000 && end_reason(db, t.match_id) != "finished"; ++i) std::this_thread::sleep_for(5ms);
+  eventually([&] { return end_reason(db, t.match_id) == "finished"; }, 5s);
   ASSERT_EQ(end_reason(db, t.match_id), "finished");
   test_client c(second.port(), &log);
   c.hello("reader");

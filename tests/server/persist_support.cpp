@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <thread>
 
 #include "atout/store/sqlite.hpp"
 #include "child_process.hpp"
@@ -163,6 +164,19 @@ std::string db_text(const std::string& db, const std::string& sql) {
   store::Statement st;
   if (auto e = d.prepare(sql, st)) return "error: " + *e;
   return st.step() ? st.text(0) : "";
+}
+
+std::string end_reason(const std::string& db, const std::string& match_id) {
+  return db_text(db, "SELECT COALESCE(end_reason, '') FROM matches WHERE uid = '" + match_id + "'");
+}
+
+bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return pred();
 }
 
 json run_atout_replay(const json& record) {

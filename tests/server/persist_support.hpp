@@ -2,8 +2,10 @@
 // looks into the database the way an operator would (read-only, beside a running server).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +64,11 @@ bool resume(table_run& t, unsigned short port, message_log* log);
 // Read-only looks into the database file.
 std::int64_t stored_action_count(const std::string& db, const std::string& match_id);
 std::string db_text(const std::string& db, const std::string& sql);
+// The match's end_reason, or "" while it runs.
+std::string end_reason(const std::string& db, const std::string& match_id);
+// Polls `pred` every 5 ms until it holds or `limit` passes (writes reach the store on the
+// writer's thread, shortly after they are queued); its last answer.
+bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds limit = std::chrono::seconds(10));
 
 // Runs `atout replay -` on `record`; the parsed result, or {"error": output} when it failed.
 json run_atout_replay(const json& record);
