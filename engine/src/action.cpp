@@ -27,27 +27,33 @@ std::optional<ActionType> parse_action_type(std::string_view text) {
 
 std::string to_string(const Action& a) {
   std::string out = to_string(a.type);
+  const auto word = [&out](const std::string& w) { out.append(1, ' ').append(w); };
   switch (a.type) {
     case ActionType::play:
-      return out + " " + to_string(a.card);
+      word(to_string(a.card));
+      break;
     case ActionType::take:
-      if (a.has_trump) out += " " + to_string(a.trump);
-      return a.cards.empty() ? out : out + " with " + to_string(a.cards);
+      if (a.has_trump) word(to_string(a.trump));
+      if (!a.cards.empty()) {
+        word("with");
+        word(to_string(a.cards));
+      }
+      break;
     case ActionType::bid:
-      // A bid without a value (belot) is named by its trump alone.
-      if (!a.capot && a.value == 0) return out + " " + to_string(a.trump);
-      return out + " " + (a.capot ? std::string("capot") : std::to_string(a.value)) + " " + to_string(a.trump);
-      // A capot bid with a value (Bazar: "27 capot") keeps its value; one without reads "capot".
-      if (a.capot)
-        return out + " " + (a.value ? std::to_string(a.value) + " capot" : std::string("capot")) + " " +
-               to_string(a.trump);
-      return out + " " + std::to_string(a.value) + " " + to_string(a.trump);
+      // A bid without a value (belot) is named by its trump alone; a capot bid with a value
+      // (bazar: "27 capot") keeps its value, one without (coinche) reads "capot".
+      if (a.value != 0) word(std::to_string(a.value));
+      if (a.capot) word("capot");
+      word(to_string(a.trump));
+      break;
     case ActionType::announce:
     case ActionType::show:
-      return out + " " + to_string(a.cards);
+      word(to_string(a.cards));
+      break;
     default:
-      return out;
+      break;
   }
+  return out;
 }
 
 std::string to_string(Refusal r) {
