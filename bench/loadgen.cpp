@@ -169,24 +169,6 @@ long rss_kib(int pid) {
   return -1;
 }
 
-// CPU seconds (user + system) `pid` has used, or -1.
-double cpu_seconds(int pid) {
-  if (pid <= 0) return -1;
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // Fields after the command name (which may hold spaces) start after the last ')'.
-  const auto close = text.rfind(')');
-  if (close == std::string::npos) return -1;
-  std::istringstream fields(text.substr(close + 2));
-  std::string field;
-  unsigned long long utime = 0, stime = 0;
-  for (int i = 3; i <= 15 && fields >> field; ++i) {
-    if (i == 14) utime = std::stoull(field);
-    if (i == 15) stime = std::stoull(field);
-  }
-  return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
 unsigned short free_port() {
   net::io_context ioc;
   tcp::acceptor a(ioc, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
@@ -258,14 +240,6 @@ void stop_server(spawned& s) {
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(s.db.string() + suffix, ignored);
 }
 
-void raise_fd_limit() {
-  rlimit r{};
-  if (::getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
-    r.rlim_cur = r.rlim_max;
-    ::setrlimit(RLIMIT_NOFILE, &r);
-  }
-}
-
 // ---- Workers -------------------------------------------------------------------------------------
 
 // Opens connections on one worker thread, at most kWindow handshakes at a time so the server's
@@ -317,12 +291,6 @@ bool wait_until(const std::function<bool()>& pred, std::chrono::seconds limit) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return true;
-}
-
-double percentile(const std::vector<std::uint32_t>& sorted, double p) {
-  if (sorted.empty()) return 0;
-  const auto i = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
-  return sorted[std::min(i, sorted.size() - 1)] / 1000.0;
 }
 
 int run(const options& o) {

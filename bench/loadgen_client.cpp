@@ -4,8 +4,13 @@
 #include "loadgen_client.hpp"
 
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace atout::loadgen {
 
@@ -70,6 +75,42 @@ std::string error_code_of(std::string_view text) {
 }
 
 }  // namespace
+
+// ---- Measuring -----------------------------------------------------------------------------------
+
+// CPU seconds (user + system) `pid` has used, or -1.
+double cpu_seconds(int pid) {
+  if (pid <= 0) return -1;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const auto close = text.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// The soft limit on open files raised to the hard one: thousands of connections need it.
+void raise_fd_limit() {
+  rlimit r{};
+  if (::getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+    r.rlim_cur = r.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &r);
+  }
+}
+
+// The `p` quantile (0 to 1) of sorted round trips in µs, in ms; 0 when there are none.
+double percentile(const std::vector<std::uint32_t>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto i = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(i, sorted.size() - 1)] / 1000.0;
+}
 
 // ---- connection ----------------------------------------------------------------------------------
 

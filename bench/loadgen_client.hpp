@@ -108,6 +108,13 @@ class table_bot : public std::enable_shared_from_this<table_bot> {
   bool started_ = false;
 };
 
+// CPU seconds (user + system) process `pid` has used, or -1.
+double cpu_seconds(int pid);
+// Raises the soft limit on open files to the hard limit.
+void raise_fd_limit();
+// The `p` quantile (0 to 1) of `sorted` round trips in µs, in ms; 0 when there are none.
+double percentile(const std::vector<std::uint32_t>& sorted, double p);
+
 // Opens one connection, says hello and then only answers pings.
 void open_idle(worker_state& w, std::vector<std::shared_ptr<connection>>& keep, std::function<void(bool)> done);
 
