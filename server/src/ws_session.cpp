@@ -92,6 +92,10 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
     ctx_->metrics->flood_closes.fetch_add(1, std::memory_order_relaxed);
     buffer_.consume(buffer_.size());
     close_with(websocket::close_code::policy_error, "too many messages; slow down");
+    // No read follows: Beast's closing handshake times the rest out, so the keep-alive does not
+    // count this connection a second time, as an idle drop.
+    read_ended_ = true;
+    keepalive_.cancel();
     return;
   }
   if (!ws_.got_text()) {

@@ -220,6 +220,25 @@ TEST(LimitsLoopback, FloodClosesWith1008WhileAClientWithinItsCreditsStays) {
   EXPECT_TRUE(eventually([&] { return metric(server.port(), "atout_flood_closes_total") == 1; }));
 }
 
+TEST(LimitsLoopback, AFlooderThatIgnoresTheCloseIsCountedOnceAsAFloodClose) {
+  config cfg;
+  cfg.msg_burst = 10;
+  cfg.msg_rate = 1;
+  cfg.idle_timeout = 1s;
+  live_server server(cfg);
+  raw_client flooder(server.port());
+  ASSERT_TRUE(flooder.write(R"({"type":"hello","protocol":1,"name":"flooder"})"));
+  ASSERT_TRUE(flooder.read_until("welcome"));
+  // Past its credits, and then it reads nothing, so the closing handshake never completes.
+  for (int i = 0; i < 40 && flooder.write(R"({"type":"ping"})"); ++i) {
+  }
+  EXPECT_TRUE(eventually([&] { return metric(server.port(), "atout_flood_closes_total") == 1; }, 5s));
+  // Two idle timeouts later it was counted once: as a flood close, not also as an idle drop.
+  std::this_thread::sleep_for(2s);
+  EXPECT_EQ(metric(server.port(), "atout_idle_drops_total"), 0);
+  EXPECT_EQ(metric(server.port(), "atout_flood_closes_total"), 1);
+}
+
 TEST(Limits, MessageCreditsRefillAtTheirRateUpToTheBurst) {
   message_credits credits(3, 2);  // 3 at once, 2 per second
   const auto t0 = std::chrono::steady_clock::now() + 1s;
