@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Runs the issue 5 load measurements in alternation and prints medians as Markdown rows.
+
+Each round runs every selected case once, in order, so that the cases of one round share the same
+minute of a noisy machine; the report gives the median of each figure over the rounds and, for the
+duel case, the ratio to the bare relay (atout-wsfloor) of the same round.
+
+    python3 bench/load_suite.py --build build/rel --rounds 5 [--cases floor,duel,french,...]
+
+Every run is bounded: --duration seconds of measured play each, a fixed number of rounds.
+The exit status is 1 when any run had an error or failed, so a smoke test can run it too.
+"""
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+CASES = {
+    # name: (arguments after the binary, kind); besides these, VARIANT and VARIANT-thinkMS, e.g.
+    # duel or french-think180: 1,000 tables of that variant with ack "event", closed loop or with
+    # players thinking MS on average.
+    "floor": (["{tables}", "{duration}", "81", "956", "2"], "floor"),
+    "idle": (["--idle", "{idle}", "--tables", "0"], "loadgen"),
+    "idle+french": (["--idle", "{idle}", "--tables", "{tables}", "--ack", "event"], "loadgen"),
+}
+VARIANTS = ("french", "duel", "coinche", "belot", "bazar", "simple")
+
+
+def case(name):
+    if name in CASES:
+        return CASES[name]
+    m = re.fullmatch(r"([a-z]+)(?:-think(\d+))?", name)
+    if not m or m.group(1) not in VARIANTS:
+        return None
+    args = ["--tables", "{tables}", "--variant", m.group(1), "--ack", "event"]
+    if m.group(2):
+        args += ["--think-ms", m.group(2)]
+    return (args, "loadgen")
+
+
+def run_case(a, name):
+    args, kind = case(name)
+    args = [x.format(tables=a.tables, idle=a.idle, duration=a.duration) for x in args]
+    if kind == "floor":
+        cmd = [f"{a.build}/bench/atout-wsfloor"] + args
+    else:
+        dur = "1" if name == "idle" else str(a.duration)
+        cmd = [f"{a.build}/bench/atout-loadgen", "--spawn", f"{a.build}/server/atout-server", "--duration", dur] + args
+        cmd += [f"--server-arg={x}" for x in a.server_arg]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
+    if not lines:
+        sys.exit(f"{name}: no JSON line (exit {out.returncode}):\n{out.stdout}\n{out.stderr}")
+    r = json.loads(lines[-1])
+    r["_exit"] = out.returncode
+    r["_cmd"] = " ".join(cmd)
+    return r
+
+
+def figures(name, r):
+    """The figures reported for one run of one case."""
+    if name == "floor":
+        return {"actions/s": r["actions_per_s"], "server CPU us/action": r["cpu_us_per_action"]["server"],
+                "client CPU us/action": r["cpu_us_per_action"]["client"]}
+    acts = max(r["actions"], 1)
+    f = {}
+    if r["tables"] > 0:
+        f = {"actions/s": r["actions_per_s"], "RTT p50 ms": r["rtt_ms"]["p50"], "RTT p99 ms": r["rtt_ms"]["p99"],
+             "RTT p999 ms": r["rtt_ms"]["p999"], "server CPU us/action": 1e6 * r["cpu_s"]["server"] / acts,
+             "loadgen CPU us/action": 1e6 * r["cpu_s"]["loadgen"] / acts, "errors": r["error_count"],
+             "closed by server": r["closed_by_server"], "tables started": r["tables_started"]}
+    if r["idle"] > 0:
+        f["RSS KiB per idle connection"] = r["server_rss_kib"]["per_idle_connection"]
+        f["idle connections ready"] = r["idle_ready"]
+    return f
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build", default="build/rel")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--duration", type=int, default=8)
+    p.add_argument("--cases", default="floor,duel")
+    p.add_argument("--tables", type=int, default=1000, help="tables (relay pairs) per case")
+    p.add_argument("--idle", type=int, default=10000, help="idle connections for the idle cases")
+    p.add_argument("--server-arg", action="append", default=[], help="one more server argument")
+    p.add_argument("--json", help="also write every run's JSON here")
+    a = p.parse_args()
+    names = a.cases.split(",")
+    for n in names:
+        if case(n) is None:
+            sys.exit(f"unknown case {n}; known: {', '.join(CASES)}, VARIANT or VARIANT-thinkMS ({', '.join(VARIANTS)})")
+    if not 1 <= a.rounds <= 50 or not 1 <= a.duration <= 120 or not 1 <= a.tables <= 100000:
+        sys.exit("--rounds 1..50, --duration 1..120 and --tables 1..100000")
+    runs = {n: [] for n in names}
+    for i in range(a.rounds):
+        for n in names:
+            r = run_case(a, n)
+            runs[n].append(r)
+            f = figures(n, r)
+            print(f"round {i + 1} {n}: " + ", ".join(f"{k} {v:.4g}" for k, v in f.items()), flush=True)
+            time.sleep(1)
+    if a.json:
+        with open(a.json, "w") as out:
+            json.dump(runs, out, indent=1)
+    print(f"\n{time.strftime('%Y-%m-%d')}, {a.rounds} rounds of {a.duration} s, medians:")
+    print("| case | figure | median | each run |\n|---|---|---|---|")
+    for n in names:
+        per = [figures(n, r) for r in runs[n]]
+        for k in per[0]:
+            vals = [f[k] for f in per]
+            print(f"| {n} | {k} | **{statistics.median(vals):.4g}** | {', '.join(f'{v:.4g}' for v in vals)} |")
+    if "floor" in runs and "duel" in runs:
+        ratios = [d["actions_per_s"] / f["actions_per_s"] for d, f in zip(runs["duel"], runs["floor"])]
+        print(f"| duel / floor | actions/s, pair by pair | **{statistics.median(ratios):.3g} ×** | "
+              + ", ".join(f"{x:.3g}" for x in ratios) + " |")
+    bad = [n for n in names for r in runs[n] if r["_exit"] != 0 or r.get("error_count", 0)]
+    if bad:
+        print(f"runs with errors or a failing exit: {bad}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
