@@ -499,24 +499,27 @@ void table::reply_not_member(const member& m, ErrorCode code, std::string messag
   reply_error(m.link, code, std::move(message), id);
 }
 
-std::optional<protocol::DealCommitment> table::commitment_for(const State& st) const {
+std::optional<table::hand_deal> table::current_deal(const State& st) {
   if (st.is_terminal()) return std::nullopt;
   const Observation public_view = st.observation(kNoSeat);
   // Server matches deal every hand from the match seed; a match built from explicit decks (tests)
   // has nothing to commit to for those hands.
   const DealSource& source = st.record().deal;
   const auto hand = static_cast<std::size_t>(public_view.hand);
-  Seed seed;
   if (hand < source.decks.size()) return std::nullopt;
-  if (hand < source.seeds.size()) {
-    seed = source.seeds[hand];
-  } else if (source.seed) {
-    seed = derive_deal_seed(*source.seed, hand);
-  } else {
-    return std::nullopt;
-  }
-  return protocol::DealCommitment{match_id_, public_view.hand,
-                                  atout::deal_commitment(seed, match_id_, public_view.hand)};
+  if (hand < source.seeds.size()) return hand_deal{public_view.hand, public_view.dealer, source.seeds[hand]};
+  if (source.seed) return hand_deal{public_view.hand, public_view.dealer, derive_deal_seed(*source.seed, hand)};
+  return std::nullopt;
+}
+
+protocol::DealCommitment table::commitment_to(const hand_deal& d) const {
+  return protocol::DealCommitment{match_id_, d.hand, atout::deal_commitment(d.seed, match_id_, d.hand)};
+}
+
+std::optional<protocol::DealCommitment> table::commitment_for(const State& st) const {
+  const auto d = current_deal(st);
+  if (!d) return std::nullopt;
+  return commitment_to(*d);
 }
 
 void table::note_hand() {
@@ -525,12 +528,13 @@ void table::note_hand() {
   const std::size_t results = state_->hand_results().size();
   if (results == deal_results_) return;
   deal_results_ = results;
-  deal_ = commitment_for(*state_);
-  if (!deal_ || !journal_) return;
-  const DealSource& source = state_->record().deal;
-  const auto hand = static_cast<std::size_t>(deal_->hand);
-  const Seed seed = hand < source.seeds.size() ? source.seeds[hand] : derive_deal_seed(*source.seed, hand);
-  journal_->hand_started(match_id_, deal_->hand, state_->observation(kNoSeat).dealer, seed, deal_->commitment);
+  // The seed is derived (and the public view built) once per hand, for the commitment and the
+  // journal alike.
+  const auto d = current_deal(*state_);
+  deal_.reset();
+  if (!d) return;
+  deal_ = commitment_to(*d);
+  if (journal_) journal_->hand_started(match_id_, d->hand, d->dealer, d->seed, deal_->commitment);
 }
 
 protocol::Event table::make_event(const State& st, std::uint64_t seq, EventKind kind, Seat viewer,

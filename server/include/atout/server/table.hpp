@@ -115,6 +115,15 @@ class table : public std::enable_shared_from_this<table> {
   // that the acting seat's event answers (its connection asked for `ack: "event"`).
   void broadcast_event(protocol::EventKind kind, std::optional<protocol::LastAction> last,
                        std::optional<HandResult> hand_result, const protocol::RequestId& ack = {});
+  // The hand in progress in `st` and the seed it was dealt from: none once the match is over, or
+  // for a hand dealt from an explicit deck.
+  struct hand_deal {
+    int hand = 0;
+    Seat dealer = 0;
+    Seed seed{};
+  };
+  static std::optional<hand_deal> current_deal(const State& st);
+  protocol::DealCommitment commitment_to(const hand_deal& d) const;
   // The commitment to the hand in progress in `st` (none once the match is over).
   std::optional<protocol::DealCommitment> commitment_for(const State& st) const;
   // Tells the journal of a hand the first time the live state deals it.
