@@ -69,6 +69,10 @@ std::optional<std::string> parse_limit(const std::string& flag, const std::strin
     const auto v = in(1, 3600);
     if (!v) return range(1, 3600);
     c.idle_timeout = std::chrono::seconds(*v);
+  } else if (flag == "--close-grace") {
+    const auto v = in(1, 300);
+    if (!v) return range(1, 300);
+    c.close_grace = std::chrono::seconds(*v);
   } else if (flag == "--max-queue-messages") {
     const auto v = in(1, 1'000'000);
     if (!v) return range(1, 1'000'000);
@@ -105,6 +109,9 @@ std::string usage() {
          "                           closed with 1008\n"
          "  --idle-timeout S         seconds of silence before a peer is dropped; it is pinged after\n"
          "                           half of them (default 60, 1 to 3600)\n"
+         "  --close-grace S          seconds a connection the server closes (replaced, flooding,\n"
+         "                           shutting down) has to finish closing before its socket is cut\n"
+         "                           (default 10, 1 to 300)\n"
          "  --max-queue-messages N   unread messages before a client that does not read is dropped\n"
          "                           (default 1024)\n"
          "  --max-queue-bytes N      unread bytes before it is dropped (default 4194304)\n"
@@ -125,12 +132,18 @@ parse_result parse_args(const std::vector<std::string>& args) {
       r.message = usage();
       return r;
     }
-    static const char* const kValued[] = {"--port",           "--bind",
-                                          "--threads",        "--db",
-                                          "--log-level",      "--max-conns-per-ip",
-                                          "--msg-burst",      "--msg-rate",
-                                          "--idle-timeout",   "--max-queue-messages",
-                                          "--max-queue-bytes"};
+    static const char* const kValued[] = {"--port",
+                                          "--bind",
+                                          "--threads",
+                                          "--db",
+                                          "--log-level",
+                                          "--max-conns-per-ip",
+                                          "--msg-burst",
+                                          "--msg-rate",
+                                          "--idle-timeout",
+                                          "--max-queue-messages",
+                                          "--max-queue-bytes",
+                                          "--close-grace"};
     bool known = false;
     for (const char* v : kValued) known = known || flag == v;
     if (!known) return fail("unknown option '" + flag + "'");

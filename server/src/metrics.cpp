@@ -138,6 +138,8 @@ std::string metrics::render(const table_census& tables) const {
          ip_refusals);
   single(out, "atout_idle_drops_total", "counter", "WebSocket peers dropped for not answering keep-alive pings.",
          idle_drops);
+  single(out, "atout_closing_cuts_total", "counter",
+         "WebSocket connections the server closed, then cut for not finishing the close in time.", closing_cuts);
   return out;
 }
 

@@ -18,8 +18,8 @@
 namespace atout::server {
 
 server::server(config cfg) : cfg_(std::move(cfg)), ioc_(cfg_.threads), ctx_(std::make_shared<context>()) {
-  ctx_->limits =
-      session_limits{cfg_.msg_burst, cfg_.msg_rate, cfg_.idle_timeout, cfg_.max_queue_messages, cfg_.max_queue_bytes};
+  ctx_->limits = session_limits{cfg_.msg_burst,          cfg_.msg_rate,        cfg_.idle_timeout,
+                                cfg_.max_queue_messages, cfg_.max_queue_bytes, cfg_.close_grace};
   ctx_->conns = std::make_shared<conn_limiter>(cfg_.max_conns_per_ip, ctx_->metrics);
   listener_ = std::make_shared<listener>(ioc_, ctx_);
 }

@@ -74,15 +74,16 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
     // Beast has already sent 1009 for an oversized message.
     if (ec == websocket::error::message_too_big)
       ctx_->metrics->oversized_closes.fetch_add(1, std::memory_order_relaxed);
-    close_down();
     read_ended_ = true;
+    close_down();
     keepalive_.cancel();  // a tick already queued sees read_ended_
     return;
   }
   const auto now = std::chrono::steady_clock::now();
   last_heard_ = now;
   // Kicked (replaced, or the server is stopping): requests still in flight are not handled, but
-  // the read goes on so that the closing handshake completes.
+  // the read goes on so that the closing handshake completes, for at most the close grace (see
+  // on_keepalive).
   if (closed_) {
     buffer_.consume(buffer_.size());
     return do_read();
@@ -174,8 +175,11 @@ void ws_session::on_write(beast::error_code ec, std::size_t) {
 void ws_session::arm_keepalive() {
   const auto half = ctx_->limits.idle_timeout / 2;
   const auto silent = std::chrono::steady_clock::now() - last_heard_;
-  // Next: the ping, or once it is due or out, the drop.
-  keepalive_.expires_at(last_heard_ + (silent < half ? half : ctx_->limits.idle_timeout));
+  // Next: the ping, or once it is due or out, the drop; for a closed session, the end of its grace
+  // if that comes first.
+  auto next = last_heard_ + (silent < half ? half : ctx_->limits.idle_timeout);
+  if (closed_) next = std::min(next, closed_at_ + ctx_->limits.close_grace);
+  keepalive_.expires_at(next);
   keepalive_.async_wait([weak = weak_from_this()](beast::error_code ec) {
     if (ec) return;
     if (auto self = weak.lock()) self->on_keepalive();
@@ -192,6 +196,13 @@ void ws_session::on_keepalive() {
     close_down();
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).socket().close(ignored);
+    return;
+  }
+  // A closed session whose peer has not finished the close: it keeps talking without answering
+  // the close frame, or never reads what precedes it.
+  if (closed_ && std::chrono::steady_clock::now() - closed_at_ >= ctx_->limits.close_grace) {
+    spdlog::debug("conn {}: cut: not closed {} ms after the server closed it", conn_, ctx_->limits.close_grace.count());
+    cut_closing();
     return;
   }
   // Beast allows one ping at a time beside a write; a ping still waiting behind a backlog counts.
@@ -235,11 +246,22 @@ void ws_session::departed(const std::string& table_id) {
 void ws_session::close_down() {
   if (closed_) return;
   closed_ = true;
+  closed_at_ = std::chrono::steady_clock::now();
+  // The grace starts now (re-arming cancels the tick pending).
+  if (!read_ended_) arm_keepalive();
   ctx_->sessions->remove(conn_, player_ ? player_->id : std::string());
   ctx_->lobby->drop(conn_);
   for (auto& [id, t] : tables_)
     if (auto live = t.lock()) live->detach(conn_);
   tables_.clear();
+}
+
+void ws_session::cut_closing() {
+  ctx_->metrics->closing_cuts.fetch_add(1, std::memory_order_relaxed);
+  read_ended_ = true;  // no read follows, or the pending one fails now
+  keepalive_.cancel();
+  beast::error_code ignored;
+  beast::get_lowest_layer(ws_).socket().close(ignored);
 }
 
 void ws_session::close_with(websocket::close_code code, std::string_view reason) {

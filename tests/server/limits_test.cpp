@@ -356,6 +356,101 @@ TEST(LimitsLoopback, AKickedPeerThatStaysSilentIsDroppedAtTheIdleTimeout) {
   EXPECT_TRUE(eventually([&] { return metric(server.port(), "atout_connections_open") == 1; }, 5s));
 }
 
+// A kicked peer that reads its goodbye, then keeps sending but never answers the close frame: it
+// is cut after the close grace, not after Beast's 30 s closing-handshake timeout.
+// Seed: issue 5, "Limits and abuse"; docs/operations.md, --close-grace.
+TEST(LimitsLoopback, AKickedPeerThatKeepsTalkingButNeverClosesIsCutAfterTheCloseGrace) {
+  config cfg;
+  cfg.close_grace = 1s;  // the idle timeout stays 60 s: talking keeps the peer from being idle
+  live_server server(cfg);
+  raw_client kicked(server.port());
+  ASSERT_TRUE(kicked.write(R"({"type":"hello","protocol":1,"name":"kicked"})"));
+  const auto welcome = kicked.read_until("welcome");
+  ASSERT_TRUE(welcome);
+  test_client newer(server.port(), nullptr);
+  ASSERT_EQ(newer.request({{"type", "hello"}, {"protocol", 1}, {"token", (*welcome)["token"]}})["type"], "welcome");
+  // The goodbye is read, the close frame after it is not.
+  ASSERT_TRUE(kicked.read_until("goodbye"));
+  const auto kicked_at = std::chrono::steady_clock::now();
+
+  // Ten messages a second, far inside its credits, until the server cuts the socket (the writes
+  // then fail) or 5 s pass.
+  bool cut = false;
+  double cuts_at_half_grace = -1;
+  while (std::chrono::steady_clock::now() - kicked_at < 5s) {
+    if (cuts_at_half_grace < 0 && std::chrono::steady_clock::now() - kicked_at >= 500ms)
+      cuts_at_half_grace = metric(server.port(), "atout_closing_cuts_total");
+    if (!kicked.write(R"({"type":"ping"})")) {
+      cut = true;
+      break;
+    }
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(cut) << "the kicked peer was still connected 5 s after its 1 s grace began";
+  EXPECT_EQ(cuts_at_half_grace, 0) << "cut before its grace was over";
+  EXPECT_TRUE(eventually([&] { return metric(server.port(), "atout_closing_cuts_total") == 1; }, 5s));
+  EXPECT_EQ(metric(server.port(), "atout_idle_drops_total"), 0);
+  EXPECT_EQ(metric(server.port(), "atout_flood_closes_total"), 0);
+  // The newer connection is untouched.
+  EXPECT_EQ(newer.request({{"type", "ping"}})["type"], "pong");
+}
+
+// A peer that stops reading while its replies pile up in the socket buffers, then is kicked: its
+// goodbye and close frame wait behind that backlog, unread. Returns the newer connection.
+std::unique_ptr<test_client> kick_a_peer_that_stopped_reading(const live_server& server, raw_client& peer) {
+  const std::string hello = R"({"type":"hello","protocol":1,"name":"kicked"})";
+  if (!peer.write(hello)) return nullptr;
+  const auto welcome = peer.read_until("welcome");
+  if (!welcome) return nullptr;
+  // Each variant list is a few KiB: 6,000 of them outgrow every kernel buffer on the way.
+  for (int i = 0; i < 6000; ++i)
+    if (!peer.write(R"({"type":"list_variants"})")) return nullptr;
+  auto newer = std::make_unique<test_client>(server.port(), nullptr);
+  if (newer->request({{"type", "hello"}, {"protocol", 1}, {"token", (*welcome)["token"]}})["type"] != "welcome")
+    return nullptr;
+  return newer;
+}
+
+config backlog_config() {
+  config cfg;
+  cfg.max_queue_messages = 100'000;  // the backlog is not what these tests drop it for
+  cfg.max_queue_bytes = 1u << 30;
+  cfg.msg_burst = 1e6;  // nor are credits
+  cfg.msg_rate = 1e6;
+  return cfg;
+}
+
+// Seed: issue 5, "Limits and abuse" (a slow consumer never grows memory without bound);
+// docs/operations.md, --close-grace.
+TEST(LimitsLoopback, AKickedPeerThatNeverReadsButKeepsTalkingIsCutAfterTheCloseGrace) {
+  config cfg = backlog_config();
+  cfg.close_grace = 1s;
+  live_server server(cfg);
+  raw_client kicked(server.port(), 4096);
+  const auto newer = kick_a_peer_that_stopped_reading(server, kicked);
+  ASSERT_TRUE(newer);
+  const auto kicked_at = std::chrono::steady_clock::now();
+  // Five messages a second, inside its credits, until the server cuts the socket (the writes then
+  // fail) or 5 s pass.
+  bool cut = false;
+  double cuts_at_half_grace = -1;
+  while (std::chrono::steady_clock::now() - kicked_at < 5s) {
+    if (cuts_at_half_grace < 0 && std::chrono::steady_clock::now() - kicked_at >= 500ms)
+      cuts_at_half_grace = metric(server.port(), "atout_closing_cuts_total");
+    if (!kicked.write(R"({"type":"ping"})")) {
+      cut = true;
+      break;
+    }
+    std::this_thread::sleep_for(200ms);
+  }
+  EXPECT_TRUE(cut) << "the kicked peer was still connected 5 s after its 1 s grace began";
+  EXPECT_EQ(cuts_at_half_grace, 0) << "cut before its grace was over";
+  EXPECT_TRUE(eventually([&] { return metric(server.port(), "atout_closing_cuts_total") == 1; }, 5s));
+  EXPECT_EQ(metric(server.port(), "atout_idle_drops_total"), 0);
+  EXPECT_EQ(metric(server.port(), "atout_outbound_queue_drops_total"), 0);
+  EXPECT_EQ(newer->request({{"type", "ping"}})["type"], "pong");
+}
+
 // ---- Slow consumers ------------------------------------------------------------------------------
 
 TEST(LimitsLoopback, ASlowConsumerIsDroppedWhileItsTableGoesOn) {
@@ -413,9 +508,10 @@ TEST(LimitFlags, DefaultsAndValues) {
   EXPECT_EQ(r.cfg->idle_timeout, 60s);
   EXPECT_EQ(r.cfg->max_queue_messages, 1024u);
   EXPECT_EQ(r.cfg->max_queue_bytes, 4u * 1024 * 1024);
+  EXPECT_EQ(r.cfg->close_grace, 10s);
 
   r = parse_args({"--max-conns-per-ip", "0", "--msg-burst=5", "--msg-rate", "7", "--idle-timeout", "2",
-                  "--max-queue-messages", "10", "--max-queue-bytes", "70000"});
+                  "--max-queue-messages", "10", "--max-queue-bytes", "70000", "--close-grace", "3"});
   ASSERT_TRUE(r.cfg) << r.message;
   EXPECT_EQ(r.cfg->max_conns_per_ip, 0);
   EXPECT_EQ(r.cfg->msg_burst, 5);
@@ -423,10 +519,11 @@ TEST(LimitFlags, DefaultsAndValues) {
   EXPECT_EQ(r.cfg->idle_timeout, 2s);
   EXPECT_EQ(r.cfg->max_queue_messages, 10u);
   EXPECT_EQ(r.cfg->max_queue_bytes, 70000u);
+  EXPECT_EQ(r.cfg->close_grace, 3s);
 
   const std::string help = usage();
   for (const char* flag : {"--max-conns-per-ip", "--msg-burst", "--msg-rate", "--idle-timeout", "--max-queue-messages",
-                           "--max-queue-bytes"})
+                           "--max-queue-bytes", "--close-grace"})
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
 }
 
@@ -439,6 +536,8 @@ TEST(LimitFlags, BadValuesAreRefusedWithAReason) {
                                                                                     {"--idle-timeout", "3601"},
                                                                                     {"--max-queue-messages", "0"},
                                                                                     {"--max-queue-bytes", "1024"},
+                                                                                    {"--close-grace", "0"},
+                                                                                    {"--close-grace", "301"},
                                                                                     {"--msg-rate"}}) {
     const parse_result r = parse_args(args);
     EXPECT_FALSE(r.cfg) << args[0];

@@ -20,6 +20,7 @@ struct config {
   double msg_burst = 200;                          // messages a connection may send at once
   double msg_rate = 100;                           // messages per second it earns back
   std::chrono::milliseconds idle_timeout{60'000};  // silent peer dropped; pinged at half of it
+  std::chrono::milliseconds close_grace{10'000};   // a connection the server closes is gone by then
   std::size_t max_queue_messages = 1024;           // unread messages before a client is dropped
   std::size_t max_queue_bytes = 4 * 1024 * 1024;   // unread bytes before a client is dropped
 };

@@ -21,6 +21,9 @@ struct session_limits {
   std::chrono::milliseconds idle_timeout{60'000};
   std::size_t max_queue_messages = 1024;
   std::size_t max_queue_bytes = 4 * 1024 * 1024;
+  // A connection the server has closed (kicked, replaced) has this long to finish the closing
+  // handshake, whatever it keeps sending; then its socket is closed.
+  std::chrono::milliseconds close_grace{10'000};
 };
 
 // Message credits: `burst` at most, `rate` more each second. A client that asks for a credit

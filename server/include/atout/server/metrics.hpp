@@ -51,6 +51,7 @@ class metrics {
   counter oversized_closes{0};  // closed with 1009 for a message over the size limit
   counter ip_refusals{0};       // connections refused by the per-address cap
   counter idle_drops{0};        // WebSocket peers dropped for not answering keep-alive pings
+  counter closing_cuts{0};      // closed by the server, then cut for not finishing the close in time
   latency_histogram action_latency;
 
   // An action accepted by a table, `started` when the table's `act` was called.

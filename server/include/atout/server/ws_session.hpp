@@ -59,6 +59,8 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   void on_keepalive();
   // Leaves the lobby's subscribers and every table, once.
   void close_down();
+  // Closes the socket of a session already closed that outlived its close grace.
+  void cut_closing();
   // Leaves everything and closes with `code`, telling the client why.
   void close_with(websocket::close_code code, std::string_view reason);
 
@@ -112,6 +114,7 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   std::chrono::steady_clock::time_point last_heard_;  // the last frame read, control frames too
   bool pinging_ = false;                              // a ping is written or waits to be
   bool read_ended_ = false;                           // the read loop ended: the peer is gone
+  std::chrono::steady_clock::time_point closed_at_;   // when closed_ was set
 };
 
 }  // namespace atout::server
