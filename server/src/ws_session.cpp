@@ -16,7 +16,8 @@ ws_session::ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx, ip_sl
       conn_(ctx_->next_conn.fetch_add(1)),
       credits_(ctx_->limits.msg_burst, ctx_->limits.msg_rate),
       slot_(std::move(slot)),
-      keepalive_(ws_.get_executor()) {
+      keepalive_(ws_.get_executor()),
+      last_heard_(std::chrono::steady_clock::now()) {
   ++ctx_->live_sessions;
 }
 
@@ -193,7 +194,9 @@ void ws_session::on_keepalive() {
   if (silent >= ctx_->limits.idle_timeout) {
     spdlog::debug("conn {}: dropped: silent for {} ms", conn_, ctx_->limits.idle_timeout.count());
     ctx_->metrics->idle_drops.fetch_add(1, std::memory_order_relaxed);
+    read_ended_ = true;  // counted here: the read that the close below ends, and any tick, are not
     close_down();
+    keepalive_.cancel();
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).socket().close(ignored);
     return;
