@@ -334,6 +334,20 @@ TEST(LimitsLoopback, APeerThatStopsAnsweringPingsIsDroppedOneThatAnswersIsKept) 
   EXPECT_TRUE(silent.error());
 }
 
+// Says hello on `peer` and returns the welcome, with the player's token.
+std::optional<json> raw_hello(raw_client& peer) {
+  if (!peer.write(R"({"type":"hello","protocol":1,"name":"kicked"})")) return std::nullopt;
+  return peer.read_until("welcome");
+}
+
+// Resumes the player `welcome` names on a new connection, which replaces (kicks) the older one.
+std::unique_ptr<test_client> replace(const live_server& server, const json& welcome) {
+  auto newer = std::make_unique<test_client>(server.port(), nullptr);
+  if (newer->request({{"type", "hello"}, {"protocol", 1}, {"token", welcome["token"]}})["type"] != "welcome")
+    return nullptr;
+  return newer;
+}
+
 // A replaced (kicked) connection is closed by the server, whose close frame waits for the peer's
 // answer. A peer that neither reads it nor says anything goes at the idle timeout, not at the
 // 30 s closing-handshake timeout.
@@ -342,14 +356,10 @@ TEST(LimitsLoopback, AKickedPeerThatStaysSilentIsDroppedAtTheIdleTimeout) {
   cfg.idle_timeout = 1s;
   live_server server(cfg);
   raw_client kicked(server.port());
-  ASSERT_TRUE(kicked.write(R"({"type":"hello","protocol":1,"name":"kicked"})"));
-  const auto welcome = kicked.read_until("welcome");
+  const auto welcome = raw_hello(kicked);
   ASSERT_TRUE(welcome);
-  {
-    // The newer connection closes as it should once welcomed: it is no idle drop.
-    test_client newer(server.port(), nullptr);
-    ASSERT_EQ(newer.request({{"type", "hello"}, {"protocol", 1}, {"token", (*welcome)["token"]}})["type"], "welcome");
-  }
+  // The newer connection closes as it should once welcomed: it is no idle drop.
+  ASSERT_TRUE(replace(server, *welcome));
   // The kicked peer reads nothing more: its goodbye and close frame stay in its buffer.
   EXPECT_TRUE(eventually([&] { return metric(server.port(), "atout_idle_drops_total") == 1; }, 5s));
   // Only the metrics request itself is left open.
@@ -383,11 +393,10 @@ TEST(LimitsLoopback, AKickedPeerThatKeepsTalkingButNeverClosesIsCutAfterTheClose
   cfg.close_grace = 3s;  // the idle timeout stays 60 s: talking keeps the peer from being idle
   live_server server(cfg);
   raw_client kicked(server.port());
-  ASSERT_TRUE(kicked.write(R"({"type":"hello","protocol":1,"name":"kicked"})"));
-  const auto welcome = kicked.read_until("welcome");
+  const auto welcome = raw_hello(kicked);
   ASSERT_TRUE(welcome);
-  test_client newer(server.port(), nullptr);
-  ASSERT_EQ(newer.request({{"type", "hello"}, {"protocol", 1}, {"token", (*welcome)["token"]}})["type"], "welcome");
+  const auto newer = replace(server, *welcome);
+  ASSERT_TRUE(newer);
   // The goodbye is read, the close frame after it is not.
   ASSERT_TRUE(kicked.read_until("goodbye"));
   const auto kicked_at = std::chrono::steady_clock::now();
@@ -397,23 +406,18 @@ TEST(LimitsLoopback, AKickedPeerThatKeepsTalkingButNeverClosesIsCutAfterTheClose
   EXPECT_EQ(metric(server.port(), "atout_idle_drops_total"), 0);
   EXPECT_EQ(metric(server.port(), "atout_flood_closes_total"), 0);
   // The newer connection is untouched.
-  EXPECT_EQ(newer.request({{"type", "ping"}})["type"], "pong");
+  EXPECT_EQ(newer->request({{"type", "ping"}})["type"], "pong");
 }
 
 // A peer that stops reading while its replies pile up in the socket buffers, then is kicked: its
 // goodbye and close frame wait behind that backlog, unread. Returns the newer connection.
 std::unique_ptr<test_client> kick_a_peer_that_stopped_reading(const live_server& server, raw_client& peer) {
-  const std::string hello = R"({"type":"hello","protocol":1,"name":"kicked"})";
-  if (!peer.write(hello)) return nullptr;
-  const auto welcome = peer.read_until("welcome");
+  const auto welcome = raw_hello(peer);
   if (!welcome) return nullptr;
   // Each variant list is a few KiB: 6,000 of them pile up far beyond a 4 KiB receive buffer.
   for (int i = 0; i < 6000; ++i)
     if (!peer.write(R"({"type":"list_variants"})")) return nullptr;
-  auto newer = std::make_unique<test_client>(server.port(), nullptr);
-  if (newer->request({{"type", "hello"}, {"protocol", 1}, {"token", (*welcome)["token"]}})["type"] != "welcome")
-    return nullptr;
-  return newer;
+  return replace(server, *welcome);
 }
 
 config backlog_config() {
