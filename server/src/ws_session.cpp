@@ -189,23 +189,22 @@ void ws_session::arm_keepalive() {
 
 void ws_session::on_keepalive() {
   if (read_ended_) return;  // the connection is gone; it was counted by how it ended
-  const auto silent = std::chrono::steady_clock::now() - last_heard_;
+  const auto now = std::chrono::steady_clock::now();
+  const auto silent = now - last_heard_;
   // Closed sessions too: a kicked peer that neither reads its goodbye nor says anything goes.
   if (silent >= ctx_->limits.idle_timeout) {
     spdlog::debug("conn {}: dropped: silent for {} ms", conn_, ctx_->limits.idle_timeout.count());
     ctx_->metrics->idle_drops.fetch_add(1, std::memory_order_relaxed);
-    read_ended_ = true;  // counted here: the read that the close below ends, and any tick, are not
+    drop_socket();
     close_down();
-    keepalive_.cancel();
-    beast::error_code ignored;
-    beast::get_lowest_layer(ws_).socket().close(ignored);
     return;
   }
   // A closed session whose peer has not finished the close: it keeps talking without answering
   // the close frame, or never reads what precedes it.
-  if (closed_ && std::chrono::steady_clock::now() - closed_at_ >= ctx_->limits.close_grace) {
+  if (closed_ && now - closed_at_ >= ctx_->limits.close_grace) {
     spdlog::debug("conn {}: cut: not closed {} ms after the server closed it", conn_, ctx_->limits.close_grace.count());
-    cut_closing();
+    ctx_->metrics->closing_cuts.fetch_add(1, std::memory_order_relaxed);
+    drop_socket();
     return;
   }
   // Beast allows one ping at a time beside a write; a ping still waiting behind a backlog counts.
@@ -259,9 +258,8 @@ void ws_session::close_down() {
   tables_.clear();
 }
 
-void ws_session::cut_closing() {
-  ctx_->metrics->closing_cuts.fetch_add(1, std::memory_order_relaxed);
-  read_ended_ = true;  // no read follows, or the pending one fails now
+void ws_session::drop_socket() {
+  read_ended_ = true;  // counted by the caller: the read this fails, and any tick, are not
   keepalive_.cancel();
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().close(ignored);

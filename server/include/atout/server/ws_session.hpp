@@ -59,8 +59,9 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   void on_keepalive();
   // Leaves the lobby's subscribers and every table, once.
   void close_down();
-  // Closes the socket of a session already closed that outlived its close grace.
-  void cut_closing();
+  // Closes the socket outright (an idle peer, or a closed session past its grace) and stops the
+  // keep-alive; the caller counts why.
+  void drop_socket();
   // Leaves everything and closes with `code`, telling the client why.
   void close_with(websocket::close_code code, std::string_view reason);
 
