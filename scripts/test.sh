@@ -1,26 +1,84 @@
 #!/usr/bin/env bash
-# Sets up, builds with warnings as errors under AddressSanitizer and UBSan, and runs every test;
-# also builds the server tests under ThreadSanitizer and runs the multi-threaded ones.
+# Sets up, builds and runs every test: everything with warnings as errors under AddressSanitizer
+# and UBSan; the server's multi-threaded tests also under ThreadSanitizer; the big seeded random
+# simulations in an optimised build, where they run ten times faster (their first shard of each
+# variant still runs under the sanitizers). Prints how long each stage took.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-bash "$root/scripts/setup.sh"
 build="${ATOUT_TEST_BUILD_DIR:-$root/build/asan}"
 tsan="${ATOUT_TSAN_BUILD_DIR:-$root/build/tsan}"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON
-cmake --build "$build" -j "$(nproc)"
+opt="${ATOUT_OPT_BUILD_DIR:-$root/build/opt}"
+jobs="$(nproc)"
 
+timings=()
+stage() {
+  local name="$1" start=$SECONDS
+  shift
+  echo "== stage: $name"
+  "$@"
+  local took=$((SECONDS - start))
+  timings+=("$(printf '%-28s %5d s' "$name" "$took")")
+  echo "== stage: $name took ${took} s"
+}
+summary() {
+  echo "== stage durations"
+  printf '   %s\n' "${timings[@]}"
+  # Repeat ctest's count as the closing line, since the durations come after its summary.
+  local counts
+  counts=$(grep -Eo '[0-9]+ tests failed out of [0-9]+' "$build/ctest.log" 2>/dev/null | tail -n 1)
+  if [ -n "$counts" ]; then
+    local failed total
+    read -r failed _ _ _ _ total <<<"$counts"
+    echo "ctest: $((total - failed)) passed, $failed failed"
+  fi
+}
+trap summary EXIT
+
+# The simulation shards: every parameterised *Sim suite. Shard 0 of each runs under the sanitizers
+# too; the rest run only in the optimised build.
+sims_filter='*Sim.*'
+later_shards='Sim\..*_([1-9]|[1-9][0-9])$'
+
+configure_asan() {
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON
+  cmake --build "$build" -j "$jobs"
+}
+configure_opt() {
+  cmake -S "$root" -B "$opt" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATOUT_WERROR=ON \
+    -DATOUT_BUILD_BENCH=OFF -DATOUT_BUILD_SERVER=OFF
+  cmake --build "$opt" -j "$jobs" --target atout_engine_tests
+}
+run_sims() {
+  "$opt/tests/atout_engine_tests" --gtest_filter="$sims_filter" --gtest_brief=1
+}
+configure_tsan() {
+  cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DATOUT_WERROR=ON -DATOUT_TSAN=ON -DATOUT_BUILD_BENCH=OFF
+  cmake --build "$tsan" -j "$jobs" --target atout_server_tests
+}
+run_tsan() {
+  # Without address-space randomisation: older TSan runtimes misread newer kernels' layouts.
+  local norandom=()
+  if setarch "$(uname -m)" -R true 2>/dev/null; then norandom=(setarch "$(uname -m)" -R); fi
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "${norandom[@]}" "$tsan/tests/atout_server_tests" \
+    --gtest_filter='Concurrency.*:*Loopback.*:Lobby.*:BadInput.*:Http.*:Persist*.*' --gtest_brief=1
+}
+run_ctest() {
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$build" -j "$jobs" --output-on-failure --timeout 900 -E "$later_shards" \
+    | tee "$build/ctest.log"
+}
+
+rm -f "$build/ctest.log"
+stage "setup" bash "$root/scripts/setup.sh"
+stage "build optimised engine tests" configure_opt
+stage "simulations (optimised)" run_sims
+stage "build tsan server tests" configure_tsan
 # ThreadSanitizer: only the server tests that run threads (the hidden-information sweep is
-# single-threaded and already runs under ASan). Run first, so ctest's summary closes the output.
-cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DATOUT_WERROR=ON -DATOUT_TSAN=ON -DATOUT_BUILD_BENCH=OFF
-cmake --build "$tsan" -j "$(nproc)" --target atout_server_tests
-# Without address-space randomisation: older TSan runtimes misread newer kernels' layouts.
-norandom=()
-if setarch "$(uname -m)" -R true 2>/dev/null; then norandom=(setarch "$(uname -m)" -R); fi
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "${norandom[@]}" "$tsan/tests/atout_server_tests" \
-  --gtest_filter='Concurrency.*:*Loopback.*:Lobby.*:BadInput.*:Http.*:Persist*.*' --gtest_brief=1
-
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir "$build" -j "$(nproc)" --output-on-failure --timeout 900
+# single-threaded and already runs under ASan).
+stage "server tests (tsan)" run_tsan
+stage "build asan+ubsan" configure_asan
+# Last, so that ctest's summary closes the output.
+stage "ctest (asan+ubsan)" run_ctest
