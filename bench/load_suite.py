@@ -7,6 +7,10 @@ duel case, the ratio to the bare relay (atout-wsfloor) of the same round.
 
     python3 bench/load_suite.py --build build/rel --rounds 5 [--cases floor,duel,french,...]
 
+With --baseline OTHER_BUILD, every round also runs each case on that build (the order of the two
+builds alternates from round to round), and the report adds, per case, the ratio of this build's
+median to the baseline's: a before/after comparison from the same minutes of the same machine.
+
 Every run is bounded: --duration seconds of measured play each, a fixed number of rounds.
 The exit status is 1 when any run had an error or failed, so a smoke test can run it too.
 """
@@ -41,14 +45,14 @@ def case(name):
     return (args, "loadgen")
 
 
-def run_case(a, name):
+def run_case(a, name, build):
     args, kind = case(name)
     args = [x.format(tables=a.tables, idle=a.idle, duration=a.duration) for x in args]
     if kind == "floor":
-        cmd = [f"{a.build}/bench/atout-wsfloor"] + args
+        cmd = [f"{build}/bench/atout-wsfloor"] + args
     else:
         dur = "1" if name == "idle" else str(a.duration)
-        cmd = [f"{a.build}/bench/atout-loadgen", "--spawn", f"{a.build}/server/atout-server", "--duration", dur] + args
+        cmd = [f"{build}/bench/atout-loadgen", "--spawn", f"{build}/server/atout-server", "--duration", dur] + args
         cmd += [f"--server-arg={x}" for x in a.server_arg]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
@@ -81,6 +85,7 @@ def figures(name, r):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build/rel")
+    p.add_argument("--baseline", help="another build to run in the same rounds, for before/after ratios")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--duration", type=int, default=8)
     p.add_argument("--cases", default="floor,duel")
@@ -95,17 +100,22 @@ def main():
             sys.exit(f"unknown case {n}; known: {', '.join(CASES)}, VARIANT or VARIANT-thinkMS ({', '.join(VARIANTS)})")
     if not 1 <= a.rounds <= 50 or not 1 <= a.duration <= 120 or not 1 <= a.tables <= 100000:
         sys.exit("--rounds 1..50, --duration 1..120 and --tables 1..100000")
+    builds = [a.build] + ([a.baseline] if a.baseline else [])
     runs = {n: [] for n in names}
+    base_runs = {n: [] for n in names}
     for i in range(a.rounds):
+        order = builds if i % 2 == 0 else builds[::-1]
         for n in names:
-            r = run_case(a, n)
-            runs[n].append(r)
-            f = figures(n, r)
-            print(f"round {i + 1} {n}: " + ", ".join(f"{k} {v:.4g}" for k, v in f.items()), flush=True)
-            time.sleep(1)
+            for b in order:
+                r = run_case(a, n, b)
+                (runs if b == a.build else base_runs)[n].append(r)
+                f = figures(n, r)
+                label = "" if b == a.build else " (baseline)"
+                print(f"round {i + 1} {n}{label}: " + ", ".join(f"{k} {v:.4g}" for k, v in f.items()), flush=True)
+                time.sleep(1)
     if a.json:
         with open(a.json, "w") as out:
-            json.dump(runs, out, indent=1)
+            json.dump({"build": runs, "baseline": base_runs} if a.baseline else runs, out, indent=1)
     print(f"\n{time.strftime('%Y-%m-%d')}, {a.rounds} rounds of {a.duration} s, medians:")
     print("| case | figure | median | each run |\n|---|---|---|---|")
     for n in names:
@@ -117,7 +127,20 @@ def main():
         ratios = [d["actions_per_s"] / f["actions_per_s"] for d, f in zip(runs["duel"], runs["floor"])]
         print(f"| duel / floor | actions/s, pair by pair | **{statistics.median(ratios):.3g} ×** | "
               + ", ".join(f"{x:.3g}" for x in ratios) + " |")
-    bad = [n for n in names for r in runs[n] if r["_exit"] != 0 or r.get("error_count", 0)]
+    if a.baseline:
+        print(f"\nagainst the baseline {a.baseline} in the same rounds (this build's median / the baseline's):")
+        print("| case | figure | this build | baseline | ratio |\n|---|---|---|---|---|")
+        for n in names:
+            mine = [figures(n, r) for r in runs[n]]
+            theirs = [figures(n, r) for r in base_runs[n]]
+            for k in mine[0]:
+                if k not in ("actions/s", "RTT p99 ms", "server CPU us/action", "RSS KiB per idle connection"):
+                    continue
+                m = statistics.median(f[k] for f in mine)
+                t = statistics.median(f[k] for f in theirs)
+                ratio = f"{m / t:.3f} ×" if t else "n/a"
+                print(f"| {n} | {k} | {m:.4g} | {t:.4g} | **{ratio}** |")
+    bad = [n for n in names for rs in (runs, base_runs) for r in rs[n] if r["_exit"] != 0 or r.get("error_count", 0)]
     if bad:
         print(f"runs with errors or a failing exit: {bad}", file=sys.stderr)
         return 1
