@@ -87,9 +87,10 @@ def run_arm(arm, load, lag):
             sys.exit(f"{arm['name']}: the server did not come up: {' '.join(cmd)}")
         lags = []
         sampler = None
+        done = threading.Event()
         if lag:
-            duration = float(load[load.index("--duration") + 1]) if "--duration" in load else 10.0
-            sampler = threading.Thread(target=lambda: lags.extend(commit_lag.sample(db, duration + 2)))
+            # Sampled while the generator plays, and no longer: once it stops, the log stops growing.
+            sampler = threading.Thread(target=lambda: lags.extend(commit_lag.sample(db, 900, stop=done)))
             sampler.start()
         cpu0 = proc_cpu(server.pid)
         kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -97,6 +98,7 @@ def run_arm(arm, load, lag):
         out = subprocess.run(gen, capture_output=True, text=True, timeout=900)
         kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu1 = proc_cpu(server.pid)
+        done.set()
         if sampler:
             sampler.join()
     finally:

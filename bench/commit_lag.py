@@ -19,12 +19,13 @@ import sys
 import time
 
 
-def sample(db, seconds, every_ms=50):
-    """Lags in ms, one per sample that found a stored action, over `seconds` seconds."""
+def sample(db, seconds, every_ms=50, stop=None):
+    """Lags in ms, one per sample that found a stored action, over `seconds` seconds or until the
+    threading.Event `stop` is set."""
     lags = []
     deadline = time.monotonic() + seconds
     con = None
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not (stop and stop.is_set()):
         try:
             if con is None:
                 con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
