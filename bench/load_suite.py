@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Runs the issue 5 load measurements in alternation and prints medians as Markdown rows.
+"""Runs the server load measurements of bench/RESULTS.md ("Server under load") in alternation
+and prints medians as Markdown rows.
 
 Each round runs every selected case once, in order, so that the cases of one round share the same
 minute of a noisy machine; the report gives the median of each figure over the rounds and, for the

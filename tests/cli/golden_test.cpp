@@ -290,7 +290,8 @@ void check_belot_adds_up(const json& out, const GoldenCase& c) {
     const int taker = h["contract"]["taker"].get<int>() % 2;
     const json& tt = h["teams"][taker];
     const json& dt = h["teams"][1 - taker];
-    // Rounding moves each side by less than 10, and the rounded figures decide (seed 004 line 72).
+    // Rounding moves each side by less than 10, and the rounded figures decide (Bulgarian Belot rules: more rounded
+    // tens wins the hand; equal tens go by raw points).
     if (h["outcome"] == "failed") {
       EXPECT_EQ(tt["score"], 0);
       EXPECT_LT(tt["raw"].get<int>(), dt["raw"].get<int>() + 20);

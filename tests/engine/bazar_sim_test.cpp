@@ -1,5 +1,5 @@
-// Seeded random Bazar matches through the shared harness, with an oracle written from seed 000
-// lines 1-77 and docs/rules/bazar.md alone: it re-reads each match's record, re-plays the auction,
+// Seeded random Bazar matches through the shared harness, with an oracle written from the Bazar
+// rules and docs/rules/bazar.md alone: it re-reads each match's record, re-plays the auction,
 // the tricks and the showing with its own tables, checks that the engine offered exactly the legal
 // actions those rules allow at every step, and recomputes every hand result and the match end. It
 // uses the engine only through the State API (to replay the record and read what it offered).
@@ -15,21 +15,22 @@
 namespace atout {
 namespace {
 
-// ---- the seed's tables, written out again ------------------------------------------------------
+// ---- the Bazar rules' tables, written out again ------------------------------------------------------
 
-// Weakest to strongest (seed 000 lines 13 and 15), by rank letter.
+// Weakest to strongest (Bazar rules: plain order A 10 K Q J 9 8 7), by rank letter.
 constexpr const char* kPlainOrder = "789JQKTA";
 constexpr const char* kTrumpOrder = "78QKTA9J";
-// Natural order for sequences and heights (lines 45, 69).
+// Natural order for sequences and heights (Bazar rules: a tierce is 2 (in tens)).
 constexpr const char* kNatural = "789TJQKA";
-// Carrés, weakest to strongest (line 69): Q < K < 10 < A < 9 < J < 8.
+// Carrés, weakest to strongest (Bazar rules: only the side with the strongest combination scores): Q < K < 10 < A < 9 <
+// J < 8.
 constexpr const char* kCarreOrder = "QKTA9J8";
 
 int pos(const char* order, Rank r) { return static_cast<int>(std::strchr(order, rank_letter(r)) - order); }
 
 bool is_trump(const Contract& c, Card x) { return c.trump.mode == Mode::suit && c.trump.suit == x.suit(); }
 
-// Lines 29-41.
+// Bazar rules: card values A 11.
 int points(const Contract& c, Card x) {
   const char r = rank_letter(x.rank());
   if (is_trump(c, x) && r == 'J') return 20;
@@ -51,7 +52,7 @@ int points(const Contract& c, Card x) {
   }
 }
 
-// Whether `x` beats `best`, the card holding the trick (line 17: any trump beats any plain card).
+// Whether `x` beats `best`, the card holding the trick (Bazar rules: any trump beats any plain card).
 bool beats(const Contract& c, Card x, Card best) {
   if (x.suit() == best.suit()) {
     const char* order = is_trump(c, x) ? kTrumpOrder : kPlainOrder;
@@ -60,7 +61,7 @@ bool beats(const Contract& c, Card x, Card best) {
   return is_trump(c, x);
 }
 
-// Lines 21-25 and the `undertrump` option: may `x` be played from `hand` to `trick`?
+// Bazar rules: follow a plain suit led if able and the `undertrump` option: may `x` be played from `hand` to `trick`?
 bool may_play(const Contract& c, bool forced_undertrump, CardSet hand, const std::vector<std::pair<Seat, Card>>& trick,
               Seat seat, Card x) {
   if (!hand.contains(x)) return false;
@@ -73,19 +74,19 @@ bool may_play(const Contract& c, bool forced_undertrump, CardSet hand, const std
   const CardSet follow = hand.in_suit(led);
   if (!follow.empty()) {
     if (x.suit() != led) return false;
-    if (!is_trump(c, x)) return true;  // line 21: a plain suit, no need to beat
-    // Line 25: trumps led, a stronger trump if the player has one.
+    if (!is_trump(c, x)) return true;  // Bazar rules: a plain suit, no need to beat
+    // Bazar rules: trumps led, a stronger trump if the player has one.
     bool can_beat = false;
     for (Card y : follow) can_beat = can_beat || beats(c, y, best);
     return !can_beat || beats(c, x, best);
   }
   if (c.trump.mode != Mode::suit) return true;
   const CardSet trumps = hand.in_suit(c.trump.suit);
-  if (trumps.empty()) return true;                    // line 23: no trump, any card
-  if (trick[win].first % 2 == seat % 2) return true;  // line 23: the partner holds the trick
+  if (trumps.empty()) return true;                    // Bazar rules: no trump, any card
+  if (trick[win].first % 2 == seat % 2) return true;  // Bazar rules: the partner holds the trick
   bool can_beat = false;
   for (Card y : trumps) can_beat = can_beat || beats(c, y, best);
-  if (can_beat) return beats(c, x, best);       // line 23: beat with a trump
+  if (can_beat) return beats(c, x, best);       // Bazar rules: beat with a trump
   return !forced_undertrump || is_trump(c, x);  // seed silent: the option
 }
 
@@ -94,7 +95,8 @@ struct Shown {
   CardSet cards;
 };
 
-// A shown combination's points in tens (lines 45-61) and its strength (lines 69-71).
+// A shown combination's points in tens (Bazar rules: a tierce is 2 (in tens)) and its strength (Bazar rules: only the
+// side with the strongest combination scores).
 struct ComboFacts {
   int tens = 0;
   int strength = 0;
@@ -137,7 +139,7 @@ ComboFacts combo_facts(const Contract& c, CardSet cards) {
   return f;
 }
 
-// Every combination in `hand` (lines 45-61): runs of 3, 4 and 5 in a suit, carrés of 8 to ace.
+// Every combination in `hand` (Bazar rules: a tierce is 2 (in tens)): runs of 3, 4 and 5 in a suit, carrés of 8 to ace.
 std::vector<CardSet> all_combos(CardSet hand) {
   std::vector<CardSet> out;
   for (int s = 0; s < kSuits; ++s)
@@ -222,8 +224,8 @@ class Replayer {
   }
 
   void check_hand(const HandResult& r, Seat dealer) {
-    // The auction (lines 43, 73, 75; docs/rules/bazar.md): speakers in turn from the dealer's
-    // successor; bids from 8 to 84, each higher than the last; capot above 25; after a capot by one
+    // The auction (Bazar rules: bids are 'x of a suit', at least 10x points; docs/rules/bazar.md): speakers in turn
+    // from the dealer's successor; bids from 8 to 84, each higher than the last; capot above 25; after a capot by one
     // side the other bids only capot; contra by the opponents, re-contra by the bidders, once each.
     Seat turn = static_cast<Seat>((dealer + 1) % 4);
     int passes = 0, high = 0, multiplier = 1;
@@ -295,11 +297,11 @@ class Replayer {
     ASSERT_EQ(c.redoubled_by, redoubled_by);
 
     const sim::DealFacts& deal = deals_.at(static_cast<std::size_t>(r.hand));
-    ASSERT_EQ(deal.leader, (dealer + 1) % 4);  // line 9
+    ASSERT_EQ(deal.leader, (dealer + 1) % 4);  // Bazar rules: 8 cards each; 7 to ace
     std::array<CardSet, 4> hands = deal.start_hands;
-    for (const CardSet& h : hands) ASSERT_EQ(h.size(), 8);  // line 9
+    for (const CardSet& h : hands) ASSERT_EQ(h.size(), 8);  // Bazar rules: 8 cards each; 7 to ace
 
-    // The play (lines 9-25, 65-71): tricks, announcing in trick 1, showing in trick 2.
+    // The play (Bazar rules: the player after the dealer starts): tricks, announcing in trick 1, showing in trick 2.
     std::array<std::vector<CardSet>, 4> announced;
     std::vector<Shown> shown;
     std::array<int, 2> cards{}, tricks{};
@@ -327,8 +329,8 @@ class Replayer {
         ASSERT_EQ(ra.seat, seat);
         const Action& a = ra.action;
         if (a.type == ActionType::announce) {
-          // Line 67: before the first card, a combination of the seat's own cards not crossing one
-          // announced already (line 65).
+          // Bazar rules: before the first card, a combination of the seat's own cards not crossing one
+          // announced already (Bazar rules: combinations must not cross; belote counts in any case).
           ASSERT_EQ(t, 0);
           ASSERT_TRUE((a.cards - deal.start_hands[static_cast<std::size_t>(seat)]).empty());
           for (CardSet other : announced[static_cast<std::size_t>(seat)]) ASSERT_TRUE((other & a.cards).empty());
@@ -337,7 +339,7 @@ class Replayer {
           continue;
         }
         if (a.type == ActionType::show) {
-          // Line 67: before the second card, what was announced, once.
+          // Bazar rules: before the second card, what was announced, once.
           ASSERT_EQ(t, 1);
           const auto& mine = announced[static_cast<std::size_t>(seat)];
           ASSERT_NE(std::find(mine.begin(), mine.end(), a.cards), mine.end());
@@ -360,7 +362,7 @@ class Replayer {
       ++tricks[static_cast<std::size_t>(leader % 2)];
     }
 
-    // Line 69: the side with the strongest shown combination counts all its shown ones; line 71:
+    // Bazar rules: the side with the strongest shown combination counts all its shown ones; :
     // equal strength goes to the first to show (the trump bit is inside the strength).
     int best = -1;
     int counting = -1;
@@ -374,7 +376,7 @@ class Replayer {
     std::array<int, 2> decl{}, belote{};
     for (const Shown& x : shown)
       if (x.seat % 2 == counting) decl[static_cast<std::size_t>(counting)] += combo_facts(c, x.cards).tens;
-    // Line 63/65: belote-rebelote 2, held from the start, in any case.
+    // Bazar rules: belote-rebelote 2, held from the start, in any case.
     if (c.trump.mode == Mode::suit)
       for (int seat = 0; seat < 4; ++seat) {
         const CardSet kq = CardSet::of(Card(c.trump.suit, Rank::king)) | CardSet::of(Card(c.trump.suit, Rank::queen));
@@ -382,7 +384,7 @@ class Replayer {
           belote[static_cast<std::size_t>(seat % 2)] = 2;
       }
 
-    // Line 41: 152 in cards, 10 for the last trick; a capot is 250.
+    // Bazar rules: 152 in cards, 10 for the last trick; a capot is 250.
     ASSERT_EQ(cards[0] + cards[1], 152);
     const int bidders = taker % 2, defence = 1 - bidders;
     std::array<int, 2> taken = cards;
@@ -400,7 +402,7 @@ class Replayer {
     }
     ASSERT_EQ(r.capot, capot);
 
-    // Lines 43, 73, 77 in tens, card points rounded down (docs/rules/bazar.md).
+    // Bazar rules: bids are 'x of a suit', at least 10x points in tens, card points rounded down (docs/rules/bazar.md).
     std::array<int, 2> y{};
     for (int t = 0; t < 2; ++t)
       y[static_cast<std::size_t>(t)] = taken[static_cast<std::size_t>(t)] / 10 + decl[static_cast<std::size_t>(t)] +

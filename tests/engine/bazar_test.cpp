@@ -1,5 +1,5 @@
-// Bazar belote (seed 000 lines 1-77): every number of the seed's section in tables, the scoring
-// formula on the seed's own examples, the auction's edge cases and refusals, the play constraints,
+// Bazar belote: every number of the Bazar rules in tables, the scoring
+// formula on the rules' own examples, the auction's edge cases and refusals, the play constraints,
 // announcing and showing combinations, and whole hands on hand-built decks.
 #include "variants/bazar.hpp"
 
@@ -25,7 +25,7 @@ const Trump kClubs = Trump::of(Suit::clubs);
 const Trump kSpades = Trump::of(Suit::spades);
 const Trump kHeight = Trump::no_trumps();
 
-// ---- every number of seed 000 lines 1-77 ---------------------------------------------------------
+// ---- every number of the Bazar rules ---------------------------------------------------------
 
 struct PointRow {
   Rank rank;
@@ -36,14 +36,14 @@ struct PointRow {
 };
 
 const PointRow kPointRows[] = {
-    {Rank::ace, 11, 11, 19, "seed 000 line 29; line 41 (height: A 19)"},
-    {Rank::ten, 10, 10, 10, "seed 000 line 31"},
-    {Rank::king, 4, 4, 4, "seed 000 line 33"},
-    {Rank::queen, 3, 3, 3, "seed 000 line 35"},
-    {Rank::jack, 2, 20, 2, "seed 000 line 37; line 41 (trump J 20)"},
-    {Rank::nine, 0, 14, 0, "seed 000 line 39; line 41 (trump 9 14)"},
-    {Rank::eight, 0, 0, 0, "seed 000 line 39"},
-    {Rank::seven, 0, 0, 0, "seed 000 line 39"},
+    {Rank::ace, 11, 11, 19, "Bazar rules: card values A 11 (height: A 19)"},
+    {Rank::ten, 10, 10, 10, "Bazar rules: 10 is worth 10"},
+    {Rank::king, 4, 4, 4, "Bazar rules: K is worth 4"},
+    {Rank::queen, 3, 3, 3, "Bazar rules: Q is worth 3"},
+    {Rank::jack, 2, 20, 2, "Bazar rules: J is worth 2 (trump J 20)"},
+    {Rank::nine, 0, 14, 0, "Bazar rules: 7, 8 and 9 are worth nothing (trump 9 14)"},
+    {Rank::eight, 0, 0, 0, "Bazar rules: 7, 8 and 9 are worth nothing"},
+    {Rank::seven, 0, 0, 0, "Bazar rules: 7, 8 and 9 are worth nothing"},
 };
 
 TEST(BazarSeedNumbers, CardPoints) {
@@ -57,8 +57,8 @@ TEST(BazarSeedNumbers, CardPoints) {
 }
 
 TEST(BazarSeedNumbers, DealTotals) {
-  // Seed 000 line 41: the cards are worth 152 in every contract, the last trick 10 more, a capot
-  // 250; line 7: 162 in the folds, which is the 16 of line 77 in tens.
+  // Bazar rules: the cards are worth 152 in every contract, the last trick 10 more, a capot
+  // 250; 162 in the folds, which is the 16 of Bazar rules: the scoring formula in tens in tens.
   const PointTable p = bazar_points();
   for (Trump t : {Trump::of(Suit::clubs), Trump::of(Suit::diamonds), kHearts, kSpades, kHeight})
     EXPECT_EQ(p.sum(t, CardSet::deck32()), 152) << to_string(t);
@@ -66,10 +66,10 @@ TEST(BazarSeedNumbers, DealTotals) {
   EXPECT_EQ(kCapotPoints, 250);
   EXPECT_EQ(kDealTens, card_tens(152 + 10));
   EXPECT_EQ(kDealTens, 16);
-  // Line 43: bids are in tens, "12 of hearts" asks for 120.
+  // Bazar rules: bids are in tens, "12 of hearts" asks for 120.
   EXPECT_EQ(card_tens(120), 12);
   EXPECT_EQ(card_tens(119), 11);
-  // Line 73: capot may be bid above 25. Our bounds (docs/rules/bazar.md): 8 (line 7's 82 in tens,
+  // Bazar rules: capot may be bid above 25. Our bounds (docs/rules/bazar.md): 8 (the contract's 82 in tens,
   // rounded down) up to 84 (a capot and four carrés in height: 25 + 20 + 19 + 10 + 10).
   EXPECT_EQ(kCapotBidAbove, 25);
   EXPECT_EQ(kMinBid, 8);
@@ -77,8 +77,8 @@ TEST(BazarSeedNumbers, DealTotals) {
 }
 
 TEST(BazarSeedNumbers, CardOrders) {
-  // Seed 000 line 13: plain A 10 K Q J 9 8 7; line 15: trump J 9 A 10 K Q 8 7; line 17: any trump
-  // beats any plain card; line 9: in height the ace is highest in every suit.
+  // Bazar rules: plain A 10 K Q J 9 8 7; trump J 9 A 10 K Q 8 7; any trump
+  // beats any plain card; in height the ace is highest in every suit.
   const Rank plain[] = {Rank::ace,  Rank::ten,  Rank::king,  Rank::queen,
                         Rank::jack, Rank::nine, Rank::eight, Rank::seven};
   const Rank trump[] = {Rank::jack, Rank::nine,  Rank::ace,   Rank::ten,
@@ -102,20 +102,28 @@ struct ComboRow {
 
 TEST(BazarSeedNumbers, CombinationValuesInTens) {
   const ComboRow rows[] = {
-      {{"7H", "8H", "9H"}, kClubs, ComboKind::tierce, 2, "seed 000 line 45"},
-      {{"TH", "JH", "QH", "KH"}, kClubs, ComboKind::quarte, 5, "seed 000 line 47"},
-      {{"9S", "TS", "JS", "QS", "KS"}, kClubs, ComboKind::quint, 10, "seed 000 line 49"},
-      {{"JC", "JD", "JH", "JS"}, kClubs, ComboKind::carre, 20, "seed 000 line 53"},
-      {{"JC", "JD", "JH", "JS"}, kHeight, ComboKind::carre, 20, "seed 000 line 53"},
-      {{"9C", "9D", "9H", "9S"}, kClubs, ComboKind::carre, 14, "seed 000 line 55"},
-      {{"9C", "9D", "9H", "9S"}, kHeight, ComboKind::carre, 10, "seed 000 line 55 (without a trump)"},
-      {{"KC", "KD", "KH", "KS"}, kClubs, ComboKind::carre, 10, "seed 000 line 57"},
-      {{"QC", "QD", "QH", "QS"}, kHeight, ComboKind::carre, 10, "seed 000 line 57"},
-      {{"TC", "TD", "TH", "TS"}, kClubs, ComboKind::carre, 10, "seed 000 line 57"},
-      {{"AC", "AD", "AH", "AS"}, kClubs, ComboKind::carre, 10, "seed 000 line 59"},
-      {{"AC", "AD", "AH", "AS"}, kHeight, ComboKind::carre, 19, "seed 000 line 59 (without a trump)"},
-      {{"8C", "8D", "8H", "8S"}, kClubs, ComboKind::carre, 0, "seed 000 line 61"},
-      {{"8C", "8D", "8H", "8S"}, kHeight, ComboKind::carre, 0, "seed 000 line 61"},
+      {{"7H", "8H", "9H"}, kClubs, ComboKind::tierce, 2, "Bazar rules: a tierce is 2 (in tens)"},
+      {{"TH", "JH", "QH", "KH"}, kClubs, ComboKind::quarte, 5, "Bazar rules: a fifty is 5"},
+      {{"9S", "TS", "JS", "QS", "KS"}, kClubs, ComboKind::quint, 10, "Bazar rules: a hundred is 10"},
+      {{"JC", "JD", "JH", "JS"}, kClubs, ComboKind::carre, 20, "Bazar rules: four jacks are 20"},
+      {{"JC", "JD", "JH", "JS"}, kHeight, ComboKind::carre, 20, "Bazar rules: four jacks are 20"},
+      {{"9C", "9D", "9H", "9S"}, kClubs, ComboKind::carre, 14, "Bazar rules: four nines are 14 (10 without a trump)"},
+      {{"9C", "9D", "9H", "9S"},
+       kHeight,
+       ComboKind::carre,
+       10,
+       "Bazar rules: four nines are 14 (10 without a trump) (without a trump)"},
+      {{"KC", "KD", "KH", "KS"}, kClubs, ComboKind::carre, 10, "Bazar rules: four kings, queens or tens are 10"},
+      {{"QC", "QD", "QH", "QS"}, kHeight, ComboKind::carre, 10, "Bazar rules: four kings, queens or tens are 10"},
+      {{"TC", "TD", "TH", "TS"}, kClubs, ComboKind::carre, 10, "Bazar rules: four kings, queens or tens are 10"},
+      {{"AC", "AD", "AH", "AS"}, kClubs, ComboKind::carre, 10, "Bazar rules: four aces are 10 (19 without a trump)"},
+      {{"AC", "AD", "AH", "AS"},
+       kHeight,
+       ComboKind::carre,
+       19,
+       "Bazar rules: four aces are 10 (19 without a trump) (without a trump)"},
+      {{"8C", "8D", "8H", "8S"}, kClubs, ComboKind::carre, 0, "Bazar rules: four eights are worth nothing"},
+      {{"8C", "8D", "8H", "8S"}, kHeight, ComboKind::carre, 0, "Bazar rules: four eights are worth nothing"},
   };
   const DeclarationRules rules = bazar_declarations();
   for (const ComboRow& r : rows) {
@@ -127,15 +135,15 @@ TEST(BazarSeedNumbers, CombinationValuesInTens) {
     EXPECT_EQ(it->kind, r.kind) << r.source;
     EXPECT_EQ(it->points, r.points) << r.source;
   }
-  // Line 51: every rank but 7 makes a carré.
+  // Bazar rules: every rank but 7 makes a carré.
   EXPECT_TRUE(find_combos(S({"7C", "7D", "7H", "7S"}), kClubs, rules).empty());
   EXPECT_TRUE(find_combos(S({"7C", "7D", "7H", "7S"}), kHeight, rules).empty());
-  // Line 63: belote-rebelote 2.
+  // Bazar rules: belote-rebelote 2.
   EXPECT_EQ(rules.belote_points, 2);
 }
 
 TEST(BazarSeedNumbers, CombinationStrengths) {
-  // Seed 000 line 69: 4 of a kind > 100 > 50 > tierce; carrés 8 > J > 9 > A > 10 > K > Q (in every
+  // Bazar rules: 4 of a kind > 100 > 50 > tierce; carrés 8 > J > 9 > A > 10 > K > Q (in every
   // contract); other combinations by their top card A K Q J 10 9.
   const DeclarationRules rules = bazar_declarations();
   auto key = [&](std::initializer_list<const char*> cards, Trump t) {
@@ -151,7 +159,8 @@ TEST(BazarSeedNumbers, CombinationStrengths) {
                                     key({"TC", "TD", "TH", "TS"}, t), key({"KC", "KD", "KH", "KS"}, t),
                                     key({"QC", "QD", "QH", "QS"}, t)};
     for (int i = 0; i + 1 < 7; ++i) {
-      EXPECT_GT(carres[i], carres[i + 1]) << "carré order, line 69, " << to_string(t);
+      EXPECT_GT(carres[i], carres[i + 1])
+          << "carré order, Bazar rules: only the side with the strongest combination scores, " << to_string(t);
     }
     EXPECT_GT(carres[6], key({"TH", "JH", "QH", "KH", "AH"}, t));  // the weakest carré beats a 100
   }
@@ -162,21 +171,22 @@ TEST(BazarSeedNumbers, CombinationStrengths) {
   for (int i = 0; i + 1 < 6; ++i)
     EXPECT_GT(key({tops[i][0], tops[i][1], tops[i][2]}, kClubs),
               key({tops[i + 1][0], tops[i + 1][1], tops[i + 1][2]}, kClubs));
-  // Line 71: at equal height the trump sequence wins.
+  // Bazar rules: at equal height the trump sequence wins.
   EXPECT_GT(key({"9C", "TC", "JC"}, kClubs), key({"9D", "TD", "JD"}, kClubs));
   EXPECT_EQ(key({"9H", "TH", "JH"}, kClubs), key({"9D", "TD", "JD"}, kClubs));
 }
 
 TEST(BazarSeedNumbers, OnlyTheStrongerSideCounts) {
-  // Seed 000 line 69: only the side with the strongest combination counts, and all its combinations
-  // count; line 69's parenthesis: 8s score nothing but neutralise every combination of the opponent.
+  // Bazar rules: only the side with the strongest combination counts, and all its combinations
+  // count; and, as the rules add in parenthesis, 8s score nothing but neutralise every combination of the opponent.
   const DeclarationRules rules = bazar_declarations();
   std::vector<std::vector<Combo>> by_seat(4);
   by_seat[0] = find_combos(S({"JC", "JD", "JH", "JS"}), kClubs, rules);
   by_seat[1] = find_combos(S({"8C", "8D", "8H", "8S"}), kClubs, rules);
   const std::vector<Seat> order = {0, 1, 2, 3};
   EXPECT_EQ(declaration_winner(by_seat, order, kClubs, rules), 1);
-  // Equal non-trump sequences: the first in the showing order (line 71).
+  // Equal non-trump sequences: the first in the showing order (Bazar rules: equal combinations: trumps first, then the
+  // first to show).
   by_seat[0] = find_combos(S({"9H", "TH", "JH"}), kClubs, rules);
   by_seat[1] = find_combos(S({"9D", "TD", "JD"}), kClubs, rules);
   EXPECT_EQ(declaration_winner(by_seat, order, kClubs, rules), 0);
@@ -186,7 +196,7 @@ TEST(BazarSeedNumbers, OnlyTheStrongerSideCounts) {
 }
 
 TEST(BazarSeedNumbers, CrossingCombinationsCountOnce) {
-  // Seed 000 line 65: {7H 8H 9H 10H} is one 50 (5); {8H 9H 10H 10C JC QC} two tierces (2 + 2).
+  // Bazar rules: {7H 8H 9H 10H} is one 50 (5); {8H 9H 10H 10C JC QC} two tierces (2 + 2).
   const DeclarationRules rules = bazar_declarations();
   auto total = [&](CardSet h) {
     int t = 0;
@@ -197,7 +207,8 @@ TEST(BazarSeedNumbers, CrossingCombinationsCountOnce) {
   EXPECT_EQ(total(S({"8H", "9H", "TH", "TC", "JC", "QC"})), 4);
 }
 
-// ---- the scoring formula (seed 000 lines 43, 73, 77), pure ---------------------------------------
+// ---- the scoring formula (Bazar rules: bids are 'x of a suit', at least 10x points), pure
+// ---------------------------------------
 
 struct ScoreRow {
   const char* source;
@@ -214,29 +225,32 @@ struct ScoreRow {
 
 // The bidders are team 1 (seats 1 and 3), the defence team 0.
 const ScoreRow kScoreRows[] = {
-    {"line 43: 12 of hearts, 120 taken", 12, false, 1, 110, true, 5, 0, 0, 0, 0, Outcome::made, 12, 24, 4},
-    {"line 43: 12 of hearts, 119 taken", 12, false, 1, 109, true, 5, 0, 0, 0, 0, Outcome::failed, 11, 0, 28},
-    {"line 43: 12 with 2 additional, 100 taken", 12, false, 1, 90, true, 5, 2, 0, 0, 0, Outcome::made, 12, 24, 6},
-    {"line 43: 12 with 2 additional, 99 taken", 12, false, 1, 99, false, 5, 2, 0, 0, 0, Outcome::failed, 11, 0, 30},
-    {"line 63: belote is an additional 2", 12, false, 1, 90, true, 5, 0, 2, 0, 0, Outcome::made, 12, 24, 6},
-    {"line 77: made, x + y; defence its own / 10", 8, false, 1, 80, true, 4, 0, 0, 0, 0, Outcome::made, 9, 17, 7},
-    {"line 43/77: y = x is made", 9, false, 1, 80, true, 4, 0, 0, 0, 0, Outcome::made, 9, 18, 7},
-    {"line 77: rounded down, 89 is 8", 9, false, 1, 79, true, 4, 0, 0, 0, 0, Outcome::failed, 8, 0, 25},
-    {"line 77: rounded down, 89 makes 8", 8, false, 1, 79, true, 4, 0, 0, 0, 0, Outcome::made, 8, 16, 7},
-    {"line 69/77: the defence's counted combinations are its own", 8, false, 1, 80, true, 4, 0, 0, 5, 0, Outcome::made,
+    {"Bazar rules: 12 of hearts, 120 taken", 12, false, 1, 110, true, 5, 0, 0, 0, 0, Outcome::made, 12, 24, 4},
+    {"Bazar rules: 12 of hearts, 119 taken", 12, false, 1, 109, true, 5, 0, 0, 0, 0, Outcome::failed, 11, 0, 28},
+    {"Bazar rules: 12 with 2 additional, 100 taken", 12, false, 1, 90, true, 5, 2, 0, 0, 0, Outcome::made, 12, 24, 6},
+    {"Bazar rules: 12 with 2 additional, 99 taken", 12, false, 1, 99, false, 5, 2, 0, 0, 0, Outcome::failed, 11, 0, 30},
+    {"Bazar rules: belote is an additional 2", 12, false, 1, 90, true, 5, 0, 2, 0, 0, Outcome::made, 12, 24, 6},
+    {"Bazar rules: made, x + y; defence its own / 10", 8, false, 1, 80, true, 4, 0, 0, 0, 0, Outcome::made, 9, 17, 7},
+    {"Bazar rules: y = x is made", 9, false, 1, 80, true, 4, 0, 0, 0, 0, Outcome::made, 9, 18, 7},
+    {"Bazar rules: rounded down, 89 is 8", 9, false, 1, 79, true, 4, 0, 0, 0, 0, Outcome::failed, 8, 0, 25},
+    {"Bazar rules: rounded down, 89 makes 8", 8, false, 1, 79, true, 4, 0, 0, 0, 0, Outcome::made, 8, 16, 7},
+    {"Bazar rules: the defence's counted combinations are its own", 8, false, 1, 80, true, 4, 0, 0, 5, 0, Outcome::made,
      9, 17, 12},
-    {"line 77: failed, x + 16 + z, z from both sides", 10, false, 1, 60, true, 3, 0, 2, 5, 0, Outcome::failed, 9, 0,
+    {"Bazar rules: failed, x + 16 + z, z from both sides", 10, false, 1, 60, true, 3, 0, 2, 5, 0, Outcome::failed, 9, 0,
      33},
-    {"line 77: contra, bidders made: 2x + 16 + z", 9, false, 2, 90, true, 5, 2, 0, 0, 0, Outcome::made, 12, 36, 0},
-    {"line 77: contra, bidders failed", 9, false, 2, 70, true, 4, 0, 0, 0, 0, Outcome::failed, 8, 0, 34},
-    {"line 77: re-contra, bidders made: 4x + 16 + z", 9, false, 4, 90, true, 5, 0, 0, 0, 0, Outcome::made, 10, 52, 0},
-    {"line 77: re-contra, bidders failed", 11, false, 4, 90, true, 5, 0, 0, 0, 2, Outcome::failed, 10, 0, 62},
-    {"line 73: capot bid and capot", 26, true, 1, 152, true, 8, 0, 2, 0, 0, Outcome::made, 27, 53, 0},
-    {"line 73: capot bid, amount taken, no capot", 26, true, 1, 142, true, 7, 10, 2, 0, 0, Outcome::failed, 27, 0, 54},
-    {"line 73: capot bid, capot, amount short", 30, true, 1, 152, true, 8, 0, 0, 0, 0, Outcome::failed, 25, 0, 46},
-    {"line 41: an unbid capot is 250", 20, false, 1, 152, true, 8, 0, 0, 0, 0, Outcome::made, 25, 45, 0},
-    {"line 41: a defence capot fails the bid", 8, false, 1, 0, false, 0, 0, 0, 0, 0, Outcome::failed, 0, 0, 24},
-    {"line 43: combinations alone can reach the bid", 8, false, 1, 0, false, 0, 34, 0, 0, 0, Outcome::made, 34, 42, 25},
+    {"Bazar rules: contra, bidders made: 2x + 16 + z", 9, false, 2, 90, true, 5, 2, 0, 0, 0, Outcome::made, 12, 36, 0},
+    {"Bazar rules: contra, bidders failed", 9, false, 2, 70, true, 4, 0, 0, 0, 0, Outcome::failed, 8, 0, 34},
+    {"Bazar rules: re-contra, bidders made: 4x + 16 + z", 9, false, 4, 90, true, 5, 0, 0, 0, 0, Outcome::made, 10, 52,
+     0},
+    {"Bazar rules: re-contra, bidders failed", 11, false, 4, 90, true, 5, 0, 0, 0, 2, Outcome::failed, 10, 0, 62},
+    {"Bazar rules: capot bid and capot", 26, true, 1, 152, true, 8, 0, 2, 0, 0, Outcome::made, 27, 53, 0},
+    {"Bazar rules: capot bid, amount taken, no capot", 26, true, 1, 142, true, 7, 10, 2, 0, 0, Outcome::failed, 27, 0,
+     54},
+    {"Bazar rules: capot bid, capot, amount short", 30, true, 1, 152, true, 8, 0, 0, 0, 0, Outcome::failed, 25, 0, 46},
+    {"Bazar rules: an unbid capot is 250", 20, false, 1, 152, true, 8, 0, 0, 0, 0, Outcome::made, 25, 45, 0},
+    {"Bazar rules: a defence capot fails the bid", 8, false, 1, 0, false, 0, 0, 0, 0, 0, Outcome::failed, 0, 0, 24},
+    {"Bazar rules: combinations alone can reach the bid", 8, false, 1, 0, false, 0, 34, 0, 0, 0, Outcome::made, 34, 42,
+     25},
 };
 
 TEST(BazarScoring, SeedExamples) {
@@ -341,7 +355,7 @@ const AuctionRow kAuctionRows[] = {
      1,
      3,
      false},
-    {"contra: the opponents only, once, and not before a bid (line 75)",
+    {"contra: the opponents only, once, and not before a bid (Bazar rules: contra and re-contra)",
      {{1, Action::double_(), Refusal::cannot_double},
       {1, bid(9, kHearts), kOk},
       {2, Action::redouble(), Refusal::cannot_redouble},  // re-contra without contra
@@ -357,7 +371,7 @@ const AuctionRow kAuctionRows[] = {
      2,
      1,
      false},
-    {"re-contra: the bidding side only, after a contra, once (line 75)",
+    {"re-contra: the bidding side only, after a contra, once (Bazar rules: contra and re-contra)",
      {{1, bid(9, kHearts), kOk},
       {2, Action::double_(), kOk},
       {0, Action::redouble(), Refusal::cannot_redouble},  // the contra's own side
@@ -387,7 +401,7 @@ const AuctionRow kAuctionRows[] = {
      1,
      2,
      false},
-    {"capot only above 25, then the other side must bid capot too (line 73)",
+    {"capot only above 25, then the other side must bid capot too (Bazar rules: capot bids above 25)",
      {{1, bid(25, kHearts, true), Refusal::invalid_bid},
       {1, bid(26, kHearts, true), kOk},
       {2, bid(27, kSpades), Refusal::invalid_bid},
@@ -530,9 +544,9 @@ TEST(Bazar, DealsThreeTwoThreeFromTheDealersSuccessor) {
   expect(0, {9, 10, 11, 18, 19, 29, 30, 31});
   const Observation o = s->observation(1);
   EXPECT_EQ(o.phase, Phase::bidding);
-  EXPECT_EQ(o.current, 1);  // seed 000 line 9: the player next to the dealer speaks first
+  EXPECT_EQ(o.current, 1);  // Bazar rules: the player next to the dealer speaks first
   EXPECT_FALSE(o.turn_up.has_value());
-  EXPECT_EQ(o.hand_sizes, (std::array<int, 4>{8, 8, 8, 8}));  // line 9: 8 cards each
+  EXPECT_EQ(o.hand_sizes, (std::array<int, 4>{8, 8, 8, 8}));  // Bazar rules: 8 cards each
 }
 
 TEST(Bazar, AllPassRedealsByTheNextDealer) {
@@ -570,7 +584,7 @@ TEST(Bazar, ContractWithContraAndReContraThenTheDealersSuccessorLeads) {
   EXPECT_EQ(o.contract->multiplier, 4);
   EXPECT_EQ(o.contract->doubled_by, 3);
   EXPECT_EQ(o.contract->redoubled_by, 0);
-  EXPECT_EQ(o.current, 1);  // seed 000 line 9: the dealer's successor leads, whoever bid
+  EXPECT_EQ(o.current, 1);  // Bazar rules: the dealer's successor leads, whoever bid
   EXPECT_EQ(o.bids.size(), 7u);
 }
 
@@ -600,7 +614,7 @@ TEST(Bazar, BiddingRefusalsAreTypedAndChangeNothing) {
   expect_refused(*s, 1, Action::take(), Refusal::not_allowed);
   expect_refused(*s, 1, Action::announce(S({"8C", "8D", "8H", "8S"})), Refusal::wrong_phase);
   ASSERT_EQ(s->apply(1, bid(26, kHearts, true)), Refusal::none);
-  expect_refused(*s, 2, bid(30, kSpades), Refusal::invalid_bid);  // line 73: capot or nothing
+  expect_refused(*s, 2, bid(30, kSpades), Refusal::invalid_bid);  // Bazar rules: capot or nothing
   expect_refused(*s, 2, bid(26, kSpades, true), Refusal::bid_too_low);
   expect_refused(*s, 2, Action::redouble(), Refusal::cannot_redouble);
   ASSERT_EQ(s->apply(2, Action::double_()), Refusal::none);
@@ -643,7 +657,8 @@ void bid_and_close(State& s, Seat bidder, const Action& b) {
   ASSERT_EQ(s.phase(), Phase::playing);
 }
 
-// ---- play constraints (seed 000 lines 19-25, RULES-NOTES bazar column) ------------------------------
+// ---- play constraints (Bazar rules: the leader may play any card, the chosen bazar play rules)
+// ------------------------------
 
 struct PlayRow {
   const char* source;
@@ -657,7 +672,7 @@ struct PlayRow {
 };
 
 const PlayRow kPlayRows[] = {
-    {"line 19: the leader plays anything",
+    {"Bazar rules: the leader plays anything",
      {},
      {"7S", "JH", "AD"},
      {"7S", "JH", "AD"},
@@ -665,7 +680,7 @@ const PlayRow kPlayRows[] = {
      "free",
      Refusal::none,
      nullptr},
-    {"line 21: follow a plain suit, no need to beat",
+    {"Bazar rules: follow a plain suit, no need to beat",
      {"KS"},
      {"7S", "AS", "JH"},
      {"7S", "AS"},
@@ -673,7 +688,7 @@ const PlayRow kPlayRows[] = {
      "free",
      Refusal::must_follow_suit,
      "JH"},
-    {"line 25: trumps led, beat if able",
+    {"Bazar rules: trumps led, beat if able",
      {"AH"},
      {"7H", "9H", "KS"},
      {"9H"},
@@ -681,7 +696,8 @@ const PlayRow kPlayRows[] = {
      "free",
      Refusal::must_beat,
      "7H"},
-    {"line 25 (RULES-NOTES): beat the partner's trump too",
+    {"Bazar rules: trumps led, play a higher trump if able, else a trump (the chosen rule): beat the partner's trump "
+     "too",
      {"AH", "7H"},
      {"8H", "JH"},
      {"JH"},
@@ -689,7 +705,7 @@ const PlayRow kPlayRows[] = {
      "free",
      Refusal::must_beat,
      "8H"},
-    {"line 25: cannot beat, any trump",
+    {"Bazar rules: cannot beat, any trump",
      {"JH"},
      {"7H", "AH", "KS"},
      {"7H", "AH"},
@@ -697,8 +713,8 @@ const PlayRow kPlayRows[] = {
      "free",
      Refusal::must_follow_suit,
      "KS"},
-    {"line 25: no trump, any card", {"JH"}, {"KS", "AD"}, {"KS", "AD"}, kHearts, "free", Refusal::none, nullptr},
-    {"line 23: void, opponent winning with a plain card: beat with a trump",
+    {"Bazar rules: no trump, any card", {"JH"}, {"KS", "AD"}, {"KS", "AD"}, kHearts, "free", Refusal::none, nullptr},
+    {"Bazar rules: void, opponent winning with a plain card: beat with a trump",
      {"AS"},
      {"7H", "KD"},
      {"7H"},
@@ -706,8 +722,15 @@ const PlayRow kPlayRows[] = {
      "free",
      Refusal::must_trump,
      "KD"},
-    {"line 23: void, no trump: any card", {"AS"}, {"KD", "7C"}, {"KD", "7C"}, kHearts, "free", Refusal::none, nullptr},
-    {"line 23: void, the partner holds the trick: any card",
+    {"Bazar rules: void, no trump: any card",
+     {"AS"},
+     {"KD", "7C"},
+     {"KD", "7C"},
+     kHearts,
+     "free",
+     Refusal::none,
+     nullptr},
+    {"Bazar rules: void, the partner holds the trick: any card",
      {"AS", "7S"},
      {"7H", "KD"},
      {"7H", "KD"},
@@ -715,7 +738,7 @@ const PlayRow kPlayRows[] = {
      "free",
      Refusal::none,
      nullptr},
-    {"line 23: void, opponent trumped: beat it if able",
+    {"Bazar rules: void, opponent trumped: beat it if able",
      {"AS", "9H"},
      {"7H", "JH", "KD"},
      {"JH"},
@@ -723,7 +746,7 @@ const PlayRow kPlayRows[] = {
      "free",
      Refusal::must_overtrump,
      "7H"},
-    {"line 23 (our default undertrump: free): cannot beat, any card",
+    {"Bazar rules: void, beat the trick with a trump if able (our default undertrump: free): cannot beat, any card",
      {"AS", "9H"},
      {"7H", "KD"},
      {"7H", "KD"},
@@ -739,8 +762,15 @@ const PlayRow kPlayRows[] = {
      "forced",
      Refusal::must_undertrump,
      "KD"},
-    {"line 9: height, void: any card", {"AS"}, {"7H", "KD"}, {"7H", "KD"}, kHeight, "free", Refusal::none, nullptr},
-    {"line 21: height, follow, no need to beat",
+    {"Bazar rules: height, void: any card",
+     {"AS"},
+     {"7H", "KD"},
+     {"7H", "KD"},
+     kHeight,
+     "free",
+     Refusal::none,
+     nullptr},
+    {"Bazar rules: height, follow, no need to beat",
      {"TS"},
      {"7S", "AS", "KD"},
      {"7S", "AS"},
@@ -778,7 +808,8 @@ TEST(BazarPlay, RefusalsInPlayAreTypedAndChangeNothing) {
   expect_refused(*s, 3, Action::concede(), Refusal::wrong_phase);
 }
 
-// ---- announcing and showing (seed 000 lines 65-71) -----------------------------------------------
+// ---- announcing and showing (Bazar rules: combinations must not cross; belote counts in any case)
+// -----------------------------------------------
 
 const CardSet kJacks = S({"JC", "JD", "JH", "JS"});
 const CardSet kEights = S({"8C", "8D", "8H", "8S"});
@@ -828,19 +859,19 @@ HandResult play_carre_case(const CarreCase& k) {
 TEST(BazarDeclarations, WhichSideCounts) {
   const CarreCase cases[] = {
       {true, true, true, true, true, true, 0, 2,
-       "line 69: 8s beat jacks and score nothing; the partner's tierce counts with them"},
-      {true, true, true, true, false, false, 0, 0, "line 69: 8s neutralise the jacks"},
-      {true, true, true, false, true, true, 20, 0, "line 71: the 8s were not shown, the jacks count"},
-      {true, true, false, false, true, true, 20, 0, "line 67: the 8s were not announced, the jacks count"},
-      {false, false, true, true, false, false, 0, 0, "line 67: nothing announced by team 0"},
-      {true, false, false, false, true, true, 0, 2, "line 67: the jacks were not shown, the tierce counts"},
-      {true, true, false, false, false, false, 20, 0, "line 53: four jacks 20"},
+       "Bazar rules: 8s beat jacks and score nothing; the partner's tierce counts with them"},
+      {true, true, true, true, false, false, 0, 0, "Bazar rules: 8s neutralise the jacks"},
+      {true, true, true, false, true, true, 20, 0, "Bazar rules: the 8s were not shown, the jacks count"},
+      {true, true, false, false, true, true, 20, 0, "Bazar rules: the 8s were not announced, the jacks count"},
+      {false, false, true, true, false, false, 0, 0, "Bazar rules: nothing announced by team 0"},
+      {true, false, false, false, true, true, 0, 2, "Bazar rules: the jacks were not shown, the tierce counts"},
+      {true, true, false, false, false, false, 20, 0, "Bazar rules: four jacks 20"},
   };
   for (const CarreCase& k : cases) {
     const HandResult r = play_carre_case(k);
     EXPECT_EQ(r.teams[0].declarations, k.team0_decl) << k.why;
     EXPECT_EQ(r.teams[1].declarations, k.team1_decl) << k.why;
-    // Line 65: belote-rebelote (seat 1 holds KH QH) counts 2 whatever the combinations do.
+    // Bazar rules: belote-rebelote (seat 1 holds KH QH) counts 2 whatever the combinations do.
     EXPECT_EQ(r.teams[1].belote, 2) << k.why;
     EXPECT_EQ(r.teams[0].belote, 0) << k.why;
   }
@@ -888,7 +919,8 @@ TEST(BazarDeclarations, AnnounceAndShowRefusals) {
 }
 
 // Equal tierces to the jack: seat 0 in clubs, seat 1 in diamonds. In hearts neither is trump and
-// the first to show wins (line 71); trick 1 decides who shows first.
+// the first to show wins (Bazar rules: equal combinations: trumps first, then the first to show); trick 1 decides who
+// shows first.
 const std::array<std::vector<const char*>, 4> kTieHands = {{
     {"9C", "TC", "JC", "7C", "7H", "9H", "7S", "8D"},
     {"9D", "TD", "JD", "AD", "QC", "8H", "TH", "8S"},
@@ -960,11 +992,12 @@ TEST(BazarHands, CapotBids) {
     const char* source;
   };
   const Row rows[] = {
-      {26, true, false, false, false, Outcome::made, 26 + 27, 0, "line 73: capot bid made: x + y, y = 25 + belote 2"},
-      {28, true, false, false, false, Outcome::failed, 0, 28 + 16 + 2, "line 73/77: capot, but 27 < 28"},
-      {28, true, false, false, true, Outcome::made, 28 + 39, 0, "line 43: 25 + 10 + 2 + belote 2 = 39"},
-      {20, false, true, true, false, Outcome::made, 4 * 20 + 16 + 2, 0, "line 77: re-contra, 4x + 16 + z"},
-      {30, true, true, false, false, Outcome::failed, 0, 2 * 30 + 16 + 2, "line 77: contra, 2x + 16 + z"},
+      {26, true, false, false, false, Outcome::made, 26 + 27, 0,
+       "Bazar rules: capot bid made: x + y, y = 25 + belote 2"},
+      {28, true, false, false, false, Outcome::failed, 0, 28 + 16 + 2, "Bazar rules: capot, but 27 < 28"},
+      {28, true, false, false, true, Outcome::made, 28 + 39, 0, "Bazar rules: 25 + 10 + 2 + belote 2 = 39"},
+      {20, false, true, true, false, Outcome::made, 4 * 20 + 16 + 2, 0, "Bazar rules: re-contra, 4x + 16 + z"},
+      {30, true, true, false, false, Outcome::failed, 0, 2 * 30 + 16 + 2, "Bazar rules: contra, 2x + 16 + z"},
   };
   for (const Row& row : rows) {
     auto s = make(deck_for(kCapotHands));
@@ -1017,7 +1050,7 @@ TEST(BazarHands, CapotBids) {
 }
 
 TEST(BazarHands, CapotBidWithoutCapotFails) {
-  // Line 73: a capot bid that takes its amount but not every trick is lost. Seat 0 holds the ace of
+  // Bazar rules: a capot bid that takes its amount but not every trick is lost. Seat 0 holds the ace of
   // hearts and seat 1 the ace of clubs: seat 0 wins trick 2 with the ace (11 points), seat 1 takes
   // the rest, 151 with the last trick, and its 100 (7-J of hearts) and belote make 15 + 10 + 2 = 27.
   std::array<std::vector<const char*>, 4> hands = kCapotHands;
@@ -1073,7 +1106,7 @@ TEST(BazarOptions, DefaultsAndBadValues) {
   EXPECT_EQ(std::get<int>(o.at("target")), 101);
   EXPECT_EQ(std::get<std::string>(o.at("undertrump")), "free");
   EXPECT_EQ(std::get<std::string>(o.at("deal")), "shuffle");
-  EXPECT_EQ(o.count("declare"), 0u);  // seed 000 line 67: always announced and shown
+  EXPECT_EQ(o.count("declare"), 0u);  // Bazar rules: always announced and shown
   for (Options bad : {Options{{"target", 100}}, Options{{"undertrump", std::string("sometimes")}},
                       Options{{"declare", std::string("auto")}}}) {
     EXPECT_EQ(create_state(record_for(deck_for(kCapotHands), bad)).error->code, "bad_option");

@@ -1,5 +1,5 @@
 // Seeded random matches of `belot` through the shared harness. The oracle re-plays every hand from
-// the match record on its own, from seed 004 and RULES-NOTES.md: the bidding and its contract,
+// the match record on its own, from Bulgarian Belot rules and docs/rules: the bidding and its contract,
 // every trick, card points, belotes, which declarations count, the rounding to tens, inside,
 // hanging points, doubles, kaput and the end of the match. It calls none of the variant's code
 // (only the shared best_combos, for each seat's automatic declarations).
@@ -28,10 +28,12 @@ Rules rules_of(const Options& o) {
 }
 
 // Ranks are indexed 7 8 9 10 J Q K A.
-constexpr int kTrumpValue[kRanks] = {0, 0, 14, 10, 20, 3, 4, 11};  // seed 004 lines 60-61
-constexpr int kPlainValue[kRanks] = {0, 0, 0, 10, 2, 3, 4, 11};    // seed 004 line 60
-constexpr int kTrumpRank[kRanks] = {0, 1, 6, 4, 7, 2, 3, 5};       // seed 004 line 28: J 9 A 10 K Q 8 7
-constexpr int kPlainRank[kRanks] = {0, 1, 2, 6, 3, 4, 5, 7};       // seed 004 line 30: A 10 K Q J 9 8 7
+constexpr int kTrumpValue[kRanks] = {0, 0, 14, 10, 20,
+                                     3, 4, 11};  // Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0
+constexpr int kPlainValue[kRanks] = {0, 0, 0, 10, 2,
+                                     3, 4, 11};  // Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0
+constexpr int kTrumpRank[kRanks] = {0, 1, 6, 4, 7, 2, 3, 5};  // Bulgarian Belot rules: J 9 A 10 K Q 8 7
+constexpr int kPlainRank[kRanks] = {0, 1, 2, 6, 3, 4, 5, 7};  // Bulgarian Belot rules: A 10 K Q J 9 8 7
 
 bool trump_suit(Card c, Trump t) { return t.mode == Mode::suit && c.suit() == t.suit; }
 bool trump_ordered(Card c, Trump t) { return t.mode == Mode::all_trumps || trump_suit(c, t); }
@@ -73,13 +75,13 @@ Decl read_combo(CardSet cards) {
   if (cards == CardSet::rank_mask(first.rank())) {
     d.carre = true;
     d.top = static_cast<int>(first.rank());
-    // Seed 004 lines 50-52: jacks 200, nines 150, A K Q 10 100.
+    // Bulgarian Belot rules: jacks 200, nines 150, A K Q 10 100.
     d.points = first.rank() == Rank::jack ? 200 : first.rank() == Rank::nine ? 150 : 100;
     return d;
   }
   d.length = cards.size();
   for (Card c : cards) d.top = std::max(d.top, static_cast<int>(c.rank()));
-  d.points = d.length == 3 ? 20 : d.length == 4 ? 50 : 100;  // seed 004 lines 46-48
+  d.points = d.length == 3 ? 20 : d.length == 4 ? 50 : 100;  // Bulgarian Belot rules: a sequence of three is 20
   return d;
 }
 
@@ -114,8 +116,8 @@ std::array<int, 2> count_declarations(const std::array<std::vector<Decl>, 4>& by
   return points;
 }
 
-// Seed 004 lines 65-72, in tens: below half down, above half up but never past the whole hand,
-// exactly half to the nearest (a 5 down).
+// Bulgarian Belot rules: a suit hand is 162 (16), All Trumps 258 (26), in tens: below half down, above half up but
+// never past the whole hand, exactly half to the nearest (a 5 down).
 int tens(int x, int whole) {
   const int whole_tens = whole == 162 ? 16 : whole == 258 ? 26 : whole == 130 ? 13 : 26;
   const int down = x / 10;
@@ -144,7 +146,7 @@ void check_match(const State& s, const std::vector<sim::DealFacts>& deals, Cover
     const HandResult& r = results[h];
     SCOPED_TRACE("hand " + std::to_string(h));
     ASSERT_EQ(r.held_before, held);
-    // ---- Bidding (seed 004 lines 15-22; three passes end it, four passes redeal).
+    // ---- Bidding (Bulgarian Belot rules: clubs is the lowest bid; three passes end it, four passes redeal).
     Seat seat = static_cast<Seat>((r.dealer + 1) % 4);
     Seat bidder = kNoSeat, doubled_by = kNoSeat, redoubled_by = kNoSeat;
     Trump best{};
@@ -195,7 +197,7 @@ void check_match(const State& s, const std::vector<sim::DealFacts>& deals, Cover
     ASSERT_EQ(deal.contract.trump, best);
     const Trump t = best;
 
-    // ---- Play: every trick, again (seed 004 lines 26-39, 79).
+    // ---- Play: every trick, again (Bulgarian Belot rules: trump order J 9 A 10 K Q 8 7).
     std::array<CardSet, 4> hands = deal.start_hands;
     for (const CardSet& hand : hands) ASSERT_EQ(hand.size(), 8);
     seat = static_cast<Seat>((r.dealer + 1) % 4);
@@ -224,8 +226,8 @@ void check_match(const State& s, const std::vector<sim::DealFacts>& deals, Cover
       const Card c = ra.action.card;
       CardSet& hand = hands[static_cast<std::size_t>(seat)];
       ASSERT_TRUE(hand.contains(c));
-      // Belote (seed 004 line 53): K and Q of a trump suit, called with the first of the two; in
-      // All Trumps when it leads or follows the suit led.
+      // Belote (Bulgarian Belot rules: belote, K and Q of trumps, is 20): K and Q of a trump suit, called with the
+      // first of the two; in All Trumps when it leads or follows the suit led.
       if (c.rank() == Rank::king || c.rank() == Rank::queen) {
         const Card other(c.suit(), c.rank() == Rank::king ? Rank::queen : Rank::king);
         const bool trump_ok =
@@ -246,11 +248,13 @@ void check_match(const State& s, const std::vector<sim::DealFacts>& deals, Cover
         seat = static_cast<Seat>((seat + 1) % 4);
       }
     }
-    const int last = t.mode == Mode::no_trumps && rules.nt_double ? 20 : 10;  // seed 004 line 62
+    const int last = t.mode == Mode::no_trumps && rules.nt_double
+                         ? 20
+                         : 10;  // Bulgarian Belot rules: the last trick is worth 10, and declarations are added
     const int whole = cards[0] + cards[1] + last;
     ASSERT_EQ(whole, t.mode == Mode::all_trumps ? 258 : t.mode == Mode::suit ? 162 : rules.nt_double ? 260 : 130);
 
-    // ---- Declarations (seed 004 lines 43-56).
+    // ---- Declarations (Bulgarian Belot rules: declarations are announced in the first trick).
     std::array<std::vector<Decl>, 4> decls;
     for (std::size_t k = 0; k < 4; ++k) {
       if (rules.manual) {
@@ -260,7 +264,7 @@ void check_match(const State& s, const std::vector<sim::DealFacts>& deals, Cover
           decls[k].push_back(read_combo(c.cards));
       }
       if (t.mode == Mode::no_trumps) {
-        ASSERT_TRUE(decls[k].empty());  // seed 004 line 56
+        ASSERT_TRUE(decls[k].empty());  // Bulgarian Belot rules: no declarations in No Trumps
       }
       for (const Decl& d : decls[k])
         if (!d.carre) {
@@ -276,7 +280,8 @@ void check_match(const State& s, const std::vector<sim::DealFacts>& deals, Cover
       const auto kk = static_cast<std::size_t>(k);
       const TeamTally& tt = r.teams[kk];
       const int my_last = last_trick_side == k ? last : 0;
-      const int kaput = tricks[1 - kk] == 0 ? 90 : 0;  // seed 004 line 64
+      const int kaput =
+          tricks[1 - kk] == 0 ? 90 : 0;  // Bulgarian Belot rules: a side with no trick is kaput: 90 more to the other
       ASSERT_EQ(tt.card_points, cards[kk]);
       ASSERT_EQ(tt.last_trick, my_last);
       ASSERT_EQ(tt.tricks, tricks[kk]);
@@ -293,7 +298,7 @@ void check_match(const State& s, const std::vector<sim::DealFacts>& deals, Cover
     }
     ASSERT_EQ(r.capot, tricks[0] == 0 || tricks[1] == 0);
 
-    // ---- The score (seed 004 lines 21-22, 63-72; RULES-NOTES).
+    // ---- The score (Bulgarian Belot rules: Double, by the other side, doubles the result; the chosen rule).
     const int b = bidder % 2, d = 1 - b;
     const auto bs = static_cast<std::size_t>(b), ds = static_cast<std::size_t>(d);
     int winner = -1;
@@ -344,7 +349,7 @@ void check_match(const State& s, const std::vector<sim::DealFacts>& deals, Cover
     if (multiplier == 4) ++cov.redoubled;
     ++cov.modes[static_cast<std::size_t>(t.mode)];
 
-    // ---- The end of the match (seed 004 line 81; RULES-NOTES: strictly ahead).
+    // ---- The end of the match (Bulgarian Belot rules: the first side to 151 wins; rule: strictly ahead).
     std::optional<int> over;
     if (running[0] >= rules.target || running[1] >= rules.target) {
       if (running[0] != running[1])

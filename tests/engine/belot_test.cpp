@@ -1,4 +1,4 @@
-// Bulgarian belot (seed 004): every number of the seed in tables, the rounding, the hand score,
+// Bulgarian belot: every number of the Bulgarian Belot rules in tables, the rounding, the hand score,
 // which declarations count, the play constraints, and the machine end to end on hand-built decks
 // (the deal, the bid ladder, Double and Re-Double, redeals, belote, kaput, manual declarations,
 // every refusal).
@@ -28,10 +28,14 @@ struct BelotPointCase {
 };
 
 const BelotPointCase kBelotPoints[] = {
-    {Rank::jack, 20, 2, 2, "seed 004 lines 60-61"}, {Rank::nine, 14, 0, 0, "seed 004 lines 60-61"},
-    {Rank::ace, 11, 11, 11, "seed 004 line 60"},    {Rank::ten, 10, 10, 10, "seed 004 line 60"},
-    {Rank::king, 4, 4, 4, "seed 004 line 60"},      {Rank::queen, 3, 3, 3, "seed 004 line 60"},
-    {Rank::eight, 0, 0, 0, "seed 004 line 60"},     {Rank::seven, 0, 0, 0, "seed 004 line 60"},
+    {Rank::jack, 20, 2, 2, "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
+    {Rank::nine, 14, 0, 0, "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
+    {Rank::ace, 11, 11, 11, "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
+    {Rank::ten, 10, 10, 10, "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
+    {Rank::king, 4, 4, 4, "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
+    {Rank::queen, 3, 3, 3, "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
+    {Rank::eight, 0, 0, 0, "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
+    {Rank::seven, 0, 0, 0, "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
 };
 
 TEST(BelotSeedNumbers, CardPoints) {
@@ -59,24 +63,25 @@ struct WholeCase {
 
 TEST(BelotSeedNumbers, HandTotalsAndLastTrick) {
   const WholeCase cases[] = {
-      {Trump::all_trumps(), false, 258, 26, "seed 004 line 65: 258 (26)"},
-      {Trump::of(Suit::clubs), false, 162, 16, "seed 004 line 65: 162 (16); lines 57-62"},
-      {Trump::of(Suit::spades), false, 162, 16, "seed 004 line 65: 162 (16); lines 57-62"},
-      // Line 65 names 162 for 'Not trump', but line 60's values make 120 + 10 (docs/rules/belot.md).
-      {Trump::no_trumps(), false, 130, 13, "seed 004 line 60"},
+      {Trump::all_trumps(), false, 258, 26, "Bulgarian Belot rules: 258 (26)"},
+      {Trump::of(Suit::clubs), false, 162, 16, "Bulgarian Belot rules: 162 (16)"},
+      {Trump::of(Suit::spades), false, 162, 16, "Bulgarian Belot rules: 162 (16)"},
+      // The rules name 162 for 'Not trump', but their card values make 120 + 10 (docs/rules/belot.md).
+      {Trump::no_trumps(), false, 130, 13, "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
       {Trump::no_trumps(), true, 260, 26, "option no_trumps_double"},
   };
   for (const WholeCase& c : cases) {
     EXPECT_EQ(belot_whole(c.trump, c.no_trumps_double), c.whole) << c.source;
     EXPECT_EQ(belot_whole_tens(c.whole), c.tens) << c.source;
   }
-  EXPECT_EQ(belot_points(Trump::of(Suit::hearts), false).last_trick, 10);  // seed 004 line 62
+  EXPECT_EQ(belot_points(Trump::of(Suit::hearts), false).last_trick,
+            10);  // Bulgarian Belot rules: the last trick is worth 10, and declarations are added
   EXPECT_EQ(belot_points(Trump::all_trumps(), false).last_trick, 10);
 }
 
 TEST(BelotSeedNumbers, CardOrders) {
-  // Seed 004 line 28: trumps J 9 A 10 K Q 8 7; line 30: others A 10 K Q J 9 8 7; line 34: every
-  // suit of All Trumps in the trump order; line 35: No Trumps in the plain order.
+  // Bulgarian Belot rules: trumps J 9 A 10 K Q 8 7; others A 10 K Q J 9 8 7; every
+  // suit of All Trumps in the trump order; No Trumps in the plain order.
   const Rank trump[] = {Rank::jack, Rank::nine,  Rank::ace,   Rank::ten,
                         Rank::king, Rank::queen, Rank::eight, Rank::seven};
   const Rank plain[] = {Rank::ace,  Rank::ten,  Rank::king,  Rank::queen,
@@ -93,15 +98,15 @@ TEST(BelotSeedNumbers, CardOrders) {
                 strength(Trump::no_trumps(), Card(suit, plain[i + 1])));
     }
   }
-  // Seed 004 line 33: the trump suit beats all others; line 34: in All Trumps none beats another.
+  // Bulgarian Belot rules: the trump suit beats all others; in All Trumps none beats another.
   EXPECT_TRUE(beats(C("7H"), C("AS"), Trump::of(Suit::hearts)));
   EXPECT_FALSE(beats(C("JH"), C("7S"), Trump::all_trumps()));
   EXPECT_FALSE(beats(C("AH"), C("7S"), Trump::no_trumps()));
 }
 
 TEST(BelotSeedNumbers, BidLadder) {
-  // Seed 004 lines 15-20: Clubs lowest, then Diamonds, Hearts, Spades, No Trumps, All Trumps.
-  // (Line 16 reads "higher than 'Spade'"; lines 15-18 put spades highest of the suits.)
+  // Bulgarian Belot rules: Clubs lowest, then Diamonds, Hearts, Spades, No Trumps, All Trumps.
+  // (One sentence of the rules reads "higher than 'Spade'"; the ladder they give puts spades highest of the suits.)
   const Trump ladder[] = {Trump::of(Suit::clubs),  Trump::of(Suit::diamonds), Trump::of(Suit::hearts),
                           Trump::of(Suit::spades), Trump::no_trumps(),        Trump::all_trumps()};
   for (int i = 0; i < 6; ++i) EXPECT_EQ(belot_ladder_rank(ladder[i]), i);
@@ -118,22 +123,34 @@ TEST(BelotSeedNumbers, DeclarationValues) {
   const DeclarationRules rules = belot_declarations();
   const Trump h = Trump::of(Suit::hearts);
   const BelotDeclCase cases[] = {
-      {{"7C", "8C", "9C"}, h, {20}, "seed 004 line 46: a sequence of three, 20"},
-      {{"QS", "KS", "AS"}, Trump::all_trumps(), {20}, "seed 004 line 46"},
-      {{"TD", "JD", "QD", "KD"}, h, {50}, "seed 004 line 47: four, 50"},
-      {{"9H", "TH", "JH", "QH", "KH"}, h, {100}, "seed 004 line 48: five, 100"},
-      {{"8H", "9H", "TH", "JH", "QH", "KH"}, h, {100}, "seed 004 line 49: longer sequences don't count"},
-      {{"7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH"}, h, {100, 20}, "seed 004 line 49: eight is five + three"},
-      {{"9C", "9D", "9H", "9S"}, h, {150}, "seed 004 line 50: four nines, 150"},
-      {{"JC", "JD", "JH", "JS"}, h, {200}, "seed 004 line 51: four jacks, 200"},
-      {{"AC", "AD", "AH", "AS"}, h, {100}, "seed 004 line 52"},
-      {{"KC", "KD", "KH", "KS"}, Trump::all_trumps(), {100}, "seed 004 line 52"},
-      {{"QC", "QD", "QH", "QS"}, h, {100}, "seed 004 line 52"},
-      {{"TC", "TD", "TH", "TS"}, h, {100}, "seed 004 line 52"},
-      {{"8C", "8D", "8H", "8S"}, h, {}, "seed 004 line 52: eights are not awarded"},
-      {{"7C", "7D", "7H", "7S"}, h, {}, "seed 004 line 52: sevens are not awarded"},
-      {{"JC", "JD", "JH", "JS"}, Trump::no_trumps(), {}, "seed 004 line 56: none in No Trumps"},
-      {{"9H", "TH", "JH", "QH", "KH"}, Trump::no_trumps(), {}, "seed 004 line 56"},
+      {{"7C", "8C", "9C"}, h, {20}, "Bulgarian Belot rules: a sequence of three, 20"},
+      {{"QS", "KS", "AS"}, Trump::all_trumps(), {20}, "Bulgarian Belot rules: a sequence of three is 20"},
+      {{"TD", "JD", "QD", "KD"}, h, {50}, "Bulgarian Belot rules: four, 50"},
+      {{"9H", "TH", "JH", "QH", "KH"}, h, {100}, "Bulgarian Belot rules: five, 100"},
+      {{"8H", "9H", "TH", "JH", "QH", "KH"}, h, {100}, "Bulgarian Belot rules: longer sequences don't count"},
+      {{"7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH"}, h, {100, 20}, "Bulgarian Belot rules: eight is five + three"},
+      {{"9C", "9D", "9H", "9S"}, h, {150}, "Bulgarian Belot rules: four nines, 150"},
+      {{"JC", "JD", "JH", "JS"}, h, {200}, "Bulgarian Belot rules: four jacks, 200"},
+      {{"AC", "AD", "AH", "AS"},
+       h,
+       {100},
+       "Bulgarian Belot rules: four aces, kings, queens or tens are 100; sevens and eights nothing"},
+      {{"KC", "KD", "KH", "KS"},
+       Trump::all_trumps(),
+       {100},
+       "Bulgarian Belot rules: four aces, kings, queens or tens are 100; sevens and eights nothing"},
+      {{"QC", "QD", "QH", "QS"},
+       h,
+       {100},
+       "Bulgarian Belot rules: four aces, kings, queens or tens are 100; sevens and eights nothing"},
+      {{"TC", "TD", "TH", "TS"},
+       h,
+       {100},
+       "Bulgarian Belot rules: four aces, kings, queens or tens are 100; sevens and eights nothing"},
+      {{"8C", "8D", "8H", "8S"}, h, {}, "Bulgarian Belot rules: eights are not awarded"},
+      {{"7C", "7D", "7H", "7S"}, h, {}, "Bulgarian Belot rules: sevens are not awarded"},
+      {{"JC", "JD", "JH", "JS"}, Trump::no_trumps(), {}, "Bulgarian Belot rules: none in No Trumps"},
+      {{"9H", "TH", "JH", "QH", "KH"}, Trump::no_trumps(), {}, "Bulgarian Belot rules: no declarations in No Trumps"},
   };
   for (const BelotDeclCase& c : cases) {
     CardSet hand;
@@ -143,20 +160,22 @@ TEST(BelotSeedNumbers, DeclarationValues) {
     std::sort(got.begin(), got.end(), std::greater<>());
     EXPECT_EQ(got, c.points) << c.source;
   }
-  EXPECT_EQ(rules.belote_points, 20);  // seed 004 line 53
+  EXPECT_EQ(rules.belote_points, 20);  // Bulgarian Belot rules: belote, K and Q of trumps, is 20
 }
 
 TEST(BelotSeedNumbers, KaputAndTarget) {
-  EXPECT_EQ(BelotScoring{}.kaput_bonus, 90);  // seed 004 line 64
+  EXPECT_EQ(BelotScoring{}.kaput_bonus,
+            90);  // Bulgarian Belot rules: a side with no trick is kaput: 90 more to the other
   const VariantInfo* v = find_variant("belot");
   ASSERT_NE(v, nullptr);
   Options o;
   ASSERT_FALSE(normalise_options(*v, o).has_value());
-  EXPECT_EQ(std::get<int>(o.at("target")), 151);  // seed 004 line 81
-  // Seed 004 lines 21-22 (x2, x4): BelotScoring.Table and Belot.RedoubledKaputEndsTheMatch.
+  EXPECT_EQ(std::get<int>(o.at("target")), 151);  // Bulgarian Belot rules: the first side to 151 wins
+  // Bulgarian Belot rules: Double, by the other side, doubles the result (x2, x4): BelotScoring.Table and
+  // Belot.RedoubledKaputEndsTheMatch.
 }
 
-// ---- Rounding (seed 004 lines 65-72) ---------------------------------------------------------
+// ---- Rounding to tens (Bulgarian Belot rules) ---------------------------------------------------------
 
 struct RoundCase {
   int points;
@@ -167,11 +186,11 @@ struct RoundCase {
 
 TEST(BelotRounding, Table) {
   const RoundCase cases[] = {
-      {35, 162, 3, "seed 004 line 69: 35 is below the limit, rounded down to 3, not 4"},
-      {135, 162, 14, "seed 004 line 70: 135 is above the limit, rounded up to 14"},
+      {35, 162, 3, "Bulgarian Belot rules: 35 is below the limit, rounded down to 3, not 4"},
+      {135, 162, 14, "Bulgarian Belot rules: 135 is above the limit, rounded up to 14"},
       {27, 162, 2, "the other side of 135: below half, down"},
       {127, 162, 13, "the other side of 35: above half, up"},
-      {162, 162, 16, "seed 004 line 65: the whole hand is 16, never rounded up to 17"},
+      {162, 162, 16, "Bulgarian Belot rules: the whole hand is 16, never rounded up to 17"},
       {0, 162, 0, "a side with no card points"},
       {80, 162, 8, "below half (81), down"},
       {81, 162, 8, "exactly half: to the nearest ten"},
@@ -185,10 +204,10 @@ TEST(BelotRounding, Table) {
       {130, 258, 13, "All Trumps, above half, exact"},
       {131, 258, 14, "All Trumps, above half, up"},
       {254, 258, 26, "All Trumps, 25.4 up to 26"},
-      {258, 258, 26, "seed 004 line 65: 258 (26)"},
+      {258, 258, 26, "Bulgarian Belot rules: 258 (26)"},
       {4, 258, 0, "All Trumps, below half, down"},
-      {35, 260, 3, "seed 004 line 69 in No Trumps counted double (260): 3"},
-      {135, 260, 14, "seed 004 line 70 in No Trumps counted double (260): 14"},
+      {35, 260, 3, "Bulgarian Belot rules: below half, round down in No Trumps counted double (260): 3"},
+      {135, 260, 14, "Bulgarian Belot rules: above half, round up in No Trumps counted double (260): 14"},
       {35, 130, 3, "No Trumps (130 a hand): 35 below half, down"},
       {95, 130, 10, "No Trumps, above half, up"},
       {65, 130, 6, "No Trumps, exactly half: to the nearest, a 5 down"},
@@ -241,39 +260,46 @@ BelotScoring rules_with(bool tie_hangs, bool takes_all) {
 TEST(BelotScoring, Table) {
   const BelotScoring std_rules = rules_with(true, true);
   const ScoreCase cases[] = {
-      {"made", 162, 1, std_rules, 100, 0, 62, 0, -1, 0, Outcome::made, 10, 6, 0, -1, "seed 004 lines 63, 65-70"},
+      {"made", 162, 1, std_rules, 100, 0, 62, 0, -1, 0, Outcome::made, 10, 6, 0, -1,
+       "Bulgarian Belot rules: bidders short of points are inside: all points go to the other side"},
       {"inside", 162, 1, std_rules, 70, 0, 92, 0, -1, 0, Outcome::failed, 0, 16, 0, -1,
-       "seed 004 line 63: all points go to the opposition"},
+       "Bulgarian Belot rules: all points go to the opposition"},
       {"inside takes every bonus", 162, 1, std_rules, 70, 20, 92, 50, -1, 0, Outcome::failed, 0, 16 + 7, 0, -1,
-       "seed 004 line 63; belote and declarations too (docs/rules/belot.md)"},
+       "Bulgarian Belot rules: bidders short of points are inside: all points go to the other side; belote and "
+       "declarations too (docs/rules/belot.md)"},
       {"declarations make it", 162, 1, std_rules, 72, 50, 90, 0, -1, 0, Outcome::made, 12, 9, 0, -1,
-       "seed 004 line 62: declarations are added to the score"},
+       "Bulgarian Belot rules: declarations are added to the score"},
       {"equal tens, raw decides", 162, 1, std_rules, 82, 0, 80, 0, -1, 0, Outcome::made, 8, 8, 0, -1,
-       "seed 004 line 72"},
+       "Bulgarian Belot rules: more rounded tens wins the hand; equal tens go by raw points"},
       {"13 and 13, raw decides for the defence", 162, 1, std_rules, 125, 0, 37, 100, -1, 0, Outcome::failed, 0, 26, 0,
-       -1, "seed 004 line 72: 13 and 13 rounded; 125 against 137 raw"},
+       -1, "Bulgarian Belot rules: 13 and 13 rounded; 125 against 137 raw"},
       {"13 and 13, raw decides for the bidders", 162, 1, std_rules, 37, 100, 125, 0, -1, 0, Outcome::made, 13, 13, 0,
-       -1, "seed 004 line 72: 137 against 125 raw"},
+       -1, "Bulgarian Belot rules: 137 against 125 raw"},
       {"rounded figures first", 258, 1, std_rules, 127, 50, 131, 40, -1, 0, Outcome::failed, 0, 26 + 9, 0, -1,
-       "seed 004 lines 70, 72: 17 against 18 tens puts the bidders inside though 177 > 171 raw"},
+       "Bulgarian Belot rules: 17 against 18 tens puts the bidders inside though 177 > 171 raw"},
       {"tie hangs", 162, 1, std_rules, 81, 0, 81, 0, -1, 0, Outcome::tie_held, 0, 8, 8, -1,
-       "RULES-NOTES: points left hanging on a tie"},
+       "rule: points left hanging on a tie"},
       {"tie is inside", 162, 1, rules_with(false, true), 81, 0, 81, 0, -1, 0, Outcome::failed, 0, 16, 0, -1,
        "option tie: inside"},
       {"held go to the winner", 162, 1, std_rules, 100, 0, 62, 0, -1, 8, Outcome::made, 18, 6, 0, 0,
-       "RULES-NOTES: hanging points go to the next hand's winner"},
-      {"held go to the defence", 162, 1, std_rules, 70, 0, 92, 0, -1, 8, Outcome::failed, 0, 24, 0, 1, "RULES-NOTES"},
-      {"held accumulate", 162, 1, std_rules, 81, 0, 81, 0, -1, 8, Outcome::tie_held, 0, 8, 16, -1, "RULES-NOTES"},
-      {"kaput", 162, 1, std_rules, 162, 20, 0, 0, 0, 0, Outcome::made, 16 + 9 + 2, 0, 0, -1, "seed 004 line 64: +90"},
+       "rule: hanging points go to the next hand's winner"},
+      {"held go to the defence", 162, 1, std_rules, 70, 0, 92, 0, -1, 8, Outcome::failed, 0, 24, 0, 1,
+       "the chosen rule"},
+      {"held accumulate", 162, 1, std_rules, 81, 0, 81, 0, -1, 8, Outcome::tie_held, 0, 8, 16, -1, "the chosen rule"},
+      {"kaput", 162, 1, std_rules, 162, 20, 0, 0, 0, 0, Outcome::made, 16 + 9 + 2, 0, 0, -1,
+       "Bulgarian Belot rules: +90"},
       {"kaput in All Trumps", 258, 1, std_rules, 258, 0, 0, 0, 0, 0, Outcome::made, 26 + 9, 0, 0, -1,
-       "seed 004 lines 64-65"},
-      {"defence kaput", 162, 1, std_rules, 0, 0, 162, 0, 1, 0, Outcome::failed, 0, 25, 0, -1, "seed 004 line 64"},
+       "Bulgarian Belot rules: a side with no trick is kaput: 90 more to the other"},
+      {"defence kaput", 162, 1, std_rules, 0, 0, 162, 0, 1, 0, Outcome::failed, 0, 25, 0, -1,
+       "Bulgarian Belot rules: a side with no trick is kaput: 90 more to the other"},
       {"doubled, made", 162, 2, std_rules, 100, 0, 62, 0, -1, 0, Outcome::made, 32, 0, 0, -1,
-       "seed 004 line 21; RULES-NOTES: x2 on the whole score"},
-      {"redoubled, made", 162, 4, std_rules, 100, 0, 62, 0, -1, 0, Outcome::made, 64, 0, 0, -1, "seed 004 line 22: x4"},
-      {"doubled, inside", 162, 2, std_rules, 70, 20, 92, 0, -1, 0, Outcome::failed, 0, 36, 0, -1, "seed 004 line 21"},
+       "Bulgarian Belot rules: Double, by the other side, doubles the result; rule: x2 on the whole score"},
+      {"redoubled, made", 162, 4, std_rules, 100, 0, 62, 0, -1, 0, Outcome::made, 64, 0, 0, -1,
+       "Bulgarian Belot rules: x4"},
+      {"doubled, inside", 162, 2, std_rules, 70, 20, 92, 0, -1, 0, Outcome::failed, 0, 36, 0, -1,
+       "Bulgarian Belot rules: Double, by the other side, doubles the result"},
       {"doubled, tie", 162, 2, std_rules, 81, 0, 81, 0, -1, 0, Outcome::tie_held, 0, 0, 32, -1,
-       "RULES-NOTES: the whole doubled hand hangs"},
+       "rule: the whole doubled hand hangs"},
       {"doubled, held collected", 162, 2, std_rules, 100, 0, 62, 0, -1, 5, Outcome::made, 37, 0, 0, 0,
        "held points are not multiplied again"},
       {"each side, doubled", 162, 2, rules_with(true, false), 100, 0, 62, 0, -1, 0, Outcome::made, 20, 12, 0, -1,
@@ -282,7 +308,8 @@ TEST(BelotScoring, Table) {
        -1, "option double_scoring: each_side"},
       {"each side, doubled tie", 162, 2, rules_with(true, false), 81, 0, 81, 0, -1, 0, Outcome::tie_held, 0, 16, 16, -1,
        "option double_scoring: each_side"},
-      {"No Trumps", 130, 1, std_rules, 95, 0, 35, 0, -1, 0, Outcome::made, 10, 3, 0, -1, "seed 004 line 60"},
+      {"No Trumps", 130, 1, std_rules, 95, 0, 35, 0, -1, 0, Outcome::made, 10, 3, 0, -1,
+       "Bulgarian Belot rules: plain values A 11, 10 10, K 4, Q 3, J 2, 9 0"},
       {"No Trumps doubled count", 260, 1, std_rules, 190, 0, 70, 0, -1, 0, Outcome::made, 19, 7, 0, -1,
        "option no_trumps_double"},
   };
@@ -408,11 +435,11 @@ TEST(BelotMatchEnd, Table) {
     const char* why;
   };
   const Case cases[] = {
-      {{150, 140}, true, 0, std::nullopt, "seed 004 line 81: nobody has 151"},
-      {{151, 140}, true, 0, 0, "seed 004 line 81: first to reach 151"},
-      {{120, 170}, true, 1, 1, "seed 004 line 81"},
+      {{150, 140}, true, 0, std::nullopt, "Bulgarian Belot rules: nobody has 151"},
+      {{151, 140}, true, 0, 0, "Bulgarian Belot rules: first to reach 151"},
+      {{120, 170}, true, 1, 1, "Bulgarian Belot rules: the first side to 151 wins"},
       {{160, 170}, true, 0, 1, "both past: the higher"},
-      {{160, 160}, true, 0, std::nullopt, "RULES-NOTES: only with one side strictly ahead"},
+      {{160, 160}, true, 0, std::nullopt, "rule: only with one side strictly ahead"},
       {{160, 160}, false, 1, 1, "strictly_ahead off: the last hand's winner"},
       {{160, 160}, false, -1, std::nullopt, "strictly_ahead off, the last hand hung: play on"},
   };
@@ -420,7 +447,7 @@ TEST(BelotMatchEnd, Table) {
     EXPECT_EQ(belot_match_winner(c.score, 151, c.strictly_ahead, c.last_winner), c.winner) << c.why;
 }
 
-// ---- Play constraints (RULES-NOTES, belot column) ---------------------------------------------
+// ---- Play constraints (the chosen belot play rules) ---------------------------------------------
 
 struct PlayCase {
   Trump trump;
@@ -443,56 +470,69 @@ TEST(BelotPlay, ConstraintScenarios) {
        {"AH"},
        "KH",
        Refusal::must_beat,
-       "RULES-NOTES: trumps led, beat if able, even the partner's; seed 004 line 37"},
-      {h, {"JH"}, {"AH", "KH", "7C"}, {"AH", "KH"}, "7C", Refusal::must_follow_suit, "seed 004 lines 36-37"},
+       "rule: trumps led, beat if able, even the partner's; Bulgarian Belot rules: a trump played must be overtrumped "
+       "if able"},
+      {h,
+       {"JH"},
+       {"AH", "KH", "7C"},
+       {"AH", "KH"},
+       "7C",
+       Refusal::must_follow_suit,
+       "Bulgarian Belot rules: follow suit if able; void, trump if able"},
       {h,
        {"AS", "7H"},
        {"7S", "KS", "JH"},
        {"7S", "KS"},
        "JH",
        Refusal::must_follow_suit,
-       "seed 004 line 36: answer the colour; no duty to beat in a plain suit"},
-      {h, {"AS", "7S"}, {"7C", "JH"}, {"7C", "JH"}, nullptr, Refusal::none, "RULES-NOTES: void, partner winning: free"},
+       "Bulgarian Belot rules: answer the colour; no duty to beat in a plain suit"},
+      {h, {"AS", "7S"}, {"7C", "JH"}, {"7C", "JH"}, nullptr, Refusal::none, "rule: void, partner winning: free"},
       {h,
        {"AS", "9H", "KS"},
        {"JH", "7C"},
        {"JH", "7C"},
        nullptr,
        Refusal::none,
-       "RULES-NOTES: void, partner winning with a trump: free"},
+       "rule: void, partner winning with a trump: free"},
       {h,
        {"AS"},
        {"7C", "8H"},
        {"8H"},
        "7C",
        Refusal::must_trump,
-       "seed 004 line 36; RULES-NOTES: void, opponent winning: must trump"},
-      {h, {"AS", "9H"}, {"JH", "7H", "7C"}, {"JH"}, "7H", Refusal::must_overtrump, "seed 004 line 37"},
+       "Bulgarian Belot rules: follow suit if able; void, trump if able; rule: void, opponent winning: must trump"},
+      {h,
+       {"AS", "9H"},
+       {"JH", "7H", "7C"},
+       {"JH"},
+       "7H",
+       Refusal::must_overtrump,
+       "Bulgarian Belot rules: a trump played must be overtrumped if able"},
       {h,
        {"AS", "JH"},
        {"7H", "7C"},
        {"7H", "7C"},
        nullptr,
        Refusal::none,
-       "RULES-NOTES: opponent trumped, cannot overtrump: free discard"},
-      {at,
-       {"TS"},
-       {"AS", "7S", "JH"},
-       {"AS"},
-       "7S",
-       Refusal::must_beat,
-       "RULES-NOTES: All Trumps, beat in every suit led"},
-      {at, {"TS", "8S"}, {"9S", "KS"}, {"9S"}, "KS", Refusal::must_beat, "RULES-NOTES: even the partner's card"},
+       "rule: opponent trumped, cannot overtrump: free discard"},
+      {at, {"TS"}, {"AS", "7S", "JH"}, {"AS"}, "7S", Refusal::must_beat, "rule: All Trumps, beat in every suit led"},
+      {at, {"TS", "8S"}, {"9S", "KS"}, {"9S"}, "KS", Refusal::must_beat, "rule: even the partner's card"},
       {at, {"JD", "7D"}, {"9D", "KD"}, {"9D", "KD"}, "7C", Refusal::card_not_in_hand, "nothing beats the jack"},
-      {at, {"TS"}, {"JH", "7C"}, {"JH", "7C"}, nullptr, Refusal::none, "seed 004 line 36: void, any card"},
+      {at, {"TS"}, {"JH", "7C"}, {"JH", "7C"}, nullptr, Refusal::none, "Bulgarian Belot rules: void, any card"},
       {nt,
        {"QS"},
        {"TS", "9S", "7C"},
        {"TS", "9S"},
        "7C",
        Refusal::must_follow_suit,
-       "seed 004 line 39: going low is allowed"},
-      {nt, {"QS"}, {"7C", "JH"}, {"7C", "JH"}, nullptr, Refusal::none, "seed 004 line 36"},
+       "Bulgarian Belot rules: going low is allowed"},
+      {nt,
+       {"QS"},
+       {"7C", "JH"},
+       {"7C", "JH"},
+       nullptr,
+       Refusal::none,
+       "Bulgarian Belot rules: follow suit if able; void, trump if able"},
   };
   const PlayRules rules = belot_play_rules({});
   for (const PlayCase& c : cases) {
@@ -509,12 +549,12 @@ TEST(BelotPlay, ConstraintScenarios) {
   }
 }
 
-// The RULES-NOTES belot column written out again, on its own, and compared with the engine on
+// The belot play rules written out again, on its own, and compared with the engine on
 // random positions of random hands under all six contracts.
 CardSet rules_notes_legal(CardSet hand, const std::vector<Card>& trick, Trump t) {
   if (trick.empty()) return hand;
   auto order = [&](Card c) {
-    // Index in the strength order, strongest first (seed 004 lines 28, 30, 34, 35).
+    // Index in the strength order, strongest first (Bulgarian Belot rules: trump order J 9 A 10 K Q 8 7).
     static constexpr Rank kTrumpOrder[] = {Rank::jack, Rank::nine,  Rank::ace,   Rank::ten,
                                            Rank::king, Rank::queen, Rank::eight, Rank::seven};
     static constexpr Rank kPlainOrder[] = {Rank::ace,  Rank::ten,  Rank::king,  Rank::queen,
@@ -582,7 +622,7 @@ TEST(BelotPlay, EngineMatchesTheRulesOnRandomPositions) {
 using Hands = std::array<std::array<const char*, 8>, 4>;
 
 // The deck that deals `h` with dealer 0: each seat's first five cards (3, then 2) and its last
-// three (after the bidding), dealt from seat 1 round to seat 0 (seed 004 lines 7-9, 78-79).
+// three (after the bidding), dealt from seat 1 round to seat 0 (Bulgarian Belot rules: three cards each, then two).
 std::vector<Card> deck_of(const Hands& h) {
   std::vector<Card> deck;
   const int packets[3][2] = {{0, 3}, {3, 5}, {5, 8}};
@@ -647,13 +687,13 @@ TEST(Belot, DealsThreeThenTwoAndNoTurnUp) {
   EXPECT_EQ(s->hands()[0], S({"8D", "9D", "TD", "9H", "TH"}));
   const Observation o = s->observation(1);
   EXPECT_EQ(o.phase, Phase::bidding);
-  EXPECT_EQ(o.current, 1);  // seed 004 line 79: the player after the dealer
+  EXPECT_EQ(o.current, 1);  // Bulgarian Belot rules: the player after the dealer
   EXPECT_FALSE(o.turn_up.has_value());
   EXPECT_EQ(o.hand_sizes, (std::array<int, 4>{5, 5, 5, 5}));
   std::vector<Action> expected{Action::pass()};
   for (const Action& a : bids_above(-1)) expected.push_back(a);
   EXPECT_EQ(o.legal, expected);  // no double with nothing to double
-  // After the bidding, three more each in the same order (seed 004 line 9).
+  // After the bidding, three more each in the same order (Bulgarian Belot rules: three more each after the bidding).
   ASSERT_EQ(s->apply(1, Action::bid(0, Trump::of(Suit::clubs))), Refusal::none);
   for (Seat seat : {Seat{2}, Seat{3}, Seat{0}}) ASSERT_EQ(s->apply(seat, Action::pass()), Refusal::none);
   EXPECT_EQ(s->phase(), Phase::playing);
@@ -661,7 +701,7 @@ TEST(Belot, DealsThreeThenTwoAndNoTurnUp) {
   EXPECT_EQ(s->hands()[2], S({"TC", "JC", "QC", "KD", "AD", "AH", "7S", "8S"}));
   EXPECT_EQ(s->hands()[3], S({"KC", "AC", "7D", "7H", "8H", "9S", "TS", "JS"}));
   EXPECT_EQ(s->hands()[0], S({"8D", "9D", "TD", "9H", "TH", "QS", "KS", "AS"}));
-  EXPECT_EQ(s->current_player(), 1);  // seed 004 line 79: first to play is the player after the dealer
+  EXPECT_EQ(s->current_player(), 1);  // Bulgarian Belot rules: first to play is the player after the dealer
   const Contract c = *s->observation(kNoSeat).contract;
   EXPECT_EQ(c.taker, 1);
   EXPECT_EQ(c.trump, Trump::of(Suit::clubs));
@@ -675,7 +715,7 @@ TEST(Belot, BidLadderAndBidRefusals) {
   EXPECT_EQ(s->apply(1, Action::redouble()), Refusal::cannot_redouble);  // no double
   ASSERT_EQ(s->apply(1, Action::bid(0, Trump::of(Suit::hearts))), Refusal::none);
   const std::size_t recorded = s->record().actions.size();
-  // Seed 004 lines 15-20: each bid must be higher on the ladder.
+  // Bulgarian Belot rules: each bid must be higher on the ladder.
   EXPECT_EQ(s->apply(2, Action::bid(0, Trump::of(Suit::hearts))), Refusal::bid_too_low);
   EXPECT_EQ(s->apply(2, Action::bid(0, Trump::of(Suit::diamonds))), Refusal::bid_too_low);
   EXPECT_EQ(s->apply(2, Action::bid(0, Trump::of(Suit::clubs))), Refusal::bid_too_low);
@@ -704,14 +744,15 @@ TEST(Belot, BidLadderAndBidRefusals) {
 TEST(Belot, DoubleAndRedouble) {
   auto s = make(natural_deck());
   ASSERT_EQ(s->apply(1, Action::bid(0, Trump::of(Suit::hearts))), Refusal::none);
-  // Only the side opposing the bid may double (seed 004 line 21).
+  // Only the side opposing the bid may double (Bulgarian Belot rules: Double, by the other side, doubles the result).
   ASSERT_EQ(s->apply(2, Action::pass()), Refusal::none);
   EXPECT_EQ(s->apply(3, Action::double_()), Refusal::cannot_double);  // own side's bid
   EXPECT_EQ(s->apply(3, Action::redouble()), Refusal::cannot_redouble);
   ASSERT_EQ(s->apply(3, Action::pass()), Refusal::none);
   EXPECT_EQ(s->apply(0, Action::redouble()), Refusal::cannot_redouble);  // no double yet
   ASSERT_EQ(s->apply(0, Action::double_()), Refusal::none);
-  // Re-Double only after a Double, by the doubled side (seed 004 line 22).
+  // Re-Double only after a Double, by the doubled side (Bulgarian Belot rules: Re-Double, only after a Double,
+  // multiplies it by 4).
   EXPECT_EQ(s->apply(1, Action::double_()), Refusal::cannot_double);
   std::vector<Action> expected{Action::pass()};
   for (const Action& a : bids_above(2)) expected.push_back(a);
@@ -821,7 +862,8 @@ TEST(Belot, FollowBeatAndTrumpRefusalsThroughTheState) {
   ASSERT_EQ(s->apply(1, Action::bid(0, Trump::of(Suit::clubs))), Refusal::none);
   for (Seat seat : {Seat{2}, Seat{3}, Seat{0}}) ASSERT_EQ(s->apply(seat, Action::pass()), Refusal::none);
   ASSERT_EQ(s->apply(1, Action::play(C("9C"))), Refusal::none);
-  EXPECT_EQ(s->apply(2, Action::play(C("TC"))), Refusal::must_beat);  // seed 004 line 37
+  EXPECT_EQ(s->apply(2, Action::play(C("TC"))),
+            Refusal::must_beat);  // Bulgarian Belot rules: a trump played must be overtrumped if able
   EXPECT_EQ(s->apply(2, Action::play(C("KD"))), Refusal::must_follow_suit);
   ASSERT_EQ(s->apply(2, Action::play(C("JC"))), Refusal::none);
   EXPECT_EQ(s->apply(3, Action::play(C("7D"))), Refusal::must_follow_suit);
@@ -831,7 +873,8 @@ TEST(Belot, FollowBeatAndTrumpRefusalsThroughTheState) {
   ASSERT_EQ(s->apply(2, Action::play(C("7S"))), Refusal::none);
   ASSERT_EQ(s->apply(3, Action::play(C("9S"))), Refusal::none);
   ASSERT_EQ(s->apply(0, Action::play(C("AS"))), Refusal::none);
-  EXPECT_EQ(s->apply(1, Action::play(C("JD"))), Refusal::must_trump);  // seed 004 line 36
+  EXPECT_EQ(s->apply(1, Action::play(C("JD"))),
+            Refusal::must_trump);  // Bulgarian Belot rules: follow suit if able; void, trump if able
   const std::size_t recorded = s->record().actions.size();
   EXPECT_EQ(s->legal_actions(), (std::vector<Action>{Action::play(C("7C")), Action::play(C("8C"))}));
   ASSERT_EQ(s->apply(1, Action::play(C("8C"))), Refusal::none);
@@ -851,10 +894,13 @@ TEST(Belot, KaputInHearts) {
   EXPECT_TRUE(r.capot);
   EXPECT_EQ(r.capot_team, 1);
   EXPECT_EQ(r.teams[1].tricks, 8);
-  EXPECT_EQ(r.teams[1].card_points + r.teams[1].last_trick, 162);  // seed 004 line 65
-  EXPECT_EQ(r.teams[1].capot_bonus, 90);                           // seed 004 line 64
-  EXPECT_EQ(r.teams[1].declarations, 240);  // two runs of eight, each five + three (seed 004 line 49)
-  EXPECT_EQ(r.teams[1].belote, 20);         // K and Q of hearts, trumps (seed 004 line 53)
+  EXPECT_EQ(r.teams[1].card_points + r.teams[1].last_trick,
+            162);                         // Bulgarian Belot rules: a suit hand is 162 (16), All Trumps 258 (26)
+  EXPECT_EQ(r.teams[1].capot_bonus, 90);  // Bulgarian Belot rules: a side with no trick is kaput: 90 more to the other
+  EXPECT_EQ(r.teams[1].declarations, 240);  // two runs of eight, each five + three (Bulgarian Belot rules: longer runs
+                                            // count as a five (and a three for eight))
+  EXPECT_EQ(r.teams[1].belote,
+            20);  // K and Q of hearts, trumps (Bulgarian Belot rules: belote, K and Q of trumps, is 20)
   EXPECT_EQ(r.teams[1].raw, 512);
   EXPECT_EQ(r.teams[1].score, 16 + 9 + 24 + 2);
   EXPECT_EQ(r.teams[0].score, 0);
@@ -877,7 +923,8 @@ TEST(Belot, KaputInAllTrumpsCountsOnlyTheBeloteLedOrFollowed) {
   // diamonds on a heart: no belote (docs/rules/belot.md, All Trumps belote).
   EXPECT_EQ(calls, (std::vector<Seat>{1}));
   EXPECT_EQ(r.teams[1].belote, 20);
-  EXPECT_EQ(r.teams[1].card_points + r.teams[1].last_trick, 258);  // seed 004 line 65
+  EXPECT_EQ(r.teams[1].card_points + r.teams[1].last_trick,
+            258);  // Bulgarian Belot rules: a suit hand is 162 (16), All Trumps 258 (26)
   EXPECT_EQ(r.teams[1].declarations, 240);
   EXPECT_EQ(r.teams[1].score, 26 + 9 + 24 + 2);
 }
@@ -888,8 +935,8 @@ TEST(Belot, KaputInNoTrumpsHasNoDeclarationsNorBelote) {
     bid_and_pass(*s, Trump::no_trumps());
     play_out(*s);
     const HandResult& r = s->hand_results()[0];
-    EXPECT_EQ(r.teams[1].declarations, 0);  // seed 004 line 56
-    EXPECT_EQ(r.teams[1].belote, 0);        // seed 004 line 53: it must be trump
+    EXPECT_EQ(r.teams[1].declarations, 0);  // Bulgarian Belot rules: no declarations in No Trumps
+    EXPECT_EQ(r.teams[1].belote, 0);        // Bulgarian Belot rules: it must be trump
     EXPECT_EQ(r.teams[1].card_points + r.teams[1].last_trick, doubled ? 260 : 130);
     EXPECT_EQ(r.teams[1].score, (doubled ? 26 : 13) + 9);
   }
@@ -904,9 +951,9 @@ TEST(Belot, RedoubledKaputEndsTheMatch) {
   play_out(*s);
   const HandResult& r = s->hand_results()[0];
   EXPECT_EQ(r.contract->multiplier, 4);
-  EXPECT_EQ(r.teams[1].score, 51 * 4);  // seed 004 line 22: x4, the whole hand to its winner
+  EXPECT_EQ(r.teams[1].score, 51 * 4);  // Bulgarian Belot rules: x4, the whole hand to its winner
   EXPECT_EQ(r.teams[0].score, 0);
-  EXPECT_TRUE(s->is_terminal());  // 204 >= 151 (seed 004 line 81)
+  EXPECT_TRUE(s->is_terminal());  // 204 >= 151 (Bulgarian Belot rules: the first side to 151 wins)
   EXPECT_EQ(s->winner(), 1);
   EXPECT_EQ(s->current_player(), kNoSeat);
   EXPECT_EQ(s->apply(1, Action::pass()), Refusal::game_over);
@@ -955,12 +1002,12 @@ TEST(Belot, SequencesAndCarresCountApart) {
   }
   play_out(*s);
   const HandResult& r = s->hand_results()[0];
-  EXPECT_EQ(r.teams[0].declarations, 200);  // seed 004 line 51
-  EXPECT_EQ(r.teams[1].declarations, 50);   // seed 004 line 47
+  EXPECT_EQ(r.teams[0].declarations, 200);  // Bulgarian Belot rules: four jacks are 200
+  EXPECT_EQ(r.teams[1].declarations, 50);   // Bulgarian Belot rules: a sequence of four is 50
 }
 
 // `declare: manual`: announce before your first card, show before your second; only what is
-// shown counts (seed 004 line 43: declarations are announced during the first round).
+// shown counts (Bulgarian Belot rules: declarations are announced during the first round).
 TEST(BelotManualDeclarations, OnlyShownCombinationsCount) {
   auto s = make(deck_of(kKaputHands), {{"declare", std::string("manual")}});
   bid_and_pass(*s, Trump::of(Suit::hearts));
@@ -994,7 +1041,8 @@ TEST(BelotManualDeclarations, OnlyShownCombinationsCount) {
 TEST(BelotManualDeclarations, NothingToAnnounceInNoTrumps) {
   auto s = make(deck_of(kKaputHands), {{"declare", std::string("manual")}});
   bid_and_pass(*s, Trump::no_trumps());
-  for (const Action& a : s->legal_actions()) EXPECT_EQ(a.type, ActionType::play);  // seed 004 line 56
+  for (const Action& a : s->legal_actions())
+    EXPECT_EQ(a.type, ActionType::play);  // Bulgarian Belot rules: no declarations in No Trumps
   EXPECT_EQ(s->apply(1, Action::announce(S({"7H", "8H", "9H"}))), Refusal::invalid_combination);
 }
 

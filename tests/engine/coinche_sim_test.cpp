@@ -129,7 +129,8 @@ std::vector<ExpectedDeal> replay_auctions(const Record& rec, std::size_t deals) 
   return out;
 }
 
-// Whose combinations count, reckoned from the hands as in the taking oracle (seed 000 lines 69-71).
+// Whose combinations count, reckoned from the hands as in the taking oracle (Bazar rules: only the side with the
+// strongest combination scores).
 void check_declarations(const Options4& x, const sim::DealFacts& deal, const HandResult& r) {
   ASSERT_TRUE(r.teams[0].declarations == 0 || r.teams[1].declarations == 0);
   if (x.manual) {
@@ -256,7 +257,7 @@ void check_coinche_results(const State& s, const std::vector<sim::DealFacts>& de
     ASSERT_EQ(r.match_score, running);
   }
   ASSERT_EQ(s.match_score(), running);
-  // Seed 000 line 111: the match ends at the first hand after which a side has reached the target
+  // Bazar rules: the match ends at the first hand after which a side has reached the target
   // and is strictly ahead.
   ASSERT_TRUE(s.winner().has_value());
   const int w = *s.winner();

@@ -19,7 +19,7 @@ using test::S;
 using Hands = std::array<std::vector<const char*>, 4>;
 
 // The pack that makes dealer 0 deal `hands[s]` to seat s: packets of 3, 3 and 2 from seat 1 round
-// to seat 0 (seed 000 line 105), each seat's cards taken in the order listed.
+// to seat 0 (Bazar rules: coinche: the deck is cut, dealt 3, 3, 2), each seat's cards taken in the order listed.
 std::vector<Card> deck_for(const Hands& hands) {
   std::vector<Card> deck;
   std::array<std::size_t, 4> used{};
@@ -69,7 +69,7 @@ const Trump kSpades = Trump::of(Suit::spades);
 // ---- Deal -----------------------------------------------------------------------------------
 
 TEST(CoincheDeal, ThreeThreeTwoFromTheDealersSuccessor) {
-  // Seed 000 line 105: packets of 3, 3 and 2, starting from the dealer's successor.
+  // Bazar rules: packets of 3, 3 and 2, starting from the dealer's successor.
   const std::vector<Card> deck = ordered_deck();
   auto s = make(deck);
   const auto hands = s->hands();
@@ -84,7 +84,7 @@ TEST(CoincheDeal, ThreeThreeTwoFromTheDealersSuccessor) {
   const Observation o = s->observation(kNoSeat);
   EXPECT_EQ(o.phase, Phase::bidding);
   EXPECT_FALSE(o.turn_up.has_value());  // no card is turned up in coinche
-  EXPECT_EQ(o.current, 1);              // seed 000 line 107: the dealer's successor speaks first
+  EXPECT_EQ(o.current, 1);              // Bazar rules: the dealer's successor speaks first
 }
 
 TEST(CoincheDeal, OpeningLegalActionsArePassAndEveryBid) {
@@ -101,7 +101,7 @@ TEST(CoincheDeal, OpeningLegalActionsArePassAndEveryBid) {
 }
 
 TEST(CoincheDeal, CutOptionCutsTheGatheredCardsByAtLeastThree) {
-  // Seed 000 line 105: the deck is only cut, "at least three cards must be cut" (`deal: cut`).
+  // Bazar rules: the deck is only cut, "at least three cards must be cut" (`deal: cut`).
   // After an all-passed deal the hands are gathered in seat order from the dealer's successor,
   // each in card order, and the next pack is that order cut.
   auto s = make(ordered_deck(), {{"deal", std::string("cut")}});
@@ -157,7 +157,7 @@ TEST(CoincheAuction, ThreePassesAfterABidMakeTheContract) {
   EXPECT_EQ(o.contract->value, 90);
   EXPECT_EQ(o.contract->trump, kHearts);
   EXPECT_EQ(o.contract->multiplier, 1);
-  EXPECT_EQ(o.current, 1);  // the first speaker leads (seed 000 lines 9, 107)
+  EXPECT_EQ(o.current, 1);  // the first speaker leads (Bazar rules: the player after the dealer starts)
 }
 
 TEST(CoincheAuction, OverbiddingThePartnerAndSpeakingAgain) {
@@ -200,14 +200,14 @@ TEST(CoincheAuction, BadBidsAreRefusedWithTheirReason) {
   Action no_trump = Action::bid(110, kHearts);
   no_trump.has_trump = false;
   const BidRefusalCase cases[] = {
-      {Action::bid(70, kSpades), Refusal::invalid_bid, "seed 000 line 109: bids start at 80"},
-      {Action::bid(115, kSpades), Refusal::invalid_bid, "seed 000 line 109: steps of 10"},
+      {Action::bid(70, kSpades), Refusal::invalid_bid, "Bazar rules: bids start at 80"},
+      {Action::bid(115, kSpades), Refusal::invalid_bid, "Bazar rules: steps of 10"},
       {Action::bid(170, kSpades), Refusal::invalid_bid, "160 is the highest numeric bid"},
       {Action::bid(0, kSpades), Refusal::invalid_bid, "no value, no capot"},
       {Action::bid(200, kSpades, true), Refusal::invalid_bid, "a capot bid carries no value but 250"},
       {no_trump, Refusal::invalid_bid, "a bid names its mode"},
-      {Action::bid(100, kSpades), Refusal::bid_too_low, "seed 000 line 109: must be higher"},
-      {Action::bid(90, Trump::all_trumps()), Refusal::bid_too_low, "seed 000 line 109: must be higher"},
+      {Action::bid(100, kSpades), Refusal::bid_too_low, "Bazar rules: must be higher"},
+      {Action::bid(90, Trump::all_trumps()), Refusal::bid_too_low, "Bazar rules: must be higher"},
       {Action::redouble(), Refusal::cannot_redouble, "nothing coinched"},
       {Action::take(), Refusal::not_allowed, "no taking in coinche"},
       {Action::play(C("7C")), Refusal::wrong_phase, "cards are played after the bidding"},
@@ -371,12 +371,12 @@ TEST(CoinchePlay, LegalCardsTable) {
       {"", at, 0, {"9S"}, {"7H", "AD"}, {"7H", "AD"}, nullptr, Refusal::none, "All Trumps: void, any card"},
       {"", nt, 0, {"TS"}, {"7S", "AS", "JH"}, {"7S", "AS"}, "JH", Refusal::must_follow_suit, "No Trumps: follow"},
       {"", nt, 0, {"TS"}, {"7H", "AD"}, {"7H", "AD"}, nullptr, Refusal::none, "No Trumps: void, any card"},
-      {"", h, 0, {"9H"}, {"JH", "7H", "AS"}, {"JH"}, "7H", Refusal::must_beat, "RULES-NOTES: beat a trump"},
-      {"", h, 0, {"9H", "7S"}, {"JH", "7H", "AS"}, {"JH"}, "7H", Refusal::must_beat, "RULES-NOTES: even the partner's"},
-      {"", h, 0, {"AS", "7S"}, {"7H", "AD"}, {"7H", "AD"}, nullptr, Refusal::none, "RULES-NOTES: partner master"},
-      {"", h, 0, {"AS"}, {"7H", "AD"}, {"7H"}, "AD", Refusal::must_trump, "RULES-NOTES: opponent master"},
+      {"", h, 0, {"9H"}, {"JH", "7H", "AS"}, {"JH"}, "7H", Refusal::must_beat, "rule: beat a trump"},
+      {"", h, 0, {"9H", "7S"}, {"JH", "7H", "AS"}, {"JH"}, "7H", Refusal::must_beat, "rule: even the partner's"},
+      {"", h, 0, {"AS", "7S"}, {"7H", "AD"}, {"7H", "AD"}, nullptr, Refusal::none, "rule: partner master"},
+      {"", h, 0, {"AS"}, {"7H", "AD"}, {"7H"}, "AD", Refusal::must_trump, "rule: opponent master"},
       {"", h, 0, {"AS", "TH"}, {"7H", "9H", "AD"}, {"9H"}, "7H", Refusal::must_overtrump, "overtrump"},
-      {"", h, 0, {"AS", "JH"}, {"7H", "AD"}, {"7H"}, "AD", Refusal::must_undertrump, "RULES-NOTES: undertrump"},
+      {"", h, 0, {"AS", "JH"}, {"7H", "AD"}, {"7H"}, "AD", Refusal::must_undertrump, "rule: undertrump"},
       {"free", h, 0, {"AS", "JH"}, {"7H", "AD"}, {"7H", "AD"}, nullptr, Refusal::none, "undertrump: free"},
   };
   for (const PlayCase& c : cases) {
@@ -444,8 +444,8 @@ struct PointRow {
 };
 
 TEST(CoincheNumbers, CardPointsInEveryMode) {
-  // Suit contracts: seed 000 lines 29-41 (and seed 002 lines 39-40). No Trumps: seed 000 line 41
-  // (the ace 19). All Trumps: the FFB table (docs/rules/coinche.md).
+  // Suit contracts: the card values of the Bazar and French belote rules. No Trumps: the Bazar rules' height, where
+  // the ace is 19. All Trumps: the FFB table (docs/rules/coinche.md).
   const PointRow rows[] = {
       {Rank::jack, 20, 2, 2, 14}, {Rank::nine, 14, 0, 0, 9}, {Rank::ace, 11, 11, 19, 6}, {Rank::ten, 10, 10, 10, 5},
       {Rank::king, 4, 4, 4, 3},   {Rank::queen, 3, 3, 3, 1}, {Rank::eight, 0, 0, 0, 0},  {Rank::seven, 0, 0, 0, 0},
@@ -457,7 +457,7 @@ TEST(CoincheNumbers, CardPointsInEveryMode) {
     EXPECT_EQ(p.value(Trump::no_trumps(), Card(Suit::diamonds, r.rank)), r.no_trumps);
     EXPECT_EQ(p.value(Trump::all_trumps(), Card(Suit::spades, r.rank)), r.all_trumps);
   }
-  // Seed 000 line 41: "In all cases the sum value of the cards equals 152", and 10 for the last trick.
+  // Bazar rules: "In all cases the sum value of the cards equals 152", and 10 for the last trick.
   for (Trump t : {kHearts, kSpades, Trump::no_trumps(), Trump::all_trumps()})
     EXPECT_EQ(p.sum(t, CardSet::deck32()), 152) << to_string(t);
   EXPECT_EQ(p.last_trick, 10);
@@ -475,7 +475,7 @@ TEST(CoincheNumbers, OptionValuesAndTarget) {
   int seen = 0;
   for (const OptionSpec& o : v->options) {
     if (o.name == "target") {
-      EXPECT_EQ(std::get<int>(o.default_value), 501);  // seed 000 line 111
+      EXPECT_EQ(std::get<int>(o.default_value), 501);  // Bazar rules: coinche: the first team to 501 wins
       EXPECT_EQ(o.allowed_integers, (std::vector<int>{501, 701, 1001, 1501, 2001}));
       ++seen;
     }
@@ -485,7 +485,7 @@ TEST(CoincheNumbers, OptionValuesAndTarget) {
     }
   }
   EXPECT_EQ(seen, 4);
-  // Seed 000 line 111: the first to reach or pass 501 wins.
+  // Bazar rules: the first to reach or pass 501 wins.
   EXPECT_FALSE(target_winner({500, 499}, 501).has_value());
   EXPECT_EQ(target_winner({501, 499}, 501), 0);
   EXPECT_EQ(target_winner({600, 700}, 501), 1);
@@ -511,7 +511,7 @@ TEST(CoincheHand, CapotBidMadeWithDeclarationsAndBelote) {
   EXPECT_TRUE(r.capot);
   EXPECT_EQ(r.teams[1].card_points + r.teams[1].last_trick + r.teams[1].capot_bonus, 250);
   // A quint and a tierce each (runs of 8 split, as in french); the trump quint wins the
-  // comparison, so seats 1 and 3 count 2 x 120 (seed 000 line 71).
+  // comparison, so seats 1 and 3 count 2 x 120 (Bazar rules: equal combinations: trumps first, then the first to show).
   EXPECT_EQ(r.teams[1].declarations, 240);
   EXPECT_EQ(r.teams[0].declarations, 0);
   EXPECT_EQ(r.teams[1].belote, 20);
@@ -533,7 +533,7 @@ TEST(CoincheHand, AllTrumpsBeloteInEverySuitAndTheOption) {
     EXPECT_EQ(r.teams[1].belote, belote) << option;
     EXPECT_EQ(r.teams[0].belote, belote) << option;
     // Every quint is to the ace and none is in a single trump suit: the first to show (the
-    // leader, seat 1) wins the comparison (seed 000 line 71).
+    // leader, seat 1) wins the comparison (Bazar rules: equal combinations: trumps first, then the first to show).
     EXPECT_EQ(r.teams[1].declarations, 240);
     EXPECT_TRUE(r.capot);  // seat 1 leads hearts eight times and nobody can follow
     EXPECT_EQ(r.outcome, Outcome::made);
@@ -604,20 +604,20 @@ struct DeclCase {
 };
 
 TEST(CoincheNumbers, DeclarationValuesInEveryMode) {
-  // The French table (seed 003 lines 34-41) in suit, No Trumps and All Trumps contracts alike.
+  // The French table (the Belote Classic rules' values) in suit, No Trumps and All Trumps contracts alike.
   const DeclCase cases[] = {
-      {{"7H", "8H", "9H"}, 20, "seed 003 line 39"},
-      {{"TH", "JH", "QH", "KH"}, 50, "seed 003 line 40"},
-      {{"9S", "TS", "JS", "QS", "KS"}, 100, "seed 003 line 41"},
-      {{"JC", "JD", "JH", "JS"}, 200, "seed 003 line 34"},
-      {{"9C", "9D", "9H", "9S"}, 150, "seed 003 line 35"},
-      {{"AC", "AD", "AH", "AS"}, 100, "seed 003 line 36"},
-      {{"TC", "TD", "TH", "TS"}, 100, "seed 003 line 36"},
-      {{"KC", "KD", "KH", "KS"}, 100, "seed 003 line 36"},
-      {{"QC", "QD", "QH", "QS"}, 100, "seed 003 line 36"},
+      {{"7H", "8H", "9H"}, 20, "Belote Classic rules: a tierce is 20"},
+      {{"TH", "JH", "QH", "KH"}, 50, "Belote Classic rules: a sequence of four is 50"},
+      {{"9S", "TS", "JS", "QS", "KS"}, 100, "Belote Classic rules: a quint is 100"},
+      {{"JC", "JD", "JH", "JS"}, 200, "Belote Classic rules: four jacks are 200"},
+      {{"9C", "9D", "9H", "9S"}, 150, "Belote Classic rules: four nines are 150"},
+      {{"AC", "AD", "AH", "AS"}, 100, "Belote Classic rules: four aces, tens, kings or queens are 100"},
+      {{"TC", "TD", "TH", "TS"}, 100, "Belote Classic rules: four aces, tens, kings or queens are 100"},
+      {{"KC", "KD", "KH", "KS"}, 100, "Belote Classic rules: four aces, tens, kings or queens are 100"},
+      {{"QC", "QD", "QH", "QS"}, 100, "Belote Classic rules: four aces, tens, kings or queens are 100"},
   };
   const DeclarationRules rules = french_declarations(true);
-  EXPECT_EQ(rules.belote_points, 20);  // seed 002 line 23
+  EXPECT_EQ(rules.belote_points, 20);  // French belote rules: belote and rebelote, 20
   for (Trump t : {kHearts, Trump::no_trumps(), Trump::all_trumps()})
     for (const DeclCase& c : cases) {
       CardSet hand;
@@ -673,7 +673,7 @@ const Outcome kMade = Outcome::made, kFailed = Outcome::failed;
 
 TEST(CoincheScoring, PointsMade) {
   const ScoreCase cases[] = {
-      // Seed 000 line 109: a bid of 80 means 82 points (at least the bid, and more than the defence).
+      // Bazar rules: a bid of 80 means 82 points (at least the bid, and more than the defence).
       {"80 made with 82", 80, false, 1, 72, 10, 0, 0, 5, 80, 0, 0, 0, kMade, 82 + 80, 80},
       {"80 with 81 is not more than the defence", 80, false, 1, 71, 10, 0, 0, 4, 81, 0, 0, 0, kFailed, 0, 162 + 80},
       {"80 with 80", 80, false, 1, 70, 10, 0, 0, 4, 82, 0, 0, 0, kFailed, 0, 162 + 80},
@@ -700,7 +700,7 @@ TEST(CoincheScoring, PointsMade) {
       {"capot bid failed on points enough for 160", 0, true, 1, 150, 10, 0, 0, 7, 2, 0, 0, 0, kFailed, 0, 500},
       {"capot bid coinched and made", 0, true, 2, 152, 10, 0, 0, 8, 0, 0, 0, 0, kMade, 1000, 0},
       {"capot bid surcoinched and failed", 0, true, 4, 140, 10, 0, 20, 7, 12, 0, 0, 0, kFailed, 20, 2000},
-      {"unbid capot: 250 (seed 000 line 41) + bid", 80, false, 1, 152, 10, 0, 0, 8, 0, 0, 0, 0, kMade, 330, 0},
+      {"unbid capot: 250 (Bazar rules: capot 250) + bid", 80, false, 1, 152, 10, 0, 0, 8, 0, 0, 0, 0, kMade, 330, 0},
       {"unbid capot coinched", 80, false, 2, 152, 10, 0, 0, 8, 0, 0, 0, 0, kMade, (250 + 80) * 2, 0},
       {"defence capot", 80, false, 1, 0, 0, 0, 0, 0, 152, 10, 0, 0, kFailed, 0, 250 + 80},
       {"defence capot, coinched", 100, false, 2, 0, 0, 0, 0, 0, 152, 10, 0, 0, kFailed, 0, (250 + 100) * 2},

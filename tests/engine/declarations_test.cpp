@@ -20,7 +20,7 @@ int total(const std::vector<Combo>& v) {
 }
 
 TEST(Declarations, OverlappingSequencesCountOnce) {
-  // Seed 000 line 65: {7H 8H 9H 10H} holds one 50 and two tierces, only one counts.
+  // Bazar rules: {7H 8H 9H 10H} holds one 50 and two tierces, only one counts.
   const auto best = best_combos(S({"7H", "8H", "9H", "TH"}), kClubs, french_declarations(true));
   ASSERT_EQ(best.size(), 1u);
   EXPECT_EQ(best[0].kind, ComboKind::quarte);
@@ -28,20 +28,20 @@ TEST(Declarations, OverlappingSequencesCountOnce) {
 }
 
 TEST(Declarations, DisjointTiercesBothCount) {
-  // Seed 000 line 65: {8H 9H 10H 10C JC QC} holds two tierces that do not cross.
+  // Bazar rules: {8H 9H 10H 10C JC QC} holds two tierces that do not cross.
   const auto best = best_combos(S({"8H", "9H", "TH", "TC", "JC", "QC"}), kClubs, french_declarations(true));
   EXPECT_EQ(best.size(), 2u);
   EXPECT_EQ(total(best), 40);
 }
 
 TEST(Declarations, EightLongRunIsQuintPlusTierce) {
-  // Seed 004 line 105: a sequence of eight is one of five and one of three.
+  // Bulgarian Belot rules: a sequence of eight is one of five and one of three.
   const auto best = best_combos(CardSet::suit_mask(Suit::spades), kClubs, french_declarations(true));
   EXPECT_EQ(total(best), 120);
 }
 
 TEST(Declarations, CarreAndSequenceMayNotShareCards) {
-  // Seed 000 line 65: combinations count only when they do not cross. Four jacks (200) beat
+  // Bazar rules: combinations count only when they do not cross. Four jacks (200) beat
   // the tierce 9-10-J of hearts that would need the jack of hearts.
   const auto best = best_combos(S({"JC", "JD", "JH", "JS", "9H", "TH"}), kClubs, french_declarations(true));
   ASSERT_EQ(best.size(), 1u);
@@ -49,7 +49,7 @@ TEST(Declarations, CarreAndSequenceMayNotShareCards) {
 }
 
 TEST(Declarations, DisabledFindsNothing) {
-  // Seed 003 line 73: play with or without declarations.
+  // Belote Classic rules: play with or without declarations.
   EXPECT_TRUE(best_combos(S({"JC", "JD", "JH", "JS"}), kClubs, french_declarations(false)).empty());
 }
 
@@ -65,16 +65,16 @@ std::optional<int> winner_of(std::vector<std::vector<const char*>> seats, Trump 
 }
 
 TEST(Declarations, TeamComparison) {
-  // Seed 000 line 69: 4 of a kind > 100 > 50 > tierce; then height.
+  // Bazar rules: 4 of a kind > 100 > 50 > tierce; then height.
   EXPECT_EQ(winner_of({{}, {"QC", "QD", "QH", "QS"}, {"9S", "TS", "JS", "QS", "KS"}, {}}), 1);
   EXPECT_EQ(winner_of({{"7H", "8H", "9H", "TH"}, {"TS", "JS", "QS"}, {}, {}}), 0);
   EXPECT_EQ(winner_of({{"7H", "8H", "9H"}, {"QS", "KS", "AS"}, {}, {}}), 1);
-  // Carré order J > 9 > A > 10 > K > Q (seed 003 lines 34-36 by value, then height).
+  // Carré order J > 9 > A > 10 > K > Q (the Belote Classic rules' carré values, then height).
   EXPECT_EQ(winner_of({{"9C", "9D", "9H", "9S"}, {"JC", "JD", "JH", "JS"}, {}, {}}), 1);
   EXPECT_EQ(winner_of({{"AC", "AD", "AH", "AS"}, {"9C", "9D", "9H", "9S"}, {}, {}}), 1);
   EXPECT_EQ(winner_of({{"AC", "AD", "AH", "AS"}, {"TC", "TD", "TH", "TS"}, {}, {}}), 0);
   EXPECT_EQ(winner_of({{"QC", "QD", "QH", "QS"}, {"KC", "KD", "KH", "KS"}, {}, {}}), 1);
-  // Seed 000 line 71: equal height, the trump sequence wins ...
+  // Bazar rules: equal height, the trump sequence wins ...
   EXPECT_EQ(winner_of({{"7H", "8H", "9H"}, {"7C", "8C", "9C"}, {}, {}}), 1);
   // ... and with neither in trumps, the first to show (play order from the leader) wins.
   EXPECT_EQ(winner_of({{"7H", "8H", "9H"}, {"7S", "8S", "9S"}, {}, {}}), 0);
@@ -90,7 +90,7 @@ TEST(Declarations, EqualTieCanScoreNothing) {
 }
 
 TEST(Declarations, BeloteHolder) {
-  // Seed 002 line 23: king and queen of trumps in one hand.
+  // French belote rules: king and queen of trumps in one hand.
   EXPECT_EQ(belote_holder({S({"7S"}), S({"KC", "QC"}), S({}), S({})}, kClubs), Seat{1});
   EXPECT_FALSE(belote_holder({S({"KC"}), S({"QC"}), S({}), S({})}, kClubs).has_value());
   EXPECT_FALSE(belote_holder({S({"KH", "QH"}), S({}), S({}), S({})}, kClubs).has_value());

@@ -7,7 +7,8 @@
 namespace atout {
 namespace {
 
-// Issue 5 §1: "a simple, legal and sensible default policy". Whole matches of every variant,
+// The fallback must be a simple, legal and sensible default policy (it plays for a seat whose
+// turn timer ran out). Whole matches of every variant,
 // with both default and alternative declaration modes, played by the fallback alone.
 TEST(Fallback, PlaysEveryVariantsMatchesToTheEndWithLegalActionsOnly) {
   for (const VariantInfo& v : variants()) {

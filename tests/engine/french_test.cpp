@@ -13,7 +13,8 @@ using test::C;
 using test::S;
 
 // Dealer 0. Deck positions: 3 each to seats 1,2,3,0 (0-11), 2 each (12-19), the turned-up card
-// (20), then 3 each with 2 for the taker (seed 002 lines 7 and 11; seed 003 lines 16 and 21).
+// (20), then 3 each with 2 for the taker (French belote rules: the pack is cut, not shuffled; dealt 3 then 2; Belote
+// Classic rules: dealt 3 then 2, clockwise).
 const char* kDeck[32] = {"AS", "7S", "8C", "KS", "9C", "TC", "QS", "7D", "8D", "JS", "JC",
                          "QC", "JH", "9H", "8H", "TD", "9D", "QD", "KD", "AD", "7H", "8S",
                          "9S", "KC", "AC", "7C", "TS", "TH", "QH", "KH", "AH", "JD"};
@@ -40,7 +41,8 @@ TEST(French, DealThreeTwoAndTurnUp) {
   auto s = make(kDeck);
   const Observation o = s->observation(1);
   EXPECT_EQ(o.phase, Phase::bidding);
-  EXPECT_EQ(o.current, 1);  // the player after the dealer speaks first (seed 002 line 9)
+  EXPECT_EQ(o.current, 1);  // the player after the dealer speaks first (French belote rules: the player after the
+                            // dealer takes or passes; second round another suit)
   EXPECT_EQ(o.own, S({"AS", "7S", "8C", "JH", "9H"}));
   EXPECT_EQ(s->hands()[0], S({"JS", "JC", "QC", "KD", "AD"}));
   ASSERT_TRUE(o.turn_up.has_value());
@@ -57,7 +59,7 @@ TEST(French, TakerGetsTurnUpAndTwoOthersThree) {
   EXPECT_EQ(hands[3], S({"QS", "TS", "7D", "8D", "9D", "QD", "TH", "QH"}));
   EXPECT_EQ(hands[0], S({"JS", "JC", "QC", "KD", "AD", "JD", "KH", "AH"}));
   EXPECT_EQ(s->phase(), Phase::playing);
-  EXPECT_EQ(s->current_player(), 1);  // seed 002 line 15
+  EXPECT_EQ(s->current_player(), 1);  // French belote rules: follow suit; trumps led, overtrump whoever holds the trick
   ASSERT_TRUE(s->observation(0).contract.has_value());
   EXPECT_EQ(s->observation(0).contract->trump, Trump::of(Suit::hearts));
 }
@@ -66,7 +68,9 @@ TEST(French, SecondRoundNamesAnotherSuit) {
   auto s = make(kDeck);
   for (Seat seat : {Seat{1}, Seat{2}, Seat{3}, Seat{0}}) ASSERT_EQ(s->apply(seat, Action::pass()), Refusal::none);
   const auto legal = s->legal_actions();
-  EXPECT_EQ(legal.size(), 4u);  // pass and the three other suits (seed 002 line 9; seed 003 line 20)
+  EXPECT_EQ(legal.size(),
+            4u);  // pass and the three other suits (French belote rules: the player after the dealer takes or passes;
+                  // second round another suit; Belote Classic rules: second round: a suit other than the turned-up one)
   EXPECT_EQ(s->apply(1, Action::take()), Refusal::invalid_trump);
   EXPECT_EQ(s->apply(1, Action::take(Trump::of(Suit::hearts))), Refusal::invalid_trump);
   EXPECT_EQ(s->apply(1, Action::take(Trump::no_trumps())), Refusal::invalid_trump);
@@ -77,7 +81,7 @@ TEST(French, SecondRoundNamesAnotherSuit) {
 TEST(French, SecondRoundAnySuitOption) {
   auto s = make(kDeck, {{"second_round", std::string("any_suit")}});
   for (Seat seat : {Seat{1}, Seat{2}, Seat{3}, Seat{0}}) ASSERT_EQ(s->apply(seat, Action::pass()), Refusal::none);
-  EXPECT_EQ(s->legal_actions().size(), 5u);  // seed 000 line 85: any of the 4 suits
+  EXPECT_EQ(s->legal_actions().size(), 5u);  // Bazar rules: any of the 4 suits
   EXPECT_EQ(s->apply(1, Action::take(Trump::of(Suit::hearts))), Refusal::none);
 }
 
@@ -89,7 +93,7 @@ TEST(French, AllPassTwiceRedealsByTheNextPlayer) {
   EXPECT_EQ(s->match_score(), (std::array<int, 2>{0, 0}));
   const Observation o = s->observation(kNoSeat);
   EXPECT_EQ(o.hand, 1);
-  EXPECT_EQ(o.dealer, 1);  // seed 002 line 9: the next player in rotation deals
+  EXPECT_EQ(o.dealer, 1);  // French belote rules: the next player in rotation deals
   EXPECT_EQ(o.current, 2);
 }
 
@@ -109,10 +113,11 @@ TEST(French, RefusalsAreTypedAndChangeNothing) {
   ASSERT_EQ(s->apply(2, Action::play(C("KS"))), Refusal::none);
   ASSERT_EQ(s->apply(3, Action::play(C("TS"))), Refusal::none);
   ASSERT_EQ(s->apply(0, Action::play(C("JS"))), Refusal::none);
-  EXPECT_EQ(s->current_player(), 3);  // the ten of spades won (seed 000 line 13)
+  EXPECT_EQ(s->current_player(), 3);  // the ten of spades won (Bazar rules: plain order A 10 K Q J 9 8 7)
   ASSERT_EQ(s->apply(3, Action::play(C("7D"))), Refusal::none);
   ASSERT_EQ(s->apply(0, Action::play(C("JD"))), Refusal::none);
-  // Seat 1 has no diamonds, an opponent holds the trick: it must trump (seed 002 line 19).
+  // Seat 1 has no diamonds, an opponent holds the trick: it must trump (French belote rules: void, an opponent holds
+  // the trick: trump).
   EXPECT_EQ(s->apply(1, Action::play(C("8C"))), Refusal::must_trump);
 }
 
@@ -140,9 +145,10 @@ TEST(French, CapotWithDeclarationsAndBelote) {
     EXPECT_EQ(r.capot_team, 1);
     EXPECT_EQ(r.teams[1].tricks, 8);
     EXPECT_EQ(r.teams[1].card_points + r.teams[1].last_trick, 162);
-    // Eight hearts in a row: a quint and a tierce (seed 004 line 49): 100 + 20. Partner seat 3
-    // holds all eight diamonds, 120 more: the side with the best combination (the trump quint
-    // to the ace beats seat 2's spade quint to the ace, seed 000 line 71) scores all its own.
+    // Eight hearts in a row: a quint and a tierce (Bulgarian Belot rules: longer runs count as a five (and a three for
+    // eight)): 100 + 20. Partner seat 3 holds all eight diamonds, 120 more: the side with the best combination (the
+    // trump quint to the ace beats seat 2's spade quint to the ace, Bazar rules: equal combinations: trumps first, then
+    // the first to show) scores all its own.
     EXPECT_EQ(r.teams[1].declarations, 240);
     EXPECT_EQ(r.teams[1].belote, 20);
     EXPECT_EQ(r.teams[1].score, capot + 240 + 20);
@@ -190,9 +196,10 @@ TEST(French, BadOptionsAndDecksAreRefused) {
 namespace atout {
 namespace {
 
-// `declare: manual` (issue 3, cross-cutting): announcing before the first card and showing before
-// the second are actions; a combination that is not announced and shown does not count (seed 000
-// line 67). After seat 1 takes hearts, seat 1 holds 7S 8S 9S and its partner, seat 3, 7D 8D 9D.
+// `declare: manual`: announcing before the first card and showing before
+// the second are actions; a combination that is not announced and shown does not count (Bazar rules:
+// announce before the first card, show before the second). After seat 1 takes hearts, seat 1 holds 7S 8S 9S and its
+// partner, seat 3, 7D 8D 9D.
 TEST(FrenchManualDeclarations, OnlyAnnouncedAndShownCombinationsCount) {
   auto s = make(kDeck, {{"declare", std::string("manual")}});
   ASSERT_EQ(s->apply(1, Action::take()), Refusal::none);
@@ -237,7 +244,7 @@ TEST(FrenchManualDeclarations, OnlyAnnouncedAndShownCombinationsCount) {
     ASSERT_EQ(s->apply(seat, *play), Refusal::none);
   }
   EXPECT_TRUE(shown);
-  // Seat 3's tierce was never announced: only seat 1's counts (seed 003 line 39: 20).
+  // Seat 3's tierce was never announced: only seat 1's counts (Belote Classic rules: 20).
   EXPECT_EQ(s->hand_results()[0].teams[1].declarations, 20);
   EXPECT_EQ(s->hand_results()[0].teams[0].declarations, 0);
 }

@@ -69,7 +69,7 @@ TEST(Rng, ShuffleIsAPermutationAndDeterministic) {
 }
 
 TEST(Rng, CutLiftsAtLeastThreeAndLeavesAtLeastThree) {
-  // Seed 000 line 105: at least three cards must be cut.
+  // Bazar rules: at least three cards must be cut.
   std::vector<Card> base;
   for (Card c : CardSet::deck32()) base.push_back(c);
   Rng r(Seed{3, 1});
@@ -101,7 +101,7 @@ TEST(Card, TextForms) {
   EXPECT_FALSE(parse_card("JX").has_value());
   EXPECT_FALSE(parse_card("").has_value());
   EXPECT_EQ(CardSet::deck32().size(), 32);
-  EXPECT_EQ(CardSet::deck24().size(), 24);  // seed 001 line 3: nine to ace
+  EXPECT_EQ(CardSet::deck24().size(), 24);  // simple belote rules: nine to ace
   EXPECT_FALSE(CardSet::deck24().contains(Card(Suit::clubs, Rank::eight)));
 }
 

@@ -1,4 +1,5 @@
-// Table-driven tests of every number in the French-family seeds: card points and orders,
+// Table-driven tests of every number in the published French-family rules (the French belote,
+// Belote Classic and Bazar rules): card points and orders,
 // dix de der, capot, declaration values, belote, thresholds and targets.
 #include <gtest/gtest.h>
 
@@ -20,16 +21,17 @@ struct PointCase {
   const char* source;
 };
 
-// Seed 002 (002_275d875567b7a33e.txt) lines 39-40 and seed 000 lines 29-41.
+// Card values, as the French belote and Bazar rules give them: A 11, 10 10, K 4, Q 3, J 2 (trump 20),
+// 9 0 (trump 14), 8 and 7 nothing.
 const PointCase kPoints[] = {
-    {Rank::jack, 20, 2, "seed 002 line 39-40; seed 000 lines 37, 41"},
-    {Rank::nine, 14, 0, "seed 002 line 39-40; seed 000 lines 39, 41"},
-    {Rank::ace, 11, 11, "seed 002 line 39-40; seed 000 line 29"},
-    {Rank::ten, 10, 10, "seed 002 line 39-40; seed 000 line 31"},
-    {Rank::king, 4, 4, "seed 002 line 39-40; seed 000 line 33"},
-    {Rank::queen, 3, 3, "seed 002 line 39-40; seed 000 line 35"},
-    {Rank::eight, 0, 0, "seed 002 line 39-40; seed 000 line 39"},
-    {Rank::seven, 0, 0, "seed 002 line 39-40; seed 000 line 39"},
+    {Rank::jack, 20, 2, "Bazar rules: J is worth 2"},
+    {Rank::nine, 14, 0, "Bazar rules: 7, 8 and 9 are worth nothing"},
+    {Rank::ace, 11, 11, "Bazar rules: card values A 11"},
+    {Rank::ten, 10, 10, "Bazar rules: 10 is worth 10"},
+    {Rank::king, 4, 4, "Bazar rules: K is worth 4"},
+    {Rank::queen, 3, 3, "Bazar rules: Q is worth 3"},
+    {Rank::eight, 0, 0, "Bazar rules: 7, 8 and 9 are worth nothing"},
+    {Rank::seven, 0, 0, "Bazar rules: 7, 8 and 9 are worth nothing"},
 };
 
 TEST(SeedNumbers, FrenchCardPoints) {
@@ -42,11 +44,12 @@ TEST(SeedNumbers, FrenchCardPoints) {
 }
 
 TEST(SeedNumbers, CardPointsTotal152PlusDixDeDer162) {
-  // Seed 000 line 41: "the sum value of the cards equals 152"; last four cards +10 (seed 002 line 27).
+  // Bazar rules: "the sum value of the cards equals 152"; last four cards +10 (French belote rules: dix de der, 10 for
+  // the last trick).
   const PointTable p = french_points();
   for (int s = 0; s < kSuits; ++s) EXPECT_EQ(p.sum(Trump::of(static_cast<Suit>(s)), CardSet::deck32()), 152);
   EXPECT_EQ(p.last_trick, 10);
-  // Seed 000 line 41: in height (No Trumps) the ace is 19 and the sum is still 152.
+  // Bazar rules: in height (No Trumps) the ace is 19 and the sum is still 152.
   PointTable height;
   height.no_trumps = kHeightPoints;
   EXPECT_EQ(height.value(Trump::no_trumps(), C("AS")), 19);
@@ -54,7 +57,7 @@ TEST(SeedNumbers, CardPointsTotal152PlusDixDeDer162) {
 }
 
 TEST(SeedNumbers, CardOrders) {
-  // Seed 000 line 13: plain A 10 K Q J 9 8 7; line 15: trump J 9 A 10 K Q 8 7 (also seed 002 lines 39-40).
+  // Bazar rules: plain A 10 K Q J 9 8 7; trump J 9 A 10 K Q 8 7 (also the French belote rules).
   const Rank plain[] = {Rank::ace,  Rank::ten,  Rank::king,  Rank::queen,
                         Rank::jack, Rank::nine, Rank::eight, Rank::seven};
   const Rank trump[] = {Rank::jack, Rank::nine,  Rank::ace,   Rank::ten,
@@ -64,7 +67,7 @@ TEST(SeedNumbers, CardOrders) {
     EXPECT_GT(strength(t, Card(Suit::spades, plain[i])), strength(t, Card(Suit::spades, plain[i + 1])));
     EXPECT_GT(strength(t, Card(Suit::hearts, trump[i])), strength(t, Card(Suit::hearts, trump[i + 1])));
   }
-  // Seed 000 line 17: any trump beats any plain card.
+  // Bazar rules: any trump beats any plain card.
   EXPECT_TRUE(beats(C("7H"), C("AS"), t));
   EXPECT_FALSE(beats(C("AS"), C("7H"), t));
 }
@@ -80,15 +83,27 @@ TEST(SeedNumbers, FrenchDeclarationValues) {
   const DeclarationRules rules = french_declarations(true);
   const Trump t = Trump::of(Suit::clubs);
   const DeclCase cases[] = {
-      {{"7H", "8H", "9H"}, ComboKind::tierce, 20, "seed 003 line 39"},
-      {{"TH", "JH", "QH", "KH"}, ComboKind::quarte, 50, "seed 003 line 40"},
-      {{"9S", "TS", "JS", "QS", "KS"}, ComboKind::quint, 100, "seed 003 line 41"},
-      {{"JC", "JD", "JH", "JS"}, ComboKind::carre, 200, "seed 003 line 34"},
-      {{"9C", "9D", "9H", "9S"}, ComboKind::carre, 150, "seed 003 line 35"},
-      {{"AC", "AD", "AH", "AS"}, ComboKind::carre, 100, "seed 003 line 36"},
-      {{"TC", "TD", "TH", "TS"}, ComboKind::carre, 100, "seed 003 line 36"},
-      {{"KC", "KD", "KH", "KS"}, ComboKind::carre, 100, "seed 003 line 36"},
-      {{"QC", "QD", "QH", "QS"}, ComboKind::carre, 100, "seed 003 line 36"},
+      {{"7H", "8H", "9H"}, ComboKind::tierce, 20, "Belote Classic rules: a tierce is 20"},
+      {{"TH", "JH", "QH", "KH"}, ComboKind::quarte, 50, "Belote Classic rules: a sequence of four is 50"},
+      {{"9S", "TS", "JS", "QS", "KS"}, ComboKind::quint, 100, "Belote Classic rules: a quint is 100"},
+      {{"JC", "JD", "JH", "JS"}, ComboKind::carre, 200, "Belote Classic rules: four jacks are 200"},
+      {{"9C", "9D", "9H", "9S"}, ComboKind::carre, 150, "Belote Classic rules: four nines are 150"},
+      {{"AC", "AD", "AH", "AS"},
+       ComboKind::carre,
+       100,
+       "Belote Classic rules: four aces, tens, kings or queens are 100"},
+      {{"TC", "TD", "TH", "TS"},
+       ComboKind::carre,
+       100,
+       "Belote Classic rules: four aces, tens, kings or queens are 100"},
+      {{"KC", "KD", "KH", "KS"},
+       ComboKind::carre,
+       100,
+       "Belote Classic rules: four aces, tens, kings or queens are 100"},
+      {{"QC", "QD", "QH", "QS"},
+       ComboKind::carre,
+       100,
+       "Belote Classic rules: four aces, tens, kings or queens are 100"},
   };
   for (const DeclCase& c : cases) {
     CardSet hand;
@@ -98,10 +113,12 @@ TEST(SeedNumbers, FrenchDeclarationValues) {
     EXPECT_EQ(best[0].kind, c.kind) << c.source;
     EXPECT_EQ(best[0].points, c.points) << c.source;
   }
-  // Carrés of eights and sevens are not combinations in French belote (seed 003 lines 34-36).
+  // Carrés of eights and sevens are not combinations in French belote (the Belote Classic rules list carrés of J, 9, A,
+  // 10, K and Q only).
   EXPECT_TRUE(best_combos(S({"8C", "8D", "8H", "8S"}), t, rules).empty());
   EXPECT_TRUE(best_combos(S({"7C", "7D", "7H", "7S"}), t, rules).empty());
-  EXPECT_EQ(rules.belote_points, 20);  // seed 002 line 23; seed 003 line 43
+  EXPECT_EQ(rules.belote_points,
+            20);  // French belote rules: belote and rebelote, 20; Belote Classic rules: belote-rebelote is 20
 }
 
 struct ThresholdCase {
@@ -114,12 +131,12 @@ struct ThresholdCase {
 };
 
 TEST(SeedNumbers, ContractThresholds) {
-  // Seed 003 line 76: 82 of 162 fulfils; 81 each is a tie (seed 002 line 13 "at least 81" is
-  // read as RULES-NOTES decides: more than the defence), and the tie is a litige.
+  // Belote Classic rules: 82 of 162 fulfils; 81 each is a tie (the French belote rules' "at least 81" is
+  // read as our rule decides: more than the defence), and the tie is a litige.
   const ThresholdCase cases[] = {
-      {72 + 10, 80, Outcome::made, 82, 80, "seed 003 line 48: 82 needed"},
-      {71 + 10, 81, Outcome::tie_held, 0, 81, "RULES-NOTES: tie is litige by default"},
-      {70 + 10, 82, Outcome::failed, 0, 162, "seed 002 line 13: the opponents score 162"},
+      {72 + 10, 80, Outcome::made, 82, 80, "Belote Classic rules: 82 needed"},
+      {71 + 10, 81, Outcome::tie_held, 0, 81, "rule: tie is litige by default"},
+      {70 + 10, 82, Outcome::failed, 0, 162, "French belote rules: the opponents score 162"},
   };
   for (const ThresholdCase& c : cases) {
     HandResult r;
@@ -135,7 +152,7 @@ TEST(SeedNumbers, ContractThresholds) {
 }
 
 TEST(SeedNumbers, CapotValues) {
-  // Seed 002 line 13 and seed 000 line 41: capot 250; seed 003 line 48: 162 + 90 = 252.
+  // French belote and Bazar rules: capot 250; Belote Classic rules: 162 + 90 = 252.
   for (int value : {250, 252}) {
     HandResult r;
     r.teams[0].card_points = 152;
@@ -151,7 +168,7 @@ TEST(SeedNumbers, CapotValues) {
 }
 
 TEST(SeedNumbers, TargetsAndOptionValues) {
-  // Seed 000 line 89 (501) and seed 003 line 50 (501, 701, 1001).
+  // Bazar rules: the first team to 501 wins; Belote Classic rules: targets 501, 701 or 1001.
   const VariantInfo* f = find_variant("french");
   ASSERT_NE(f, nullptr);
   for (const OptionSpec& o : f->options) {
@@ -169,7 +186,7 @@ TEST(SeedNumbers, TargetsAndOptionValues) {
     EXPECT_EQ(target_winner({target + 9, target + 5}, target), 0);  // both past: the higher
     EXPECT_FALSE(target_winner({target + 5, target + 5}, target).has_value());
   }
-  // Seed 000 line 99: head-to-head to 101, i.e. 1001 card points (RULES-NOTES.md).
+  // Bazar rules: head-to-head to 101, i.e. 1001 card points (docs/rules/duel.md).
   const VariantInfo* d = find_variant("duel");
   ASSERT_NE(d, nullptr);
   for (const OptionSpec& o : d->options) {

@@ -11,11 +11,11 @@
 namespace atout {
 namespace {
 
-// Seed 001 lines 15-31, indexed by rank 7 8 9 10 J Q K A (7s and 8s are never dealt).
+// simple belote rules: the value tables with a trump, indexed by rank 7 8 9 10 J Q K A (7s and 8s are never dealt).
 constexpr std::array<int, 8> kTrump = {0, 0, 14, 10, 20, 3, 4, 11};
 constexpr std::array<int, 8> kPlain = {0, 0, 0, 10, 2, 3, 4, 11};
 constexpr std::array<int, 8> kNoTrump = {0, 0, 0, 10, 2, 3, 4, 19};
-// Seed 001 lines 46-53.
+// simple belote rules: four jacks are 200.
 constexpr std::array<int, 8> kCarreTrump = {0, 0, 140, 100, 200, 100, 100, 110};
 constexpr std::array<int, 8> kCarreNoTrump = {0, 0, 0, 100, 100, 100, 100, 190};
 
@@ -32,7 +32,7 @@ int points_of(CardSet cards, Trump t) {
 }
 
 // Every value a player could have counted: the sums of sets of non-overlapping combinations of
-// the hand (runs of 3-5 in 9..A, lines 54-56; carrés, lines 46-53).
+// the hand (runs of 3-5 in 9..A, simple belote rules; carrés, simple belote rules: four jacks are 200).
 std::vector<std::pair<CardSet, int>> combos_of(CardSet hand, Trump t) {
   std::vector<std::pair<CardSet, int>> out;
   for (int s = 0; s < kSuits; ++s)
@@ -92,7 +92,7 @@ std::map<int, Taking> takings(const State& s) {
   return out;
 }
 
-// The taking rules of lines 7-11, checked against what was dealt.
+// The taking rules of simple belote rules: first player takes: 2 more, the other 3, checked against what was dealt.
 void check_taking(const Taking& t, const sim::DealFacts& deal, const Options& o) {
   const Seat first = static_cast<Seat>(1 - t.dealer);
   const Seat taker = deal.contract.taker;
@@ -106,9 +106,10 @@ void check_taking(const Taking& t, const sim::DealFacts& deal, const Options& o)
   const bool jack = t.offered.rank() == Rank::jack;
   bool with_offered = true;
   if (t.bids.size() <= 2) {
-    ASSERT_EQ(deal.contract.trump, Trump::of(t.offered.suit()));  // lines 7-8, 11
+    ASSERT_EQ(deal.contract.trump,
+              Trump::of(t.offered.suit()));  // simple belote rules: first player takes: 2 more, the other 3
   } else {
-    ASSERT_FALSE(jack);  // line 11: no other trump after a Jack
+    ASSERT_FALSE(jack);  // simple belote rules: no other trump after a Jack
     const Trump tr = deal.contract.trump;
     ASSERT_TRUE((tr.mode == Mode::suit && tr.suit != t.offered.suit()) ||
                 (tr.mode == Mode::no_trumps && std::get<bool>(o.at("no_trumps"))));
@@ -118,7 +119,7 @@ void check_taking(const Taking& t, const sim::DealFacts& deal, const Options& o)
   ASSERT_FALSE(deal.start_hands[static_cast<std::size_t>(1 - taker)].contains(t.offered));
   ASSERT_EQ(deal.start_hands[0].size(), 9);
   ASSERT_EQ(deal.start_hands[1].size(), 9);
-  ASSERT_EQ(deal.leader, first);  // line 12
+  ASSERT_EQ(deal.leader, first);  // simple belote rules: the dealer's opponent leads; follow suit, else trump
 }
 
 void check_simple_results(const State& s, const std::vector<sim::DealFacts>& deals) {
@@ -134,7 +135,8 @@ void check_simple_results(const State& s, const std::vector<sim::DealFacts>& dea
     const HandResult& r = results[i];
     SCOPED_TRACE("hand " + std::to_string(i));
     ASSERT_EQ(r.dealer, static_cast<Seat>((s.record().first_dealer + static_cast<int>(i)) % 2));
-    ASSERT_TRUE(r.contract.has_value());  // nobody can pass the deal out (lines 10-11)
+    ASSERT_TRUE(r.contract.has_value());  // nobody can pass the deal out (simple belote rules: then the dealer must
+                                          // choose another trump)
     const sim::DealFacts& deal = deals.at(i);
     const Taking& tk = taking.at(static_cast<int>(i));
     check_taking(tk, deal, o);
@@ -144,14 +146,15 @@ void check_simple_results(const State& s, const std::vector<sim::DealFacts>& dea
     const TeamTally& t = r.teams[static_cast<std::size_t>(taker)];
     const TeamTally& d = r.teams[static_cast<std::size_t>(1 - taker)];
 
-    // The cards: 18 dealt, every one won by somebody; 10 for the last trick (line 38).
+    // The cards: 18 dealt, every one won by somebody; 10 for the last trick (simple belote rules).
     ASSERT_EQ(deal.dealt.size(), 18);
     ASSERT_EQ(t.card_points + d.card_points, points_of(deal.dealt, trump));
     ASSERT_EQ(t.last_trick + d.last_trick, 10);
     ASSERT_EQ(t.tricks + d.tricks, 9);
     ASSERT_EQ(r.capot, t.tricks == 0 || d.tricks == 0);
 
-    // Belote: K and Q of trumps in one hand, counted automatically (lines 34, 57).
+    // Belote: K and Q of trumps in one hand, counted automatically (simple belote rules: declare before one's move;
+    // belote counts regardless).
     for (int p = 0; p < 2; ++p) {
       const CardSet h = deal.start_hands[static_cast<std::size_t>(p)];
       const bool kq = trump.mode == Mode::suit && h.contains(Card(trump.suit, Rank::king)) &&
@@ -169,7 +172,8 @@ void check_simple_results(const State& s, const std::vector<sim::DealFacts>& dea
       }
     }
 
-    // The score (lines 35-41; docs/rules/simple.md): kaput makes the cards worth `kaput`.
+    // The score (simple belote rules: the cards are worth 162 (16); docs/rules/simple.md): kaput makes the cards worth
+    // `kaput`.
     const int hand_total = r.capot ? kaput : 162;
     const int t_cards = r.capot ? (t.tricks == 0 ? 0 : kaput) : t.card_points + t.last_trick;
     const int d_cards = r.capot ? (d.tricks == 0 ? 0 : kaput) : d.card_points + d.last_trick;
@@ -194,7 +198,7 @@ void check_simple_results(const State& s, const std::vector<sim::DealFacts>& dea
     ++won[static_cast<std::size_t>(winner)];
     ASSERT_EQ(r.match_score, running);
 
-    // Line 4: the match ends at the first deal that settles it, and not before.
+    // simple belote rules: the match ends at the first deal that settles it, and not before.
     std::optional<int> over;
     if (games) {
       for (int p = 0; p < 2; ++p)

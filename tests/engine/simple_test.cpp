@@ -1,4 +1,4 @@
-// Simple belote (seed 001): every number of the seed in tables, the pure scoring rule, and the
+// Simple belote: every number of the simple belote rules in tables, the pure scoring rule, and the
 // machine on hand-built decks: the offered card, the forced Jack, the obliged choice, play
 // constraints, announcing and showing, concede, kaput, the match formats and every refusal.
 #include "variants/simple.hpp"
@@ -16,7 +16,7 @@ namespace {
 using test::C;
 using test::S;
 
-// ---- The seed's numbers -------------------------------------------------------------------
+// ---- The rules' numbers -------------------------------------------------------------------
 
 struct PointRow {
   Rank rank;
@@ -26,14 +26,14 @@ struct PointRow {
   const char* source;
 };
 
-// Seed 001 lines 15-31: two columns flattened into one list, untangled here.
+// simple belote rules: two columns flattened into one list, untangled here.
 const PointRow kPoints[] = {
-    {Rank::jack, 20, 2, 2, "lines 17, 29 (with a trump); line 26 (without)"},
-    {Rank::nine, 14, 0, 0, "lines 19, 31; line 28"},
-    {Rank::ace, 11, 11, 19, "line 21; line 18"},
-    {Rank::ten, 10, 10, 10, "line 23; line 20"},
-    {Rank::king, 4, 4, 4, "line 25; line 22"},
-    {Rank::queen, 3, 3, 3, "line 27; line 24"},
+    {Rank::jack, 20, 2, 2, "simple belote rules (with a trump) (without)"},
+    {Rank::nine, 14, 0, 0, "simple belote rules"},
+    {Rank::ace, 11, 11, 19, "simple belote rules"},
+    {Rank::ten, 10, 10, 10, "simple belote rules"},
+    {Rank::king, 4, 4, 4, "simple belote rules"},
+    {Rank::queen, 3, 3, 3, "simple belote rules"},
 };
 
 TEST(SimpleSeedNumbers, CardPointsWithAndWithoutTrump) {
@@ -47,8 +47,8 @@ TEST(SimpleSeedNumbers, CardPointsWithAndWithoutTrump) {
 }
 
 TEST(SimpleSeedNumbers, TwentyFourCardsWorth152PlusTenFor162) {
-  // Line 3: nine to ace; line 35: 162 in all, which is 152 for the cards and 10 for the last
-  // trick (line 38), under every trump and without one.
+  // simple belote rules: nine to ace; 162 in all, which is 152 for the cards and 10 for the last
+  // trick (simple belote rules), under every trump and without one.
   EXPECT_EQ(CardSet::deck24().size(), 24);
   for (Card c : CardSet::deck24()) EXPECT_GE(c.rank(), Rank::nine);
   const PointTable p = simple_points();
@@ -60,7 +60,7 @@ TEST(SimpleSeedNumbers, TwentyFourCardsWorth152PlusTenFor162) {
 }
 
 TEST(SimpleSeedNumbers, CardOrders) {
-  // The tables of lines 17-31 list the cards strongest first: trumps J 9 A 10 K Q, other suits
+  // The tables of simple belote rules list the cards strongest first: trumps J 9 A 10 K Q, other suits
   // (and every suit without a trump) A 10 K Q J 9.
   const Rank trump[] = {Rank::jack, Rank::nine, Rank::ace, Rank::ten, Rank::king, Rank::queen};
   const Rank plain[] = {Rank::ace, Rank::ten, Rank::king, Rank::queen, Rank::jack, Rank::nine};
@@ -70,7 +70,7 @@ TEST(SimpleSeedNumbers, CardOrders) {
     EXPECT_TRUE(beats(Card(Suit::spades, plain[i]), Card(Suit::spades, plain[i + 1]), h));
     EXPECT_TRUE(beats(Card(Suit::spades, plain[i]), Card(Suit::spades, plain[i + 1]), Trump::no_trumps()));
   }
-  EXPECT_TRUE(beats(C("9H"), C("AS"), h));                    // line 12: a trump covers another suit
+  EXPECT_TRUE(beats(C("9H"), C("AS"), h));                    // simple belote rules: a trump covers another suit
   EXPECT_FALSE(beats(C("9H"), C("AS"), Trump::no_trumps()));  // without a trump nothing does
 }
 
@@ -82,9 +82,12 @@ struct CarreRow {
 };
 
 const CarreRow kCarres[] = {
-    {Rank::jack, 200, 100, "line 46; line 52"}, {Rank::nine, 140, 0, "line 47; line 53"},
-    {Rank::ace, 110, 190, "line 48; line 51"},  {Rank::ten, 100, 100, "line 49; line 52"},
-    {Rank::king, 100, 100, "line 49; line 52"}, {Rank::queen, 100, 100, "line 49; line 52"},
+    {Rank::jack, 200, 100, "simple belote rules: four jacks are 200"},
+    {Rank::nine, 140, 0, "simple belote rules"},
+    {Rank::ace, 110, 190, "simple belote rules"},
+    {Rank::ten, 100, 100, "simple belote rules"},
+    {Rank::king, 100, 100, "simple belote rules"},
+    {Rank::queen, 100, 100, "simple belote rules"},
 };
 
 TEST(SimpleSeedNumbers, CarreTables) {
@@ -102,8 +105,9 @@ TEST(SimpleSeedNumbers, CarreTables) {
 }
 
 TEST(SimpleSeedNumbers, CarreOrders) {
-  // Lines 45-53 (and line 33, "the higher the last card"): with a trump J > 9 > A > 10 > K > Q;
-  // without, A > 10 > K > Q > J > 9. Any carré beats any other combination (line 44).
+  // simple belote rules (and simple belote rules: longer and higher combinations are stronger, "the higher the last
+  // card"): with a trump J > 9 > A > 10 > K > Q; without, A > 10 > K > Q > J > 9. Any carré beats any other combination
+  // (simple belote rules).
   const DeclarationRules rules = simple_declarations();
   const Rank with[] = {Rank::jack, Rank::nine, Rank::ace, Rank::ten, Rank::king, Rank::queen};
   const Rank without[] = {Rank::ace, Rank::ten, Rank::king, Rank::queen, Rank::jack, Rank::nine};
@@ -130,10 +134,10 @@ struct SequenceRow {
 TEST(SimpleSeedNumbers, Sequences) {
   const DeclarationRules rules = simple_declarations();
   const SequenceRow rows[] = {
-      {{"9C", "TC", "JC", "QC", "KC"}, ComboKind::quint, 100, "line 54"},
-      {{"TD", "JD", "QD", "KD"}, ComboKind::quarte, 50, "line 55"},
-      {{"9S", "TS", "JS"}, ComboKind::tierce, 20, "line 56: the lowest run, 9 10 J (no 7s or 8s)"},
-      {{"QH", "KH", "AH"}, ComboKind::tierce, 20, "line 56"},
+      {{"9C", "TC", "JC", "QC", "KC"}, ComboKind::quint, 100, "simple belote rules"},
+      {{"TD", "JD", "QD", "KD"}, ComboKind::quarte, 50, "simple belote rules"},
+      {{"9S", "TS", "JS"}, ComboKind::tierce, 20, "simple belote rules: the lowest run, 9 10 J (no 7s or 8s)"},
+      {{"QH", "KH", "AH"}, ComboKind::tierce, 20, "simple belote rules"},
   };
   for (const SequenceRow& row : rows) {
     CardSet hand;
@@ -143,17 +147,17 @@ TEST(SimpleSeedNumbers, Sequences) {
     EXPECT_EQ(best[0].kind, row.kind) << row.source;
     EXPECT_EQ(best[0].points, row.points) << row.source;
   }
-  // Line 33: five cards at most. The whole suit, 9 to ace, is a quint (to the ace) and no more.
+  // simple belote rules: five cards at most. The whole suit, 9 to ace, is a quint (to the ace) and no more.
   const auto six = find_combos(CardSet::suit_mask(Suit::clubs) & CardSet::deck24(), Trump::of(Suit::hearts), rules);
   for (const Combo& c : six) EXPECT_LE(c.cards.size(), 5);
   EXPECT_EQ(best_combos(CardSet::suit_mask(Suit::clubs) & CardSet::deck24(), Trump::of(Suit::hearts), rules).size(),
             1u);
-  EXPECT_EQ(rules.belote_points, 20);  // line 57
+  EXPECT_EQ(rules.belote_points, 20);  // simple belote rules
 }
 
 TEST(SimpleSeedNumbers, CombinationComparison) {
-  // Line 33: more cards win; then the higher last card; then trumps; then the first to announce
-  // (the first trick's order, the leader first). Line 44: a carré beats everything.
+  // simple belote rules: more cards win; then the higher last card; then trumps; then the first to announce
+  // (the first trick's order, the leader first). simple belote rules: a carré beats everything.
   const DeclarationRules rules = simple_declarations();
   const Trump hearts = Trump::of(Suit::hearts);
   auto best = [&](std::initializer_list<const char*> cards) { return best_combos(S(cards), hearts, rules); };
@@ -164,12 +168,12 @@ TEST(SimpleSeedNumbers, CombinationComparison) {
     const char* source;
   };
   const Row rows[] = {
-      {best({"9S", "TS", "JS", "QS"}), best({"TD", "JD", "QD"}), {1, 0}, 0, "line 33: more cards"},
-      {best({"9S", "TS", "JS"}), best({"QD", "KD", "AD"}), {0, 1}, 1, "line 33: the higher last card"},
-      {best({"JS", "QS", "KS"}), best({"JH", "QH", "KH"}), {0, 1}, 1, "line 33: trumps win the tie"},
-      {best({"JS", "QS", "KS"}), best({"JD", "QD", "KD"}), {1, 0}, 1, "line 33: the first to announce"},
-      {best({"JS", "QS", "KS"}), best({"JD", "QD", "KD"}), {0, 1}, 0, "line 33: the first to announce"},
-      {best({"QS", "QH", "QD", "QC"}), best({"9D", "TD", "JD", "QD", "KD"}), {1, 0}, 0, "line 44: carré"},
+      {best({"9S", "TS", "JS", "QS"}), best({"TD", "JD", "QD"}), {1, 0}, 0, "simple belote rules: more cards"},
+      {best({"9S", "TS", "JS"}), best({"QD", "KD", "AD"}), {0, 1}, 1, "simple belote rules: the higher last card"},
+      {best({"JS", "QS", "KS"}), best({"JH", "QH", "KH"}), {0, 1}, 1, "simple belote rules: trumps win the tie"},
+      {best({"JS", "QS", "KS"}), best({"JD", "QD", "KD"}), {1, 0}, 1, "simple belote rules: the first to announce"},
+      {best({"JS", "QS", "KS"}), best({"JD", "QD", "KD"}), {0, 1}, 0, "simple belote rules: the first to announce"},
+      {best({"QS", "QH", "QD", "QC"}), best({"9D", "TD", "JD", "QD", "KD"}), {1, 0}, 0, "simple belote rules: carré"},
       {{}, {}, {0, 1}, std::nullopt, "nothing shown, nothing counts"},
   };
   for (const Row& row : rows)
@@ -177,7 +181,7 @@ TEST(SimpleSeedNumbers, CombinationComparison) {
 }
 
 TEST(SimpleSeedNumbers, MatchFormats) {
-  // Line 4: "501 (51), 1001 (101) or 2001 (201)" and "a defined number of games (1, 3 or 5)".
+  // simple belote rules: "501 (51), 1001 (101) or 2001 (201)" and "a defined number of games (1, 3 or 5)".
   const struct {
     const char* name;
     bool games;
@@ -217,19 +221,61 @@ struct ScoreRow {
   const char* source;
 };
 
-// Lines 35-41. The taker who makes writes 162 less the opponent's card points, plus its own
-// combinations; the opponent keeps its own. A taker who fails (ties too) gives everything,
-// 162 and both players' combinations, to the opponent; belote stays with its holder (line 34).
-// Kaput: 210 (or 372) in place of 162.
+// simple belote rules: the cards are worth 162 (16). The taker who makes writes 162 less the opponent's card points,
+// plus its own combinations; the opponent keeps its own. A taker who fails (ties too) gives everything, 162 and both
+// players' combinations, to the opponent; belote stays with its holder (simple belote rules: declare before one's move;
+// belote counts regardless). Kaput: 210 (or 372) in place of 162.
 const ScoreRow kScores[] = {
-    {0, {90, 10, 20, 0, 6}, {50, 0, 0, 20, 3}, 210, Outcome::made, 162 - 50 + 20, 70, "line 41"},
-    {1, {90, 10, 20, 0, 6}, {50, 0, 0, 20, 3}, 210, Outcome::failed, 162 + 20 + 0 + 0, 20, "line 40"},
-    {0, {60, 0, 0, 20, 4}, {80, 10, 50, 0, 5}, 210, Outcome::failed, 20, 162 + 0 + 50, "line 40, belote kept"},
-    {0, {75, 10, 0, 0, 5}, {65, 0, 20, 0, 4}, 210, Outcome::failed, 0, 162 + 20, "line 40: equal is not more"},
-    {1, {65, 0, 0, 0, 4}, {75, 10, 20, 0, 5}, 210, Outcome::made, 65, 162 - 65 + 20, "line 41"},
-    {0, {140, 10, 50, 20, 9}, {0, 0, 0, 0, 0}, 210, Outcome::made, 210 + 50 + 20, 0, "line 40: kaput"},
+    {0,
+     {90, 10, 20, 0, 6},
+     {50, 0, 0, 20, 3},
+     210,
+     Outcome::made,
+     162 - 50 + 20,
+     70,
+     "simple belote rules: the taker with more points wins the deal"},
+    {1,
+     {90, 10, 20, 0, 6},
+     {50, 0, 0, 20, 3},
+     210,
+     Outcome::failed,
+     162 + 20 + 0 + 0,
+     20,
+     "simple belote rules: the taker with fewer points loses them; kaput"},
+    {0,
+     {60, 0, 0, 20, 4},
+     {80, 10, 50, 0, 5},
+     210,
+     Outcome::failed,
+     20,
+     162 + 0 + 50,
+     "simple belote rules: the taker with fewer points loses them; kaput, belote kept"},
+    {0,
+     {75, 10, 0, 0, 5},
+     {65, 0, 20, 0, 4},
+     210,
+     Outcome::failed,
+     0,
+     162 + 20,
+     "simple belote rules: equal is not more"},
+    {1,
+     {65, 0, 0, 0, 4},
+     {75, 10, 20, 0, 5},
+     210,
+     Outcome::made,
+     65,
+     162 - 65 + 20,
+     "simple belote rules: the taker with more points wins the deal"},
+    {0, {140, 10, 50, 20, 9}, {0, 0, 0, 0, 0}, 210, Outcome::made, 210 + 50 + 20, 0, "simple belote rules: kaput"},
     {0, {140, 10, 50, 20, 9}, {0, 0, 0, 0, 0}, 372, Outcome::made, 372 + 50 + 20, 0, "kaput: 372"},
-    {0, {0, 0, 20, 20, 0}, {130, 10, 0, 0, 9}, 210, Outcome::failed, 20, 210 + 20, "line 40: the taker kaput"},
+    {0,
+     {0, 0, 20, 20, 0},
+     {130, 10, 0, 0, 9},
+     210,
+     Outcome::failed,
+     20,
+     210 + 20,
+     "simple belote rules: the taker kaput"},
     {0,
      {0, 0, 200, 20, 0},
      {140, 10, 0, 0, 9},
@@ -275,7 +321,8 @@ TEST(SimpleScoring, TableOfHands) {
 // ---- The machine on hand-built decks -------------------------------------------------------
 
 // Dealer 0, so seat 1 is the first player. Positions: 0-2 to seat 1, 3-5 to seat 0, 6-8 to seat 1,
-// 9-11 to seat 0, 12 the offered card, then seat 1's completion and seat 0's (lines 5, 7, 8).
+// 9-11 to seat 0, 12 the offered card, then seat 1's completion and seat 0's (simple belote rules: 6 cards each and an
+// offered card).
 using Deck = std::array<const char*, 24>;
 const Deck kDeck = {"JS", "QS", "KS", "JD", "QD", "KD", "9C", "TC", "AS", "9S", "TS", "AC",
                     "9H", "TH", "AH", "KC", "QH", "JC", "QC", "KH", "JH", "9D", "TD", "AD"};
@@ -342,11 +389,11 @@ TEST(Simple, DealSixEachAndOfferACard) {
   auto s = make(kDeck);
   const Observation o = s->observation(1);
   EXPECT_EQ(o.phase, Phase::bidding);
-  EXPECT_EQ(o.current, 1);  // line 6: the dealer's opponent
+  EXPECT_EQ(o.current, 1);  // simple belote rules: the dealer's opponent
   EXPECT_EQ(o.own, S({"JS", "QS", "KS", "9C", "TC", "AS"}));
   EXPECT_EQ(s->hands()[0], S({"JD", "QD", "KD", "9S", "TS", "AC"}));
   ASSERT_TRUE(o.turn_up.has_value());
-  EXPECT_EQ(*o.turn_up, C("9H"));  // line 5: an open card, seen by both
+  EXPECT_EQ(*o.turn_up, C("9H"));  // simple belote rules: an open card, seen by both
   EXPECT_EQ(*s->observation(0).turn_up, C("9H"));
   EXPECT_EQ(o.legal, (std::vector<Action>{Action::pass(), Action::take()}));
 }
@@ -354,7 +401,7 @@ TEST(Simple, DealSixEachAndOfferACard) {
 TEST(Simple, FirstPlayerTakesGetsTwoOpponentThree) {
   auto s = make(kDeck);
   ASSERT_EQ(s->apply(1, Action::take()), Refusal::none);
-  // Line 7: the offered card and 2 more for the first player, 3 for the dealer.
+  // simple belote rules: the offered card and 2 more for the first player, 3 for the dealer.
   EXPECT_EQ(s->hands()[1], S({"JS", "QS", "KS", "9C", "TC", "AS", "9H", "TH", "AH"}));
   EXPECT_EQ(s->hands()[0], S({"JD", "QD", "KD", "9S", "TS", "AC", "KC", "QH", "JC"}));
   EXPECT_EQ(s->phase(), Phase::playing);
@@ -370,10 +417,10 @@ TEST(Simple, SecondPlayerTakesFirstGetsThree) {
   ASSERT_EQ(s->apply(1, Action::pass()), Refusal::none);
   EXPECT_EQ(s->legal_actions(), (std::vector<Action>{Action::pass(), Action::take()}));
   ASSERT_EQ(s->apply(0, Action::take(Trump::of(Suit::hearts))), Refusal::none);
-  // Line 8: the first player gets 3, the dealer the offered card and 2 more.
+  // simple belote rules: the first player gets 3, the dealer the offered card and 2 more.
   EXPECT_EQ(s->hands()[1], S({"JS", "QS", "KS", "9C", "TC", "AS", "TH", "AH", "KC"}));
   EXPECT_EQ(s->hands()[0], S({"JD", "QD", "KD", "9S", "TS", "AC", "9H", "QH", "JC"}));
-  EXPECT_EQ(s->current_player(), 1);  // line 12: the dealer's opponent leads, whoever took
+  EXPECT_EQ(s->current_player(), 1);  // simple belote rules: the dealer's opponent leads, whoever took
   EXPECT_EQ(s->observation(1).contract->taker, 0);
 }
 
@@ -381,7 +428,7 @@ TEST(Simple, FirstPlayerChoosesAnotherTrumpWithoutTheOfferedCard) {
   auto s = make(kDeck);
   ASSERT_EQ(s->apply(1, Action::pass()), Refusal::none);
   ASSERT_EQ(s->apply(0, Action::pass()), Refusal::none);
-  // Line 9: pass, or another trump (three other suits, or no trump), with or without the card.
+  // simple belote rules: pass, or another trump (three other suits, or no trump), with or without the card.
   const auto legal = s->legal_actions();
   EXPECT_EQ(legal.size(), 1u + 4 * 2);
   EXPECT_EQ(legal.front(), Action::pass());
@@ -418,7 +465,7 @@ TEST(Simple, SecondPlayerIsObligedToChoose) {
   auto s = make(kDeck);
   for (int i = 0; i < 3; ++i) ASSERT_EQ(s->apply(s->current_player(), Action::pass()), Refusal::none);
   EXPECT_EQ(s->current_player(), 0);
-  // Line 10: no pass.
+  // simple belote rules: no pass.
   const auto legal = s->legal_actions();
   EXPECT_EQ(legal.size(), 4u * 2);
   EXPECT_FALSE(has(legal, Action::pass()));
@@ -443,7 +490,7 @@ TEST(Simple, NoTrumpsOptionOff) {
 }
 
 TEST(Simple, ForcedJack) {
-  // Line 11: the first player may take the Jack or not; if not, the second player must.
+  // simple belote rules: the first player may take the Jack or not; if not, the second player must.
   auto s = make(kJackDeck);
   EXPECT_EQ(s->legal_actions(), (std::vector<Action>{Action::pass(), Action::take()}));
   ASSERT_EQ(s->apply(1, Action::pass()), Refusal::none);
@@ -470,7 +517,8 @@ TEST(Simple, BiddingRefusals) {
   for (const Action& a : {Action::bid(80, Trump::of(Suit::hearts)), Action::double_(), Action::redouble(),
                           Action::concede(), Action::announce(S({"JS", "QS", "KS"})), Action::show(S({"JS"}))})
     EXPECT_EQ(s->apply(1, a), Refusal::not_allowed) << to_string(a);
-  EXPECT_EQ(s->apply(1, Action::take(Trump::of(Suit::spades))), Refusal::invalid_trump);  // line 7: the offered suit
+  EXPECT_EQ(s->apply(1, Action::take(Trump::of(Suit::spades))),
+            Refusal::invalid_trump);  // simple belote rules: the offered suit
   EXPECT_EQ(s->apply(1, take_with(Trump::of(Suit::hearts), "TH")), Refusal::invalid_bid);
   EXPECT_TRUE(s->record().actions.empty());
   EXPECT_EQ(s->observation(1).own.size(), 6);
@@ -484,7 +532,7 @@ TEST(Simple, PlayConstraintsAndRefusals) {
   EXPECT_EQ(s->apply(0, Action::play(C("JD"))), Refusal::not_your_turn);
   EXPECT_EQ(s->apply(1, Action::play(C("JD"))), Refusal::card_not_in_hand);
   ASSERT_EQ(s->apply(1, Action::play(C("TH"))), Refusal::none);
-  // Line 12: trumps led, a higher trump must cover.
+  // simple belote rules: trumps led, a higher trump must cover.
   EXPECT_EQ(s->apply(0, Action::play(C("QH"))), Refusal::must_beat);
   EXPECT_EQ(s->apply(0, Action::play(C("JD"))), Refusal::must_follow_suit);
   EXPECT_EQ(s->apply(0, Action::take()), Refusal::wrong_phase);
@@ -492,7 +540,7 @@ TEST(Simple, PlayConstraintsAndRefusals) {
   ASSERT_EQ(s->apply(0, Action::play(C("9H"))), Refusal::none);
   EXPECT_EQ(s->current_player(), 0);
   ASSERT_EQ(s->apply(0, Action::play(C("JD"))), Refusal::none);
-  // Line 12: no diamond, so a trump.
+  // simple belote rules: no diamond, so a trump.
   EXPECT_EQ(s->apply(1, Action::play(C("AS"))), Refusal::must_trump);
   ASSERT_EQ(s->apply(1, Action::play(C("AH"))), Refusal::none);
   ASSERT_EQ(s->apply(1, Action::play(C("KC"))), Refusal::none);
@@ -519,7 +567,8 @@ TEST(Simple, WithoutATrumpAVoidPlayerDiscardsAnything) {
   EXPECT_EQ(plays, 8);
 }
 
-// ---- Announcing and showing (lines 13, 33, 34) -----------------------------------------------
+// ---- Announcing and showing (simple belote rules: announce in the first trick, show in the second; belote is not
+// announced) -----------------------------------------------
 
 // After seat 1 takes hearts: seat 1 holds JS QS KS, seat 0 JD QD KD; equal tierces to the king,
 // neither in trumps.
@@ -562,7 +611,7 @@ TEST(SimpleDeclarations, TrumpCombinationWinsTheTieAndBeloteCountsUnannounced) {
   const HandResult& r = s->hand_results().back();
   EXPECT_EQ(r.teams[0].declarations, 20);
   EXPECT_EQ(r.teams[1].declarations, 0);
-  EXPECT_EQ(r.teams[0].belote, 20);  // line 34: counted automatically
+  EXPECT_EQ(r.teams[0].belote, 20);  // simple belote rules: counted automatically
   EXPECT_EQ(r.teams[1].belote, 0);
 }
 
@@ -588,7 +637,8 @@ TEST(SimpleDeclarations, AnnounceAndShowRefusals) {
   ASSERT_EQ(s->apply(0, Action::play(C("AC"))), Refusal::none);  // seat 0 did not announce
   // Second trick: seat 0 leads. It announced nothing, so it can show nothing.
   EXPECT_EQ(s->apply(0, Action::show(S({"JD", "QD", "KD"}))), Refusal::not_announced);
-  EXPECT_EQ(s->apply(0, Action::announce(S({"JD", "QD", "KD"}))), Refusal::wrong_phase);  // line 34: too late
+  EXPECT_EQ(s->apply(0, Action::announce(S({"JD", "QD", "KD"}))),
+            Refusal::wrong_phase);  // simple belote rules: too late
   ASSERT_EQ(s->apply(0, Action::play(C("KC"))), Refusal::none);
   ASSERT_EQ(s->apply(1, Action::show(spades)), Refusal::none);
   EXPECT_EQ(s->apply(1, Action::show(spades)), Refusal::not_allowed);  // already shown
@@ -608,7 +658,7 @@ TEST(SimpleDeclarations, CarreBeatsAQuintAnnouncedFirst) {
   const CardSet aces = S({"AH", "AD", "AC", "AS"}), clubs = S({"JC", "QC", "KC"});
   play_hand(*s, {std::vector<CardSet>{aces, clubs}, std::vector<CardSet>{quint}}, {true, true});
   const HandResult& r = s->hand_results().back();
-  EXPECT_EQ(r.teams[0].declarations, 110 + 20);  // lines 44, 48, 56: all of the stronger player's
+  EXPECT_EQ(r.teams[0].declarations, 110 + 20);  // simple belote rules: all of the stronger player's
   EXPECT_EQ(r.teams[1].declarations, 0);
 }
 
@@ -627,17 +677,18 @@ TEST(SimpleDeclarations, WithoutATrumpCarreOfNinesIsWorthNothingButWins) {
   const CardSet nines = S({"9S", "9D", "9C", "9H"});
   play_hand(*s, {std::vector<CardSet>{nines}, std::vector<CardSet>{quarte, hearts}}, {true, true});
   const HandResult& r = s->hand_results().back();
-  EXPECT_EQ(r.teams[0].declarations, 0);  // lines 44 and 53
+  EXPECT_EQ(r.teams[0].declarations, 0);  // simple belote rules
   EXPECT_EQ(r.teams[1].declarations, 0);
   EXPECT_EQ(r.teams[0].belote + r.teams[1].belote, 0);  // no belote without a trump
-  // Without a trump an ace is worth 19 (line 18): the cards dealt add up accordingly.
+  // Without a trump an ace is worth 19 (simple belote rules): the cards dealt add up accordingly.
   const PointTable p = simple_points();
   const CardSet dealt = CardSet::deck24() - S({"KH", "QC", "KC", "JD", "QD", "KD"});
   EXPECT_EQ(r.teams[0].card_points + r.teams[1].card_points, p.sum(Trump::no_trumps(), dealt));
   EXPECT_EQ(p.sum(Trump::no_trumps(), dealt), 152 - 4 - 3 - 4 - 2 - 3 - 4);
 }
 
-// ---- Concede (line 14), kaput (line 40) ---------------------------------------------------
+// ---- Concede (simple belote rules: a player may give the rest of the cards to the opponent), kaput (simple belote
+// rules: the taker with fewer points loses them; kaput) ---------------------------------------------------
 
 TEST(SimpleConcede, GivesTheRestToTheOpponentScoredAsUsual) {
   auto s = make(kDeck);
@@ -659,7 +710,7 @@ TEST(SimpleConcede, GivesTheRestToTheOpponentScoredAsUsual) {
   EXPECT_EQ(r.teams[0].last_trick, 10);
   EXPECT_FALSE(r.capot);
   EXPECT_EQ(r.outcome, Outcome::made);
-  EXPECT_EQ(r.teams[0].score, 162 - 13);  // line 41
+  EXPECT_EQ(r.teams[0].score, 162 - 13);  // simple belote rules: the taker with more points wins the deal
   EXPECT_EQ(r.teams[1].score, 13);
   EXPECT_EQ(s->match_score(), (std::array<int, 2>{149, 13}));
   EXPECT_EQ(s->record().actions.back().action, Action::concede());
@@ -674,7 +725,8 @@ TEST(SimpleConcede, InTheFirstTrickAnnouncedCombinationsAreStillShown) {
   ASSERT_EQ(s->apply(1, Action::announce(S({"JS", "QS", "KS"}))), Refusal::none);
   ASSERT_EQ(s->apply(1, Action::concede()), Refusal::none);
   const HandResult& r = s->hand_results()[0];
-  // The taker conceded every trick: kaput, failed; its tierce moves to the opponent (line 40).
+  // The taker conceded every trick: kaput, failed; its tierce moves to the opponent (simple belote rules: the taker
+  // with fewer points loses them; kaput).
   EXPECT_TRUE(r.capot);
   EXPECT_EQ(r.capot_team, 0);
   EXPECT_EQ(r.teams[0].tricks, 9);
@@ -711,7 +763,8 @@ TEST(SimpleKaput, TakerWinsEveryTrick) {
   }
 }
 
-// ---- The match (line 4) and the dealer (line 5) ------------------------------------------
+// ---- The match (simple belote rules: targets 501, 1001, 2001 or games to 1, 3 or 5) and the dealer (simple belote
+// rules: 6 cards each and an offered card) ------------------------------------------
 
 // Every deal: the first player takes and concedes at once, so the dealer wins it by kaput.
 std::unique_ptr<State> dealer_wins_every_deal(Options options, int max_deals) {
@@ -765,10 +818,12 @@ TEST(SimpleMatch, BadOptionsAndDecks) {
   EXPECT_EQ(create_state(r).error->code, "bad_option");
   r = record_for(kDeck, {{"kaput", 250}});
   EXPECT_EQ(create_state(r).error->code, "bad_option");
-  r = record_for(kDeck, {{"declare", std::string("auto")}});  // simple always announces (line 13)
+  r = record_for(kDeck,
+                 {{"declare", std::string("auto")}});  // simple always announces (simple belote rules: announce in the
+                                                       // first trick, show in the second; belote is not announced)
   EXPECT_EQ(create_state(r).error->code, "bad_option");
   r = record_for(kDeck);
-  r.deal.decks[0][0] = C("7S");  // line 3: nine to ace only
+  r.deal.decks[0][0] = C("7S");  // simple belote rules: nine to ace only
   EXPECT_EQ(create_state(r).error->code, "bad_deal");
   r = record_for(kDeck);
   r.deal.decks[0].push_back(C("8S"));

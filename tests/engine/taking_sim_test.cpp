@@ -8,8 +8,8 @@
 namespace atout {
 namespace {
 
-// Whose combinations count, reckoned from the hands (seed 000 lines 69-71), against what the
-// observations showed and what the result counted.
+// Whose combinations count, reckoned from the hands (Bazar rules: only the side with the strongest combination scores),
+// against what the observations showed and what the result counted.
 void check_declaring_side(const State& s, const sim::DealFacts& deal, const HandResult& r) {
   const Options& o = s.record().options;
   const bool manual = std::get<std::string>(o.at("declare")) == "manual";
@@ -44,7 +44,7 @@ void check_declaring_side(const State& s, const sim::DealFacts& deal, const Hand
   ASSERT_EQ(r.teams[static_cast<std::size_t>(team.value_or(0))].declarations, expected);
 }
 
-// The scoring oracle for the taking variants, written from RULES-NOTES.md rather than from the
+// The scoring oracle for the taking variants, written from docs/rules rather than from the
 // engine's code: made / failed / litige, capot, belote kept, held points, cumulative scores.
 void check_taking_results(const State& s, const std::vector<sim::DealFacts>& deals) {
   const Options& o = s.record().options;
@@ -65,7 +65,7 @@ void check_taking_results(const State& s, const std::vector<sim::DealFacts>& dea
     const sim::DealFacts& deal = deals.at(static_cast<std::size_t>(r.hand));
     ASSERT_EQ(in_play, french_points().sum(deal.contract.trump, deal.dealt) + 10);
     if (s.players() == 4) {
-      ASSERT_EQ(in_play, 162);  // seed 000 line 41
+      ASSERT_EQ(in_play, 162);  // Bazar rules: the cards are worth 152, and the last trick 10
     }
     check_declaring_side(s, deal, r);
     ASSERT_TRUE(a.declarations == 0 || b.declarations == 0);  // only one side's count

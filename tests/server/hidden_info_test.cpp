@@ -155,7 +155,7 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
         int events = 0;
         for (const auto& text : peers[static_cast<std::size_t>(r)]->take()) {
           ++messages_checked;
-          // Issue 5, fair dealing: the seed of the hand in play, and the match seed it derives
+          // Fair dealing: the seed of the hand in play, and the match seed it derives
           // from, appear nowhere before that hand is over.
           if (!live_seed.empty()) {
             ASSERT_EQ(text->find(live_seed), std::string::npos)

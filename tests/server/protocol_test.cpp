@@ -171,7 +171,7 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
   }
 }
 
-// Issue 5, fair dealing: the hand's result reveals its seed; the commitment travels in `deal`.
+// Fair dealing: the hand's result reveals its seed; the commitment travels in `deal`.
 TEST(Messages, EventsRevealAHandsSeedWithItsResultAndCarryTheCommitment) {
   Event e;
   e.table_id = "t1";

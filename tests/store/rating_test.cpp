@@ -1,5 +1,5 @@
 // OpenSkill (Weng-Lin, Plackett-Luce) against the published values of openskill.js's test suite
-// (issue 6), and the properties the ladders rely on.
+// and the properties the ladders rely on.
 #include "atout/store/rating.hpp"
 
 #include <gtest/gtest.h>
