@@ -7,8 +7,8 @@ namespace atout::server {
 
 // ---- message_credits -----------------------------------------------------------------------------
 
-message_credits::message_credits(double burst, double rate)
-    : burst_(burst), rate_(rate), credits_(burst), last_(std::chrono::steady_clock::now()) {}
+message_credits::message_credits(double burst, double rate, std::chrono::steady_clock::time_point start)
+    : burst_(burst), rate_(rate), credits_(burst), last_(start) {}
 
 bool message_credits::take(std::chrono::steady_clock::time_point now) {
   const double elapsed = std::chrono::duration<double>(now - last_).count();
@@ -19,6 +19,11 @@ bool message_credits::take(std::chrono::steady_clock::time_point now) {
   if (credits_ < 1) return false;
   credits_ -= 1;
   return true;
+}
+
+std::chrono::milliseconds message_credits::wait() const {
+  if (credits_ >= 1) return std::chrono::milliseconds(0);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>((1 - credits_) / rate_));
 }
 
 // ---- ip_slot -------------------------------------------------------------------------------------

@@ -26,13 +26,17 @@ struct session_limits {
   std::chrono::milliseconds close_grace{10'000};
 };
 
-// Message credits: `burst` at most, `rate` more each second. A client that asks for a credit
-// when none is left is flooding.
+// Message credits: `burst` at most, `rate` more each second, starting full at `start`. A
+// connection holds one bucket for all its messages (a client that asks for a credit when none is
+// left is flooding) and one for its chat lines.
 class message_credits {
  public:
-  message_credits(double burst, double rate);
+  message_credits(double burst, double rate,
+                  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
   // Spends one credit, refilled up to `now`; false when there is none.
   bool take(std::chrono::steady_clock::time_point now);
+  // How long after the last `take` until a credit is back (zero if one is left).
+  std::chrono::milliseconds wait() const;
 
  private:
   double burst_;

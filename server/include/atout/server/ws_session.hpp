@@ -1,33 +1,49 @@
-// One WebSocket connection: reads requests, routes them to the lobby or a table, and writes what
-// they send back through a bounded queue.
+// One WebSocket connection's transport: the upgrade, the read loop, a bounded write queue, the
+// keep-alive and the one way a connection ends. What a request means is the request router's.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "atout/protocol/messages.hpp"
+#include "atout/server/connection.hpp"
 #include "atout/server/context.hpp"
+#include "atout/server/keepalive.hpp"
 #include "atout/server/limits.hpp"
 #include "atout/server/net.hpp"
-#include "atout/server/peer.hpp"
+#include "atout/server/request_router.hpp"
 
 namespace atout::server {
 
-class ws_session : public peer, public std::enable_shared_from_this<ws_session> {
+class ws_session : public connection, public std::enable_shared_from_this<ws_session> {
  public:
   // Requests are small; a larger frame closes the connection with 1009 (message too big).
   static constexpr std::size_t kMaxMessageBytes = 16 * 1024;
-  // Chat: a burst of this many lines, then one per kChatInterval.
-  static constexpr double kChatBurst = 5;
-  static constexpr std::chrono::milliseconds kChatInterval{1000};
   // Close codes of the connections the server ends on purpose.
-  static constexpr std::uint16_t kCloseReplaced = 4001;  // a newer connection took this identity
-  static constexpr std::uint16_t kCloseShutdown = 1012;  // service restart
+  static constexpr std::uint16_t kCloseReplaced = request_router::kCloseReplaced;  // a newer connection took over
+  static constexpr std::uint16_t kCloseShutdown = 1012;                            // service restart
+
+  // Where a connection is in its life.
+  enum class state {
+    upgrading,  // the HTTP upgrade is not complete
+    open,       // requests are read and handled
+    closing,    // the server closed it (left its lobby and tables); the peer has the close grace to finish
+    ended,      // nothing more is read or timed: the peer went, or the socket was cut
+  };
+  // Why a connection ends; each reason has its close (a frame, a cut, or none) and its counter.
+  enum class end_reason {
+    peer_gone,      // the read failed: the peer closed or vanished
+    too_big,        // a frame over kMaxMessageBytes (Beast has sent 1009)
+    flooding,       // more messages than its credits allow: closed with 1008
+    not_reading,    // its outbound queue is full: cut without a close frame
+    silent,         // no frame for the idle timeout: cut
+    close_timeout,  // closing for the close grace without finishing: cut
+    write_failed,   // a write failed: what is queued is dropped
+    kicked,         // replaced or shut down: the goodbye and what precedes it are written, then the close
+  };
 
   // A client that lets ctx->limits.max_queue_messages or max_queue_bytes pile up is not reading; it
   // is disconnected rather than allowed to grow the server's memory.
@@ -45,6 +61,13 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   // Says goodbye, leaves the lobby and tables, and closes with `code` once the goodbye is written.
   void kick(protocol::Goodbye goodbye, std::uint16_t code);
 
+  std::uint64_t id() const override { return conn_; }
+  bool open() const override { return state_ == state::open; }
+  void reply(std::shared_ptr<const std::string> message) override { on_send(std::move(message)); }
+  void post(std::function<void()> fn) override;
+  std::weak_ptr<connection> weak() override { return weak_from_this(); }
+  request_router& router() override { return router_; }
+
  private:
   void on_accept(beast::error_code ec);
   void do_read();
@@ -52,70 +75,28 @@ class ws_session : public peer, public std::enable_shared_from_this<ws_session> 
   void on_send(std::shared_ptr<const std::string> message);
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
-  // Keep-alive: a tick at half the idle timeout after the last frame heard pings the peer, one at
-  // the full timeout drops it. (Beast's own idle timer is re-armed, and its wait cancelled, on
-  // every read; this one is armed once per half period.)
+  // Waits for the keep-alive's next deadline (Beast's own idle timer is re-armed, and its wait
+  // cancelled, on every read; this one is armed once per half period).
   void arm_keepalive();
   void on_keepalive();
-  // Leaves the lobby's subscribers and every table, once.
-  void close_down();
-  // Closes the socket outright (an idle peer, or a closed session past its grace) and stops the
-  // keep-alive; the caller counts why.
-  void drop_socket();
-  // Leaves everything and closes with `code`, telling the client why.
-  void close_with(websocket::close_code code, std::string_view reason);
-
-  void handle(std::string_view text);
-  void handle(const protocol::Hello& r, const protocol::RequestId& id);
-  void handle(const protocol::ListVariants& r, const protocol::RequestId& id);
-  void handle(const protocol::ListTables& r, const protocol::RequestId& id);
-  void handle(const protocol::SubscribeLobby& r, const protocol::RequestId& id);
-  void handle(const protocol::UnsubscribeLobby& r, const protocol::RequestId& id);
-  void handle(const protocol::CreateTable& r, const protocol::RequestId& id);
-  void handle(const protocol::Sit& r, const protocol::RequestId& id);
-  void handle(const protocol::Spectate& r, const protocol::RequestId& id);
-  void handle(const protocol::Stand& r, const protocol::RequestId& id);
-  void handle(const protocol::Leave& r, const protocol::RequestId& id);
-  void handle(const protocol::Act& r, const protocol::RequestId& id);
-  void handle(const protocol::Ping& r, const protocol::RequestId& id);
-  void handle(const protocol::Chat& r, const protocol::RequestId& id);
-  // After a hello with a token: the welcome (with the seats held for the player), then the resumes.
-  void welcome(protocol::Welcome w, std::vector<protocol::ResumeAt> resume, const protocol::RequestId& id);
-  void handle(const protocol::GetProfile& r, const protocol::RequestId& id);
-  void handle(const protocol::GetLeaderboard& r, const protocol::RequestId& id);
-  void handle(const protocol::GetHistory& r, const protocol::RequestId& id);
-  void handle(const protocol::GetReplay& r, const protocol::RequestId& id);
-  // Asks the archive, off the I/O threads, and sends its reply.
-  template <typename Request>
-  void ask_archive(const Request& r, const protocol::RequestId& id);
-
-  // Runs `fn` with the table `table_id` names: the one this connection joined, else the lobby's.
-  template <typename Fn>
-  void with_member_table(const std::string& table_id, const protocol::RequestId& id, Fn fn);
-  member me();
-  void reply_error(protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
+  // The one way a connection ends: leaves the lobby and tables once, closes as `why` requires and
+  // counts it. Later calls only move a closing connection to ended.
+  void end(end_reason why, std::uint16_t code = 0);
+  void cut_socket();
 
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
   std::deque<std::shared_ptr<const std::string>> queue_;
+  std::size_t queued_bytes_ = 0;
   std::shared_ptr<context> ctx_;
   std::uint64_t conn_;
-  std::optional<player> player_;
-  protocol::Ack ack_ = protocol::Ack::reply;  // how its actions are acknowledged (hello's `ack`)
-  std::unordered_map<std::string, std::weak_ptr<table>> tables_;
-  bool closed_ = false;
-  std::uint16_t close_after_write_ = 0;  // non-zero: close with this code once the queue drains
-  double chat_credit_ = kChatBurst;
-  std::chrono::steady_clock::time_point chat_refill_ = std::chrono::steady_clock::now();
-  std::size_t queued_bytes_ = 0;
+  state state_ = state::upgrading;       // past upgrading: counted among the open WebSocket connections
+  std::uint16_t close_after_write_ = 0;  // closing after a kick: the close code once the queue drains
   message_credits credits_;
   ip_slot slot_;
-  bool counted_ = false;  // counted among the open WebSocket connections
-  net::steady_timer keepalive_;
-  std::chrono::steady_clock::time_point last_heard_;  // the last frame read, control frames too
-  bool pinging_ = false;                              // a ping is written or waits to be
-  bool read_ended_ = false;                           // the read loop ended: the peer is gone
-  std::chrono::steady_clock::time_point closed_at_;   // when closed_ was set
+  net::steady_timer keepalive_timer_;
+  keepalive keepalive_;
+  request_router router_;
 };
 
 }  // namespace atout::server

@@ -1,0 +1,32 @@
+// What the request router needs of the connection it serves: a peer that can also be answered at
+// once, run work on its executor, and say whether it is still open.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "atout/server/peer.hpp"
+
+namespace atout::server {
+
+class request_router;
+
+class connection : public peer {
+ public:
+  // Unique per connection.
+  virtual std::uint64_t id() const = 0;
+  // False once the connection has begun to end: it takes no new membership.
+  virtual bool open() const = 0;
+  // Queues `message` at once; called on the connection's executor (where requests are handled), so
+  // a reply keeps its place before anything sent later.
+  virtual void reply(std::shared_ptr<const std::string> message) = 0;
+  // Runs `fn` on the connection's executor.
+  virtual void post(std::function<void()> fn) = 0;
+  // For callbacks that must not keep the connection alive.
+  virtual std::weak_ptr<connection> weak() = 0;
+  virtual request_router& router() = 0;
+};
+
+}  // namespace atout::server

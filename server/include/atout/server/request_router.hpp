@@ -1,0 +1,83 @@
+// The request router of one connection: parses each text frame into a typed request and hands it to
+// the lobby, a table or the archive, holding what the connection is (its player, its tables, its
+// chat budget). It never touches the socket, so tests drive it with a recording connection.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "atout/protocol/messages.hpp"
+#include "atout/server/connection.hpp"
+#include "atout/server/context.hpp"
+#include "atout/server/limits.hpp"
+
+namespace atout::server {
+
+class request_router {
+ public:
+  using clock = std::chrono::steady_clock;
+
+  // Chat: a burst of this many lines, then kChatRate more each second.
+  static constexpr double kChatBurst = 5;
+  static constexpr double kChatRate = 1;
+  // Close code of a connection that a newer one with the same identity replaces.
+  static constexpr std::uint16_t kCloseReplaced = 4001;
+
+  request_router(std::shared_ptr<context> ctx, connection& conn, clock::time_point now = clock::now());
+
+  // One text frame, read at `now`. Everything below runs on the connection's executor.
+  void handle(std::string_view text, clock::time_point now = clock::now());
+  // Answers the request `id` (or none) with an error.
+  void reply_error(protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
+
+  // A table counts the connection among its members; one that seats it after it closed is told to
+  // let it go at once.
+  void joined(const std::string& table_id, std::weak_ptr<table> t);
+  void departed(const std::string& table_id);
+  // The connection is ending: leaves the lobby's subscribers, the sessions' registry and every table.
+  void leave_all();
+
+  // After a hello with a token: the welcome (with the seats held for the player), then the resumes.
+  void welcome(protocol::Welcome w, std::vector<protocol::ResumeAt> resume, const protocol::RequestId& id);
+
+ private:
+  void handle(const protocol::Hello& r, const protocol::RequestId& id);
+  void handle(const protocol::ListVariants& r, const protocol::RequestId& id);
+  void handle(const protocol::ListTables& r, const protocol::RequestId& id);
+  void handle(const protocol::SubscribeLobby& r, const protocol::RequestId& id);
+  void handle(const protocol::UnsubscribeLobby& r, const protocol::RequestId& id);
+  void handle(const protocol::CreateTable& r, const protocol::RequestId& id);
+  void handle(const protocol::Sit& r, const protocol::RequestId& id);
+  void handle(const protocol::Spectate& r, const protocol::RequestId& id);
+  void handle(const protocol::Stand& r, const protocol::RequestId& id);
+  void handle(const protocol::Leave& r, const protocol::RequestId& id);
+  void handle(const protocol::Act& r, const protocol::RequestId& id);
+  void handle(const protocol::Ping& r, const protocol::RequestId& id);
+  void handle(const protocol::Chat& r, const protocol::RequestId& id);
+  void handle(const protocol::GetProfile& r, const protocol::RequestId& id);
+  void handle(const protocol::GetLeaderboard& r, const protocol::RequestId& id);
+  void handle(const protocol::GetHistory& r, const protocol::RequestId& id);
+  void handle(const protocol::GetReplay& r, const protocol::RequestId& id);
+  // Asks the archive, off the I/O threads, and sends its reply.
+  template <typename Request>
+  void ask_archive(const Request& r, const protocol::RequestId& id);
+  // Runs `fn` with the table `table_id` names: the one this connection joined, else the lobby's.
+  template <typename Fn>
+  void with_member_table(const std::string& table_id, const protocol::RequestId& id, Fn fn);
+  member me();
+
+  std::shared_ptr<context> ctx_;
+  connection& conn_;
+  std::optional<player> player_;
+  protocol::Ack ack_ = protocol::Ack::reply;  // how its actions are acknowledged (hello's `ack`)
+  std::unordered_map<std::string, std::weak_ptr<table>> tables_;
+  message_credits chat_credits_;
+  clock::time_point now_;  // when the request being handled was read
+};
+
+}  // namespace atout::server

@@ -1,0 +1,207 @@
+// The request router: one handler per request type, each answering through its connection or
+// handing the request to the lobby, a table or the archive.
+#include "atout/server/request_router.hpp"
+
+#include "atout/server/table.hpp"
+#include "atout/server/ws_session.hpp"
+
+namespace atout::server {
+
+using protocol::ErrorCode;
+using protocol::RequestId;
+
+request_router::request_router(std::shared_ptr<context> ctx, connection& conn, clock::time_point now)
+    : ctx_(std::move(ctx)), conn_(conn), chat_credits_(kChatBurst, kChatRate, now), now_(now) {}
+
+void request_router::reply_error(ErrorCode code, std::string message, const RequestId& id) {
+  protocol::Error e;
+  e.code = code;
+  e.message = std::move(message);
+  conn_.reply(wire(e, id));
+}
+
+member request_router::me() {
+  member m;
+  m.conn = conn_.id();
+  if (player_) {
+    m.player_id = player_->id;
+    m.name = player_->name;
+  }
+  m.link = conn_.weak();
+  m.ack = ack_;
+  return m;
+}
+
+// ---- Membership ----------------------------------------------------------------------------------
+
+void request_router::joined(const std::string& table_id, std::weak_ptr<table> t) {
+  // A table that seats us after we closed must still learn that we are gone.
+  if (!conn_.open()) {
+    if (auto live = t.lock()) live->detach(conn_.id());
+    return;
+  }
+  tables_[table_id] = std::move(t);
+}
+
+void request_router::departed(const std::string& table_id) { tables_.erase(table_id); }
+
+void request_router::leave_all() {
+  ctx_->sessions->remove(conn_.id(), player_ ? player_->id : std::string());
+  ctx_->lobby->drop(conn_.id());
+  for (auto& [id, t] : tables_)
+    if (auto live = t.lock()) live->detach(conn_.id());
+  tables_.clear();
+}
+
+// ---- Requests ------------------------------------------------------------------------------------
+
+void request_router::handle(std::string_view text, clock::time_point now) {
+  now_ = now;
+  protocol::ParsedRequest parsed = protocol::parse_request(text);
+  if (auto* e = std::get_if<protocol::Error>(&parsed.body)) return conn_.reply(wire(*e, parsed.id));
+  // Shutting down: nothing new is accepted, so what is saved is what was acknowledged.
+  if (ctx_->shutting_down) return;
+  const auto& r = std::get<protocol::Request>(parsed.body);
+  const bool anonymous_ok = std::holds_alternative<protocol::Hello>(r) || std::holds_alternative<protocol::Ping>(r);
+  if (!player_ && !anonymous_ok) return reply_error(ErrorCode::hello_required, "say hello first", parsed.id);
+  std::visit([&](const auto& x) { handle(x, parsed.id); }, r);
+}
+
+void request_router::handle(const protocol::Hello& r, const RequestId& id) {
+  if (player_) return reply_error(ErrorCode::already_identified, "this connection is already " + player_->id, id);
+  protocol::Welcome w;
+  if (r.token) {
+    auto who = ctx_->players->resume(*r.token);
+    if (!who) return reply_error(ErrorCode::unknown_token, "no player has that token", id);
+    player_ = *who;
+    w.token = *r.token;
+    w.resumed = true;
+  } else {
+    auto issued = ctx_->players->create_guest(r.name);
+    player_ = issued.who;
+    w.token = std::move(issued.token);
+  }
+  w.player_id = player_->id;
+  w.name = player_->name;
+  ack_ = r.ack;
+  // One connection per identity: a newer one takes over, and the older is told why it closes.
+  if (auto previous = ctx_->sessions->bind(player_->id, conn_.id()))
+    previous->kick(protocol::Goodbye{protocol::Goodbye::Reason::replaced, "a newer connection resumed " + player_->id},
+                   kCloseReplaced);
+  if (!w.resumed) return conn_.reply(wire(w, id));
+  ctx_->lobby->held_seats(player_->id, [link = conn_.weak(), w = std::move(w), resume = r.resume,
+                                        id](std::vector<protocol::HeldSeat> seats) mutable {
+    auto self = link.lock();
+    if (!self) return;
+    w.seats = std::move(seats);
+    self->post([self, w = std::move(w), resume = std::move(resume), id]() mutable {
+      self->router().welcome(std::move(w), std::move(resume), id);
+    });
+  });
+}
+
+void request_router::welcome(protocol::Welcome w, std::vector<protocol::ResumeAt> resume, const RequestId& id) {
+  if (!conn_.open()) return;
+  conn_.reply(wire(w, id));
+  // Each resumed table answers with `seated` (or an error) and the events missed since last_seq.
+  for (const protocol::ResumeAt& at : resume)
+    handle(protocol::Sit{{at.table_id, std::nullopt}, std::nullopt, at.last_seq}, {});
+}
+
+void request_router::handle(const protocol::ListVariants&, const RequestId& id) {
+  protocol::VariantList list;
+  for (const VariantInfo& v : variants()) list.variants.push_back(&v);
+  conn_.reply(wire(list, id));
+}
+
+void request_router::handle(const protocol::ListTables&, const RequestId& id) {
+  ctx_->lobby->list([link = conn_.weak(), id](protocol::TableList tables) {
+    if (auto self = link.lock()) self->send(wire(tables, id));
+  });
+}
+
+void request_router::handle(const protocol::SubscribeLobby&, const RequestId& id) { ctx_->lobby->subscribe(me(), id); }
+
+void request_router::handle(const protocol::UnsubscribeLobby&, const RequestId& id) {
+  ctx_->lobby->unsubscribe(me(), id);
+}
+
+void request_router::handle(const protocol::CreateTable& r, const RequestId& id) { ctx_->lobby->create(r, me(), id); }
+
+void request_router::handle(const protocol::Sit& r, const RequestId& id) {
+  // Taking back a held seat finds a private table by id too: the table itself then refuses anyone
+  // it holds no seat for, as if it did not exist.
+  const bool resuming = r.last_seq.has_value();
+  ctx_->lobby->find(r.where, !resuming,
+                    [m = me(), seat = r.seat, id, last_seq = r.last_seq](std::shared_ptr<table> t, auto error) {
+                      if (error) return deliver(m.link, wire(*error, id));
+                      t->sit(m, seat, id, last_seq);
+                    });
+}
+
+void request_router::handle(const protocol::Spectate& r, const RequestId& id) {
+  ctx_->lobby->find(r.where, true, [m = me(), id, last_seq = r.last_seq](std::shared_ptr<table> t, auto error) {
+    if (error) return deliver(m.link, wire(*error, id));
+    t->spectate(m, id, last_seq);
+  });
+}
+
+template <typename Fn>
+void request_router::with_member_table(const std::string& table_id, const RequestId& id, Fn fn) {
+  if (const auto it = tables_.find(table_id); it != tables_.end()) {
+    if (auto t = it->second.lock()) return fn(t);
+  }
+  ctx_->lobby->find(protocol::TableRef{table_id, std::nullopt}, false,
+                    [link = conn_.weak(), id, fn](std::shared_ptr<table> t, auto error) {
+                      if (error) {
+                        if (auto self = link.lock()) self->send(wire(*error, id));
+                        return;
+                      }
+                      fn(t);
+                    });
+}
+
+void request_router::handle(const protocol::Stand& r, const RequestId& id) {
+  with_member_table(r.table_id, id, [m = me(), id](const std::shared_ptr<table>& t) { t->stand(m, id); });
+}
+
+void request_router::handle(const protocol::Leave& r, const RequestId& id) {
+  with_member_table(r.table_id, id, [m = me(), id](const std::shared_ptr<table>& t) { t->leave(m, id); });
+}
+
+void request_router::handle(const protocol::Act& r, const RequestId& id) {
+  with_member_table(r.table_id, id,
+                    [m = me(), action = r.action, id](const std::shared_ptr<table>& t) { t->act(m, action, id); });
+}
+
+void request_router::handle(const protocol::Ping&, const RequestId& id) { conn_.reply(wire(protocol::Pong{}, id)); }
+
+void request_router::handle(const protocol::Chat& r, const RequestId& id) {
+  // Chat has a budget of its own, on top of the connection's: it can never crowd out play,
+  // whatever a client sends.
+  if (!chat_credits_.take(now_)) {
+    return reply_error(ErrorCode::chat_too_fast,
+                       "chat is limited to " + std::to_string(static_cast<int>(kChatBurst)) +
+                           " lines at once and one a second; wait " + std::to_string(chat_credits_.wait().count()) +
+                           " ms",
+                       id);
+  }
+  if (!r.table_id) return ctx_->lobby->chat(me(), r.text, id);
+  with_member_table(*r.table_id, id,
+                    [m = me(), text = r.text, id](const std::shared_ptr<table>& t) { t->chat(m, text, id); });
+}
+
+template <typename Request>
+void request_router::ask_archive(const Request& r, const RequestId& id) {
+  if (!ctx_->archive) return reply_error(ErrorCode::internal_error, "this server keeps no records", id);
+  ctx_->archive->ask(r, [link = conn_.weak(), id](archive::reply reply) {
+    if (auto self = link.lock()) self->send(std::make_shared<const std::string>(archive::message(reply, id)));
+  });
+}
+
+void request_router::handle(const protocol::GetProfile& r, const RequestId& id) { ask_archive(r, id); }
+void request_router::handle(const protocol::GetLeaderboard& r, const RequestId& id) { ask_archive(r, id); }
+void request_router::handle(const protocol::GetHistory& r, const RequestId& id) { ask_archive(r, id); }
+void request_router::handle(const protocol::GetReplay& r, const RequestId& id) { ask_archive(r, id); }
+
+}  // namespace atout::server
