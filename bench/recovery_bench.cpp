@@ -10,8 +10,8 @@
 #include "atout/rng.hpp"
 #include "atout/server/lobby.hpp"
 #include "atout/store/store.hpp"
-#include "recovery.hpp"
-#include "store_journal.hpp"
+#include "atout/server/recovery.hpp"
+#include "atout/server/store_journal.hpp"
 
 namespace {
 using namespace atout;

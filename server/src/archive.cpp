@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "atout/protocol/json.hpp"
+#include "atout/server/stored_match.hpp"
 #include "atout/store/store.hpp"
 
 namespace atout::server {
@@ -103,22 +104,10 @@ archive::reply archive::read(const protocol::GetReplay& r) {
   out.end_reason = m->end_reason;
   if (m->score0 && m->score1) out.match_score = std::array<int, 2>{*m->score0, *m->score1};
   out.winner = m->winner;
-  Record& rec = out.record;
-  rec.variant = m->start.variant;
-  const auto options = protocol::parse_text(m->start.options_json);
-  auto opts = options ? protocol::parse_options(*options.value) : protocol::Parsed<Options>{};
-  if (!opts) return error(ErrorCode::internal_error, "the stored options of match " + r.match_id + " are unreadable");
-  rec.options = *opts.value;
-  if (m->start.match_seed) rec.deal.seed = Seed::parse(*m->start.match_seed);
-  rec.first_dealer = static_cast<Seat>(m->start.first_dealer);
-  for (const store::ActionRow& a : m->actions) {
-    const auto text = protocol::parse_text(a.action_json);
-    auto action = text ? protocol::parse_action(*text.value) : protocol::Parsed<Action>{};
-    if (!action)
-      return error(ErrorCode::internal_error,
-                   "stored action " + std::to_string(a.seq) + " of match " + r.match_id + " is unreadable");
-    rec.actions.push_back(RecordedAction{static_cast<Seat>(a.seat), *action.value});
-  }
+  decoded_record decoded = decode_record(*m);
+  if (!decoded.record)
+    return error(ErrorCode::internal_error, "match " + r.match_id + " is unreadable in the store: " + decoded.error);
+  out.record = std::move(*decoded.record);
   for (const store::SeatRow& s : m->start.seats) out.seats.push_back({s.seat, s.team, s.player, s.name});
   for (const store::HandRow& h : m->hands)
     out.deals.push_back({h.number, static_cast<Seat>(h.dealer), h.commitment, h.seed});

@@ -68,11 +68,8 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   init.invite = e.invite;
   init.settings = request.settings;
   init.state = std::move(created.state);
-  init.lobby = weak_from_this();
   init.owner = m;
-  init.journal = journal_;
-  init.metrics = metrics_;
-  e.t = std::make_shared<table>(io_, std::move(init));
+  e.t = build(std::move(init));
   // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
   e.summary = e.t->summary();
   if (auto p = m.link.lock()) p->joined(table_id, e.t);
@@ -83,14 +80,19 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   tables_.emplace(number, std::move(e));
 }
 
-void lobby::restore(table_init init) {
+std::shared_ptr<table> lobby::build(table_init init) {
   init.lobby = weak_from_this();
   init.journal = journal_;
+  init.metrics = metrics_;
+  return std::make_shared<table>(io_, std::move(init));
+}
+
+void lobby::restore(table_init init) {
   entry e;
   e.invite = init.invite;
   const bool is_private = init.is_private;
   const std::string table_id = init.id;
-  e.t = std::make_shared<table>(io_, std::move(init));
+  e.t = build(std::move(init));
   // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
   e.summary = e.t->summary();
   net::post(strand_, [self = shared_from_this(), table_id, is_private, e = std::move(e)]() mutable {

@@ -4,7 +4,7 @@
 #include "atout/server/random.hpp"
 #include "atout/sha256.hpp"
 #include "atout/store/store.hpp"
-#include "store_journal.hpp"
+#include "atout/server/store_journal.hpp"
 
 namespace atout::server {
 

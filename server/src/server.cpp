@@ -2,7 +2,7 @@
 // lobby their own serial order.
 // table.hpp (through recovery.hpp) comes before server.hpp: it names `server::lobby`, which the
 // class `server` would otherwise shadow.
-#include "recovery.hpp"
+#include "atout/server/recovery.hpp"
 // clang-format off
 #include "atout/server/server.hpp"
 // clang-format on
@@ -13,7 +13,7 @@
 
 #include "atout/server/ws_session.hpp"
 #include "atout/store/store.hpp"
-#include "store_journal.hpp"
+#include "atout/server/store_journal.hpp"
 
 namespace atout::server {
 

@@ -1,21 +1,16 @@
 // Table reports turned into store writes (matches, hands, the action log, the end and ratings).
-#include "store_journal.hpp"
+#include "atout/server/store_journal.hpp"
 
 #include <chrono>
 
 #include "atout/protocol/json.hpp"
+#include "atout/server/stored_match.hpp"
 
 namespace atout::server {
 
 std::int64_t unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-std::string table_json(bool is_private, const std::optional<std::string>& invite, const protocol::TableSettings& s) {
-  protocol::json j = {{"private", is_private}, {"settings", protocol::to_json(s)}};
-  if (invite) j["invite"] = *invite;
-  return j.dump();
 }
 
 store_journal::store_journal(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}

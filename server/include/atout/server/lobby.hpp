@@ -68,6 +68,8 @@ class lobby : public std::enable_shared_from_this<lobby> {
   };
 
   void do_create(const protocol::CreateTable& request, member m, const protocol::RequestId& id);
+  // Builds a table, new or restored, wired to this lobby, its journal and its metrics.
+  std::shared_ptr<table> build(table_init init);
   void notify(const std::shared_ptr<const std::string>& text);
   protocol::TableList public_tables() const;
 

@@ -46,7 +46,4 @@ class store_journal : public journal {
   std::unordered_map<std::string, live> live_;
 };
 
-// The JSON kept in matches.table_json: how the table ran, beside its rules.
-std::string table_json(bool is_private, const std::optional<std::string>& invite, const protocol::TableSettings& s);
-
 }  // namespace atout::server

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "atout/server/lobby.hpp"
+#include "atout/server/store_journal.hpp"
 #include "atout/server/table.hpp"
 #include "atout/store/store.hpp"
-#include "store_journal.hpp"
 
 namespace atout::server {
 
@@ -23,10 +23,9 @@ struct recovery_report {
 
 // What one stored match becomes: a table to restore, or the reason it cannot be.
 struct rebuilt {
-  std::optional<table_init> init;       // set when the match goes on
-  std::unique_ptr<State> ended;         // set when the replay reached the end of the match
-  std::vector<std::int64_t> hand_ends;  // the seq of the action that ended each hand
-  std::string error;                    // why the log does not replay
+  std::optional<table_init> init;  // set when the match goes on
+  std::unique_ptr<State> ended;    // set when the replay reached the end of the match
+  std::string error;               // why the log does not replay
 };
 
 // Replays one stored match (read with its secrets). Writes nothing.

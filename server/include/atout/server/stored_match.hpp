@@ -1,0 +1,35 @@
+// One decoder of a stored match: its record (header and action log) and the table it was played
+// at, read back the same way by start-up recovery and by the archive's replays.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "atout/protocol/messages.hpp"
+#include "atout/state.hpp"
+#include "atout/store/store.hpp"
+
+namespace atout::server {
+
+// How a table ran, beside its rules: what matches.table_json keeps.
+struct stored_table {
+  bool is_private = false;
+  std::optional<std::string> invite;
+  protocol::TableSettings settings;
+};
+
+// The JSON kept in matches.table_json.
+std::string table_json(bool is_private, const std::optional<std::string>& invite, const protocol::TableSettings& s);
+// Reads table_json back. A missing or unreadable row or field keeps its default, so a row written
+// before a setting existed still restores its table.
+stored_table read_table_json(const std::string& text);
+
+// A stored match as the engine's record: variant, options, match seed, first dealer and every
+// logged action in order; or why the rows do not make one.
+struct decoded_record {
+  std::optional<Record> record;
+  std::string error;
+};
+decoded_record decode_record(const store::MatchRow& m);
+
+}  // namespace atout::server

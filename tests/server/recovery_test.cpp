@@ -1,0 +1,97 @@
+// Recovery in process: a stored match (rows built by hand) rebuilt into a table that keeps every
+// table setting and, once restored in the lobby, counts its actions like any other table.
+#include "atout/server/recovery.hpp"
+
+#include <gtest/gtest.h>
+
+#include "atout/protocol/json.hpp"
+#include "atout/server/stored_match.hpp"
+#include "recording_peer.hpp"
+
+namespace atout::server::testing {
+namespace {
+
+// A duel match as the store keeps it, started with `settings` and played for `actions` steps of
+// each seat's first legal action.
+store::MatchRow stored_duel(const protocol::TableSettings& settings, int actions) {
+  store::MatchRow m;
+  m.start.uid = "m-restored";
+  m.start.table_id = "t4";
+  m.start.variant = "duel";
+  m.start.options_json = "{}";
+  m.start.match_seed = Seed{0x1234u, 0x5678u}.hex();
+  m.start.first_dealer = 1;
+  m.start.rated = settings.rated;
+  m.start.seats = {{0, 0, "pa", "Ann"}, {1, 1, "pb", "Bob"}};
+  m.start.table_json = table_json(false, std::nullopt, settings);
+  Record header;
+  header.variant = "duel";
+  header.deal.seed = Seed{0x1234u, 0x5678u};
+  header.first_dealer = 1;
+  CreateResult created = create_state(header);
+  EXPECT_TRUE(created.state);
+  for (int i = 0; i < actions; ++i) {
+    const Seat seat = created.state->current_player();
+    const Action a = created.state->legal_actions().front();
+    EXPECT_EQ(created.state->apply(seat, a), Refusal::none);
+    m.actions.push_back({i + 2, seat, protocol::action_text(a, false)});
+  }
+  return m;
+}
+
+TEST(Recovery, ARestoredTableKeepsItsAbandonSetting) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 4'000;
+  settings.reconnect_ms = 9'000;
+  settings.away_after = 3;
+  settings.rated = false;
+  settings.abandon = protocol::TableSettings::Abandon::free_seat;
+  rebuilt b = rebuild(stored_duel(settings, 3));
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  ASSERT_TRUE(b.init);
+  EXPECT_EQ(b.init->settings.abandon, protocol::TableSettings::Abandon::free_seat);
+  EXPECT_EQ(b.init->settings.turn_ms, 4'000);
+  EXPECT_EQ(b.init->settings.reconnect_ms, 9'000);
+  EXPECT_EQ(b.init->settings.away_after, 3);
+  EXPECT_FALSE(b.init->settings.rated);
+  EXPECT_EQ(b.init->seq, 4u);
+}
+
+TEST(Recovery, ARestoredTableCountsItsActionsInTheMetrics) {
+  net::io_context ioc;
+  auto m = std::make_shared<metrics>();
+  auto l = std::make_shared<lobby>(ioc.get_executor());
+  l->use_metrics(m);
+  rebuilt b = rebuild(stored_duel({}, 2));
+  ASSERT_TRUE(b.init) << b.error;
+  const Seat seat = b.init->state->current_player();
+  const Action action = b.init->state->legal_actions().front();
+  l->restore(std::move(*b.init));
+  ioc.poll();
+
+  std::shared_ptr<table> t;
+  protocol::TableRef ref;
+  ref.table_id = "t4";
+  l->find(ref, true, [&](std::shared_ptr<table> found, std::optional<protocol::Error>) { t = std::move(found); });
+  ioc.poll();
+  ASSERT_TRUE(t);
+  std::vector<std::shared_ptr<recording_peer>> peers;
+  std::vector<member> members;
+  for (int s = 0; s < 2; ++s) {
+    peers.push_back(std::make_shared<recording_peer>());
+    members.push_back(member_for(peers.back(), static_cast<std::uint64_t>(s + 1), s == 0 ? "pa" : "pb"));
+    t->sit(members.back(), s, {});
+  }
+  ioc.poll();
+  t->act(members[static_cast<std::size_t>(seat)], action, {});
+  ioc.poll();
+  bool accepted = false;
+  for (const auto& text : peers[static_cast<std::size_t>(seat)]->take())
+    if (nlohmann::json::parse(*text)["type"] == "accepted") accepted = true;
+  ASSERT_TRUE(accepted);
+  EXPECT_EQ(m->actions_accepted.load(), 1u);
+  EXPECT_EQ(m->action_latency.count(), 1u);
+}
+
+}  // namespace
+}  // namespace atout::server::testing
