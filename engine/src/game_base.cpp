@@ -17,6 +17,12 @@ GameBase::GameBase(Record header, int players, CardSet deck)
   dealer_ = record_.first_dealer;
 }
 
+DealInfo GameBase::deal() const {
+  // Once the match is over the deal number has moved past the last deal; its dealer and seed stay.
+  const int hand = phase_ == Phase::match_over ? hand_index_ - 1 : hand_index_;
+  return DealInfo{hand, dealer_, deal_seed_};
+}
+
 std::vector<CardSet> GameBase::hands() const { return std::vector<CardSet>(hands_.begin(), hands_.begin() + players_); }
 
 std::vector<Card> GameBase::next_deck() {

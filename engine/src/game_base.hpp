@@ -32,6 +32,7 @@ class GameBase : public State {
   std::array<int, 2> match_score() const override { return match_score_; }
   std::optional<int> winner() const override { return winner_; }
   const std::vector<HandResult>& hand_results() const override { return results_; }
+  DealInfo deal() const override;
   std::vector<CardSet> hands() const override;
 
   // Starts the first deal. Called once by the factory after construction.
