@@ -97,7 +97,7 @@ void GameBase::all_passed() {
     phase_ = Phase::match_over;
     return;
   }
-  dealer_ = next(dealer_);  // seed 002 line 9: the next player in rotation deals
+  dealer_ = next(dealer_);  // the next player in rotation deals
   start_deal();
 }
 
@@ -144,7 +144,7 @@ void GameBase::declarations_legal(Seat seat, std::vector<Action>& out) const {
   const auto& mine = declared_[static_cast<std::size_t>(seat)];
   if (tricks_.empty()) {
     // Before the first card: any combination of the hand that does not cross one already
-    // announced (seed 000 line 65).
+    // announced.
     CardSet used;
     for (const Declared& d : mine) used |= d.combo.cards;
     for (const Combo& c : find_combos(play_hands_[static_cast<std::size_t>(seat)], play_.trump, declaration_rules()))
@@ -171,7 +171,7 @@ Refusal GameBase::apply_declaration(Seat seat, const Action& a) {
     }
     return Refusal::invalid_combination;
   }
-  // Showing, before the second card (seed 000 line 67; seed 001 line 13).
+  // Showing, before the second card.
   if (tricks_.size() != 1) return Refusal::wrong_phase;
   for (Declared& d : mine) {
     if (d.combo.cards != a.cards) continue;
@@ -185,7 +185,7 @@ Refusal GameBase::apply_declaration(Seat seat, const Action& a) {
 void GameBase::settle_declarations() {
   if (decl_settled_) return;
   decl_settled_ = true;
-  // Only shown combinations count (seed 000 line 67; seed 001 line 13). Equal best ones go to the
+  // Only shown combinations count. Equal best ones go to the
   // trump one, then to the first in the order the variant names (DeclarationRules).
   const DeclarationRules rules = declaration_rules();
   std::vector<std::vector<Combo>> shown(static_cast<std::size_t>(players_));
@@ -225,7 +225,7 @@ Refusal GameBase::play_refusal(Seat seat, Card c) const {
 
 Refusal GameBase::apply_play(Seat seat, Card c) {
   if (!play_.legal().contains(c)) return play_refusal(seat, c);
-  // Belote and rebelote are announced as the king and queen of trumps are played (seed 002 line 23).
+  // Belote and rebelote are announced as the king and queen of trumps are played.
   if (belote_call(seat, c)) belote_calls_.push_back(seat);
   Trick done;
   if (play_.play(c, &done)) {
@@ -362,8 +362,8 @@ Observation GameBase::observation(Seat seat) const {
     for (int s = 0; s < players_; ++s) {
       for (const Declared& dc : declared_[static_cast<std::size_t>(s)]) {
         // Automatic: everyone hears an announcement once its owner has played to the first trick,
-        // and only the counting side's combinations are shown, after the first trick (seed 000
-        // line 67). Manual: announcements and showings are the seats' own actions.
+        // and only the counting side's combinations are shown, after the first trick.
+        // Manual: announcements and showings are the seats' own actions.
         const bool announced =
             manual || !tricks_.empty() || play_.trick.count > (s - play_.trick.leader + players_) % players_;
         if (!announced) continue;

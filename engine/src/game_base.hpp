@@ -54,11 +54,11 @@ class GameBase : public State {
   // Actions beside plays during the play phase (announce, show, concede). Default: none.
   virtual void extra_play_legal(Seat, std::vector<Action>&) const {}
   virtual Refusal apply_extra_play(Seat, const Action&) { return Refusal::wrong_phase; }
-  // Manual declarations: announce before your first card, show before your second (seed 000 line
-  // 67, seed 001 line 13). Default: the `declare` option, when the variant has one.
+  // Manual declarations: announce before your first card, show before your second.
+  // Default: the `declare` option, when the variant has one.
   virtual bool manual_declarations() const;
   // Whether playing `c` calls belote or rebelote for `seat`. Default: the holder of the trump king
-  // and queen in a suit contract, as each is played (seed 002 line 23).
+  // and queen in a suit contract, as each is played.
   virtual bool belote_call(Seat seat, Card c) const;
   // Hook called after each completed trick (for variants that reveal or score something then).
   virtual void on_trick_done(const Trick&) {}
@@ -78,7 +78,7 @@ class GameBase : public State {
   // The declared combinations that count, and belote; fills declarations/belote in `r`.
   void tally_declarations(HandResult& r) const;
   // Ends the hand at once: `seat`'s side gives every card still in play, and every remaining
-  // trick, to the other side (seed 001 line 14). Scored by the variant as usual.
+  // trick, to the other side. Scored by the variant as usual.
   void concede_rest(Seat seat);
   // Scores the hand and deals the next one, or ends the match.
   void finish_hand();

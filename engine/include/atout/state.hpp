@@ -37,7 +37,7 @@ struct OptionSpec {
   int min = 0, max = 0;               // integer range when allowed_integers is empty
   std::vector<std::string> choices;   // choice: the allowed strings
   std::string description;
-  std::string source;  // the seed line or RULES-NOTES decision
+  std::string source;  // where the rule comes from, in words (published rules, or a house choice)
 };
 
 // ---- Records -------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Bulgarian belot (seed 004): deal 3+2, a bid ladder from Clubs to All Trumps with Double and
+// Bulgarian belot: deal 3+2, a bid ladder from Clubs to All Trumps with Double and
 // Re-Double, 3 more cards, play, scores in tens to 151.
 #pragma once
 

@@ -8,7 +8,7 @@ namespace atout {
 // The rules that differ between `french` (4 players) and `duel` (2 players, 9 cards each).
 struct TakingConfig {
   int players = 4;
-  int first_packets[2] = {3, 2};  // seed 002 line 7 / seed 003 line 16: 3 then 2 (duel: 3 then 3)
+  int first_packets[2] = {3, 2};  // 3 then 2 (duel: 3 then 3)
 };
 
 class TakingGame final : public GameBase {
@@ -26,7 +26,8 @@ class TakingGame final : public GameBase {
   PlayRules play_rules() const override;
 
  private:
-  // Whether round two may name `s` (seed 002 line 9; `second_round: any_suit`, seed 000 line 85).
+  // Whether round two may name `s`: another suit than the turned-up one, or any suit under
+  // `second_round: any_suit`.
   bool second_round_allows(Suit s) const;
   int round() const { return static_cast<int>(bids_.size()) < players_ ? 1 : 2; }
   TakingConfig config_;
@@ -36,7 +37,7 @@ class TakingGame final : public GameBase {
 // declarations, belote and tricks, and r.capot / r.capot_team. Fills capot_bonus, raw, score,
 // the outcome and the held points (`held` is updated in place).
 struct FrenchScoring {
-  int capot_value = 250;  // RULES-NOTES: 250 by default, 252 as an option
+  int capot_value = 250;  // 250 by default, 252 as an option
   bool tie_loses = false;
 };
 void score_french(HandResult& r, int taker_team, const FrenchScoring& rules, int& held);
@@ -44,7 +45,7 @@ void score_french(HandResult& r, int taker_team, const FrenchScoring& rules, int
 // First to reach or pass the target wins; both at once: the higher; equal: nobody yet.
 std::optional<int> target_winner(const std::array<int, 2>& score, int target);
 
-// The declaration table of seed 003 lines 32-43, shared by the French-family variants.
+// The French declaration table (carrés, sequences, belote), shared by the French-family variants.
 DeclarationRules french_declarations(bool enabled);
 PlayRules taking_play_rules(int players, const Options& options);
 PointTable french_points();
