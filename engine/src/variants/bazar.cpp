@@ -2,9 +2,9 @@
 #include "bazar.hpp"
 
 #include "bazar_scoring.hpp"
+#include "french_duel.hpp"
 #include "option_specs.hpp"
 #include "registry.hpp"
-#include "taking.hpp"
 
 namespace atout {
 

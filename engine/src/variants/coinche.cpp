@@ -1,9 +1,9 @@
 // French coinche belote: the deal, the auction and the state machine.
 #include "coinche.hpp"
 
+#include "french_duel.hpp"
 #include "option_specs.hpp"
 #include "registry.hpp"
-#include "taking.hpp"
 
 namespace atout {
 

@@ -1,9 +1,9 @@
 // Simple belote: the deal, the offered card and the forced Jack, concede, the match.
 #include "simple.hpp"
 
+#include "french_duel.hpp"
 #include "option_specs.hpp"
 #include "registry.hpp"
-#include "taking.hpp"
 
 namespace atout {
 

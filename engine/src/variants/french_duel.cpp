@@ -1,5 +1,5 @@
 // French classic and head-to-head belote.
-#include "taking.hpp"
+#include "french_duel.hpp"
 
 #include "option_specs.hpp"
 #include "registry.hpp"
@@ -32,10 +32,10 @@ PointTable french_points() {
   return p;
 }
 
-TakingGame::TakingGame(Record header, TakingConfig config)
+FrenchDuelGame::FrenchDuelGame(Record header, FrenchDuelConfig config)
     : GameBase(std::move(header), config.players, CardSet::deck32()), config_(config) {}
 
-PlayRules taking_play_rules(int players, const Options& options) {
+PlayRules french_duel_play_rules(int players, const Options& options) {
   PlayRules r;
   r.players = players;
   r.partner_master_frees = true;
@@ -46,13 +46,13 @@ PlayRules taking_play_rules(int players, const Options& options) {
   return r;
 }
 
-PlayRules TakingGame::play_rules() const { return taking_play_rules(players_, options()); }
+PlayRules FrenchDuelGame::play_rules() const { return french_duel_play_rules(players_, options()); }
 
-DeclarationRules TakingGame::declaration_rules() const {
+DeclarationRules FrenchDuelGame::declaration_rules() const {
   return french_declarations(option_bool(options(), "declarations"));
 }
 
-void TakingGame::deal_first(const std::vector<Card>&) {
+void FrenchDuelGame::deal_first(const std::vector<Card>&) {
   // Packets go round from the player after the dealer.
   for (int packet : config_.first_packets)
     for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
@@ -62,11 +62,11 @@ void TakingGame::deal_first(const std::vector<Card>&) {
   current_ = next(dealer_);
 }
 
-bool TakingGame::second_round_allows(Suit s) const {
+bool FrenchDuelGame::second_round_allows(Suit s) const {
   return s != turn_up_->suit() || option_str(options(), "second_round") == "any_suit";
 }
 
-void TakingGame::bidding_legal(std::vector<Action>& out) const {
+void FrenchDuelGame::bidding_legal(std::vector<Action>& out) const {
   out.push_back(Action::pass());
   if (round() == 1) {
     out.push_back(Action::take());
@@ -76,7 +76,7 @@ void TakingGame::bidding_legal(std::vector<Action>& out) const {
     if (second_round_allows(static_cast<Suit>(s))) out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
 }
 
-Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
+Refusal FrenchDuelGame::apply_bid(Seat seat, const Action& a) {
   if (a.type == ActionType::pass) {
     bids_.push_back({seat, a});
     if (static_cast<int>(bids_.size()) == 2 * players_) {
@@ -160,7 +160,7 @@ std::optional<int> target_winner(const std::array<int, 2>& score, int target) {
   return score[0] > score[1] ? 0 : 1;
 }
 
-void TakingGame::score_hand(HandResult& r) {
+void FrenchDuelGame::score_hand(HandResult& r) {
   tally_cards(r, french_points());
   tally_declarations(r);
   FrenchScoring rules;
@@ -170,7 +170,7 @@ void TakingGame::score_hand(HandResult& r) {
   for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
-bool TakingGame::match_finished() {
+bool FrenchDuelGame::match_finished() {
   // The first side past the target wins. Equal scores past the target: play on (docs/rules/french.md).
   winner_ = target_winner(match_score_, option_int(options(), "target"));
   return winner_.has_value();
@@ -208,9 +208,9 @@ VariantInfo french_variant() {
       declare_option(),
       deal_option(),
   };
-  f.play_rules = [](const Options& o) { return taking_play_rules(4, o); };
+  f.play_rules = [](const Options& o) { return french_duel_play_rules(4, o); };
   f.create = [](const Record& r) -> std::unique_ptr<State> {
-    auto g = std::make_unique<TakingGame>(r, TakingConfig{4, {3, 2}});
+    auto g = std::make_unique<FrenchDuelGame>(r, FrenchDuelConfig{4, {3, 2}});
     g->begin();
     return g;
   };
@@ -233,9 +233,9 @@ VariantInfo duel_variant() {
       declare_option(),
       deal_option(),
   };
-  d.play_rules = [](const Options& o) { return taking_play_rules(2, o); };
+  d.play_rules = [](const Options& o) { return french_duel_play_rules(2, o); };
   d.create = [](const Record& r) -> std::unique_ptr<State> {
-    auto g = std::make_unique<TakingGame>(r, TakingConfig{2, {3, 3}});
+    auto g = std::make_unique<FrenchDuelGame>(r, FrenchDuelConfig{2, {3, 3}});
     g->begin();
     return g;
   };

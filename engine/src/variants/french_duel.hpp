@@ -6,15 +6,15 @@
 namespace atout {
 
 // The rules that differ between `french` (4 players) and `duel` (2 players, 9 cards each).
-struct TakingConfig {
+struct FrenchDuelConfig {
   int players = 4;
   int first_packets[2] = {3, 2};  // 3 then 2 (duel: 3 then 3)
 };
 
-class TakingGame final : public GameBase {
+class FrenchDuelGame final : public GameBase {
  public:
-  TakingGame(Record header, TakingConfig config);
-  std::unique_ptr<State> clone() const override { return std::make_unique<TakingGame>(*this); }
+  FrenchDuelGame(Record header, FrenchDuelConfig config);
+  std::unique_ptr<State> clone() const override { return std::make_unique<FrenchDuelGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;
@@ -30,7 +30,7 @@ class TakingGame final : public GameBase {
   // `second_round: any_suit`.
   bool second_round_allows(Suit s) const;
   int round() const { return static_cast<int>(bids_.size()) < players_ ? 1 : 2; }
-  TakingConfig config_;
+  FrenchDuelConfig config_;
 };
 
 // The French scoring rule, pure: `r.teams` holds each side's card points, last trick,
@@ -47,7 +47,7 @@ std::optional<int> target_winner(const std::array<int, 2>& score, int target);
 
 // The French declaration table (carrés, sequences, belote), shared by the French-family variants.
 DeclarationRules french_declarations(bool enabled);
-PlayRules taking_play_rules(int players, const Options& options);
+PlayRules french_duel_play_rules(int players, const Options& options);
 PointTable french_points();
 
 }  // namespace atout
