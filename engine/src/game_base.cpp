@@ -15,6 +15,12 @@ const std::string& option_str(const Options& o, const std::string& name) { retur
 GameBase::GameBase(Record header, int players, CardSet deck)
     : record_(std::move(header)), players_(players), deck_mask_(deck) {
   dealer_ = record_.first_dealer;
+  // Both options are optional: a variant that does not offer one leaves the default.
+  const auto declare_option = record_.options.find("declare");
+  manual_declarations_ =
+      declare_option != record_.options.end() && std::get<std::string>(declare_option->second) == "manual";
+  const auto deal_option = record_.options.find("deal");
+  cut_deal_ = deal_option != record_.options.end() && std::get<std::string>(deal_option->second) == "cut";
 }
 
 DealInfo GameBase::deal() const {
@@ -37,9 +43,7 @@ std::vector<Card> GameBase::next_deck() {
   }
   deal_seed_ = seed;
   Rng rng(seed);
-  const auto it = record_.options.find("deal");
-  const bool cut_mode = it != record_.options.end() && std::get<std::string>(it->second) == "cut";
-  if (cut_mode && !gathered_.empty()) {
+  if (cut_deal_ && !gathered_.empty()) {
     std::vector<Card> deck = gathered_;
     cut(deck, rng);
     return deck;
@@ -113,7 +117,7 @@ void GameBase::start_play(const Contract& contract, Seat leader) {
   play_.start(leader);
   current_ = leader;
 
-  const DeclarationRules rules = declaration_rules();
+  const DeclarationRules& rules = declaration_rules();
   show_order_.clear();
   for (int k = 0; k < players_; ++k) show_order_.push_back(static_cast<Seat>((leader + k) % players_));
   declared_.assign(static_cast<std::size_t>(players_), {});
@@ -128,11 +132,6 @@ void GameBase::start_play(const Contract& contract, Seat leader) {
   }
   std::vector<CardSet> hs(hands_.begin(), hands_.begin() + players_);
   if (rules.belote_points > 0) belote_seat_ = belote_holder(hs, contract.trump);
-}
-
-bool GameBase::manual_declarations() const {
-  const auto it = options().find("declare");
-  return it != options().end() && std::get<std::string>(it->second) == "manual";
 }
 
 bool GameBase::belote_call(Seat seat, Card c) const {
@@ -187,7 +186,7 @@ void GameBase::settle_declarations() {
   decl_settled_ = true;
   // Only shown combinations count. Equal best ones go to the
   // trump one, then to the first in the order the variant names (DeclarationRules).
-  const DeclarationRules rules = declaration_rules();
+  const DeclarationRules& rules = declaration_rules();
   std::vector<std::vector<Combo>> shown(static_cast<std::size_t>(players_));
   for (int s = 0; s < players_; ++s)
     for (const Declared& d : declared_[static_cast<std::size_t>(s)])

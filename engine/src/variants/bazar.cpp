@@ -13,7 +13,13 @@ namespace {
 constexpr int kPackets[] = {3, 2, 3};
 }  // namespace
 
-BazarGame::BazarGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {}
+BazarGame::BazarGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {
+  play_rules_ = bazar_play_rules(options());
+  declaration_rules_ = bazar_declarations();
+  // Every combination is announced and shown by its holder, as actions.
+  manual_declarations_ = true;
+  target_ = option_int(options(), "target");
+}
 
 PlayRules bazar_play_rules(const Options& options) {
   PlayRules r;
@@ -27,10 +33,6 @@ PlayRules bazar_play_rules(const Options& options) {
       it != options.end() && std::get<std::string>(it->second) == "forced" ? Undertrump::forced : Undertrump::free;
   return r;
 }
-
-PlayRules BazarGame::play_rules() const { return bazar_play_rules(options()); }
-
-DeclarationRules BazarGame::declaration_rules() const { return bazar_declarations(); }
 
 void BazarGame::deal_first(const std::vector<Card>&) {
   for (int packet : kPackets)
@@ -69,7 +71,7 @@ void BazarGame::score_hand(HandResult& r) {
 
 bool BazarGame::match_finished() {
   // The first side to reach the target wins; both at once, the higher; equal, play goes on.
-  winner_ = target_winner(match_score_, option_int(options(), "target"));
+  winner_ = target_winner(match_score_, target_);
   return winner_.has_value();
 }
 

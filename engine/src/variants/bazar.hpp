@@ -18,13 +18,10 @@ class BazarGame final : public GameBase {
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
   bool match_finished() override;
-  DeclarationRules declaration_rules() const override;
-  PlayRules play_rules() const override;
-  // Every combination is announced and shown by its holder, as actions.
-  bool manual_declarations() const override { return true; }
 
  private:
   BazarAuction auction_;
+  int target_ = 0;  // the `target` option, read once
 };
 
 // Bazar's trick rules as PlayRules, with the `undertrump` option for the case they leave open.

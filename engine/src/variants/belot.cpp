@@ -40,11 +40,15 @@ DeclarationRules belot_declarations() {
   return d;
 }
 
-BelotGame::BelotGame(Record header) : GameBase(std::move(header), kPlayers, CardSet::deck32()) {}
-
-PlayRules BelotGame::play_rules() const { return belot_play_rules(options()); }
-
-DeclarationRules BelotGame::declaration_rules() const { return belot_declarations(); }
+BelotGame::BelotGame(Record header) : GameBase(std::move(header), kPlayers, CardSet::deck32()) {
+  play_rules_ = belot_play_rules(options());
+  declaration_rules_ = belot_declarations();
+  no_trumps_double_ = option_bool(options(), "no_trumps_double");
+  scoring_.tie_hangs = option_str(options(), "tie") == "hanging";
+  scoring_.double_takes_all = option_str(options(), "double_scoring") == "winner_takes_all";
+  target_ = option_int(options(), "target");
+  strictly_ahead_ = option_bool(options(), "strictly_ahead");
+}
 
 void BelotGame::deal_first(const std::vector<Card>&) {
   bidder_ = kNoSeat;
@@ -183,23 +187,19 @@ void BelotGame::add_variant_view(Seat, Observation& o) const {
 
 void BelotGame::score_hand(HandResult& r) {
   const Trump t = contract_->trump;
-  const bool nt_double = option_bool(options(), "no_trumps_double");
+  const bool nt_double = no_trumps_double_;
   tally_cards(r, belot_points(t, nt_double));
   const auto combos = counted_combos();
   const auto points = belot_declaration_points(combos, belot_declaration_sides(combos));
   for (std::size_t k = 0; k < 2; ++k) r.teams[k].declarations = points[k];
   for (Seat s : belote_calls_) r.teams[static_cast<std::size_t>(team_of(s))].belote += kBelotePoints;
-  BelotScoring rules;
-  rules.tie_hangs = option_str(options(), "tie") == "hanging";
-  rules.double_takes_all = option_str(options(), "double_scoring") == "winner_takes_all";
   last_hand_winner_ =
-      score_belot(r, team_of(contract_->taker), belot_whole(t, nt_double), contract_->multiplier, rules, held_);
+      score_belot(r, team_of(contract_->taker), belot_whole(t, nt_double), contract_->multiplier, scoring_, held_);
   for (std::size_t k = 0; k < 2; ++k) match_score_[k] += r.teams[k].score;
 }
 
 bool BelotGame::match_finished() {
-  winner_ = belot_match_winner(match_score_, option_int(options(), "target"), option_bool(options(), "strictly_ahead"),
-                               last_hand_winner_);
+  winner_ = belot_match_winner(match_score_, target_, strictly_ahead_, last_hand_winner_);
   return winner_.has_value();
 }
 

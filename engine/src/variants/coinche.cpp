@@ -150,21 +150,21 @@ PlayRules coinche_play_rules(const Options& options) {
   return r;
 }
 
-CoincheGame::CoincheGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {}
-
-PlayRules CoincheGame::play_rules() const { return coinche_play_rules(options()); }
-
-DeclarationRules CoincheGame::declaration_rules() const {
+CoincheGame::CoincheGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {
+  play_rules_ = coinche_play_rules(options());
   // "Declarations as in French play" in every mode (docs/rules/coinche.md).
-  return french_declarations(option_bool(options(), "declarations"));
+  declaration_rules_ = french_declarations(option_bool(options(), "declarations"));
+  all_trumps_belote_ = option_str(options(), "all_trumps_belote") == "every_suit";
+  scoring_.scheme =
+      option_str(options(), "scoring") == "contract_only" ? CoincheScheme::contract_only : CoincheScheme::points_made;
+  scoring_.declarations_make_contract = option_str(options(), "contract_counts") == "all";
+  target_ = option_int(options(), "target");
 }
-
-bool CoincheGame::all_trumps_belote() const { return option_str(options(), "all_trumps_belote") == "every_suit"; }
 
 bool CoincheGame::belote_call(Seat seat, Card c) const {
   if (play_.trump.mode != Mode::all_trumps) return GameBase::belote_call(seat, c);
   // In All Trumps every suit is a trump suit: a king and queen of one suit in one hand is a belote.
-  if (!all_trumps_belote() || (c.rank() != Rank::king && c.rank() != Rank::queen)) return false;
+  if (!all_trumps_belote_ || (c.rank() != Rank::king && c.rank() != Rank::queen)) return false;
   CardSet kq;
   kq.insert(Card(c.suit(), Rank::king));
   kq.insert(Card(c.suit(), Rank::queen));
@@ -205,7 +205,7 @@ Refusal CoincheGame::apply_bid(Seat seat, const Action& action) {
 void CoincheGame::score_hand(HandResult& r) {
   tally_cards(r, coinche_points());
   tally_declarations(r);
-  if (play_.trump.mode == Mode::all_trumps && all_trumps_belote()) {
+  if (play_.trump.mode == Mode::all_trumps && all_trumps_belote_) {
     const int points = declaration_rules().belote_points;
     for (int s = 0; s < players_; ++s)
       for (int suit = 0; suit < kSuits; ++suit) {
@@ -215,17 +215,13 @@ void CoincheGame::score_hand(HandResult& r) {
           r.teams[static_cast<std::size_t>(team_of(static_cast<Seat>(s)))].belote += points;
       }
   }
-  CoincheScoring rules;
-  rules.scheme =
-      option_str(options(), "scoring") == "contract_only" ? CoincheScheme::contract_only : CoincheScheme::points_made;
-  rules.declarations_make_contract = option_str(options(), "contract_counts") == "all";
-  score_coinche(r, rules);
+  score_coinche(r, scoring_);
   for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
 bool CoincheGame::match_finished() {
   // The first to reach or pass the target; both at once: the higher; equal: play on.
-  winner_ = target_winner(match_score_, option_int(options(), "target"));
+  winner_ = target_winner(match_score_, target_);
   return winner_.has_value();
 }
 

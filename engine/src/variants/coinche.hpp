@@ -85,13 +85,14 @@ class CoincheGame final : public GameBase {
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
   bool match_finished() override;
-  DeclarationRules declaration_rules() const override;
-  PlayRules play_rules() const override;
   bool belote_call(Seat seat, Card c) const override;
 
  private:
-  bool all_trumps_belote() const;
   CoincheAuction auction_;
+  // The options, read once.
+  bool all_trumps_belote_ = false;
+  CoincheScoring scoring_;
+  int target_ = 0;
 };
 
 }  // namespace atout

@@ -33,7 +33,14 @@ PointTable french_points() {
 }
 
 FrenchDuelGame::FrenchDuelGame(Record header, FrenchDuelConfig config)
-    : GameBase(std::move(header), config.players, CardSet::deck32()), config_(config) {}
+    : GameBase(std::move(header), config.players, CardSet::deck32()), config_(config) {
+  play_rules_ = french_duel_play_rules(players_, options());
+  declaration_rules_ = french_declarations(option_bool(options(), "declarations"));
+  scoring_.capot_value = option_int(options(), "capot");
+  scoring_.tie_loses = option_str(options(), "tie") == "tie_loses";
+  target_ = option_int(options(), "target");
+  any_suit_second_round_ = option_str(options(), "second_round") == "any_suit";
+}
 
 PlayRules french_duel_play_rules(int players, const Options& options) {
   PlayRules r;
@@ -46,12 +53,6 @@ PlayRules french_duel_play_rules(int players, const Options& options) {
   return r;
 }
 
-PlayRules FrenchDuelGame::play_rules() const { return french_duel_play_rules(players_, options()); }
-
-DeclarationRules FrenchDuelGame::declaration_rules() const {
-  return french_declarations(option_bool(options(), "declarations"));
-}
-
 void FrenchDuelGame::deal_first(const std::vector<Card>&) {
   // Packets go round from the player after the dealer.
   for (int packet : config_.first_packets)
@@ -62,9 +63,7 @@ void FrenchDuelGame::deal_first(const std::vector<Card>&) {
   current_ = next(dealer_);
 }
 
-bool FrenchDuelGame::second_round_allows(Suit s) const {
-  return s != turn_up_->suit() || option_str(options(), "second_round") == "any_suit";
-}
+bool FrenchDuelGame::second_round_allows(Suit s) const { return s != turn_up_->suit() || any_suit_second_round_; }
 
 void FrenchDuelGame::bidding_legal(std::vector<Action>& out) const {
   out.push_back(Action::pass());
@@ -163,16 +162,13 @@ std::optional<int> target_winner(const std::array<int, 2>& score, int target) {
 void FrenchDuelGame::score_hand(HandResult& r) {
   tally_cards(r, french_points());
   tally_declarations(r);
-  FrenchScoring rules;
-  rules.capot_value = option_int(options(), "capot");
-  rules.tie_loses = option_str(options(), "tie") == "tie_loses";
-  score_french(r, team_of(contract_->taker), rules, held_);
+  score_french(r, team_of(contract_->taker), scoring_, held_);
   for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
 bool FrenchDuelGame::match_finished() {
   // The first side past the target wins. Equal scores past the target: play on (docs/rules/french.md).
-  winner_ = target_winner(match_score_, option_int(options(), "target"));
+  winner_ = target_winner(match_score_, target_);
   return winner_.has_value();
 }
 

@@ -11,6 +11,12 @@ struct FrenchDuelConfig {
   int first_packets[2] = {3, 2};  // 3 then 2 (duel: 3 then 3)
 };
 
+// The scoring options of `french` and `duel`.
+struct FrenchScoring {
+  int capot_value = 250;  // 250 by default, 252 as an option
+  bool tie_loses = false;
+};
+
 class FrenchDuelGame final : public GameBase {
  public:
   FrenchDuelGame(Record header, FrenchDuelConfig config);
@@ -22,8 +28,6 @@ class FrenchDuelGame final : public GameBase {
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
   bool match_finished() override;
-  DeclarationRules declaration_rules() const override;
-  PlayRules play_rules() const override;
 
  private:
   // Whether round two may name `s`: another suit than the turned-up one, or any suit under
@@ -31,15 +35,15 @@ class FrenchDuelGame final : public GameBase {
   bool second_round_allows(Suit s) const;
   int round() const { return static_cast<int>(bids_.size()) < players_ ? 1 : 2; }
   FrenchDuelConfig config_;
+  // The options, read once.
+  FrenchScoring scoring_;
+  int target_ = 0;
+  bool any_suit_second_round_ = false;
 };
 
 // The French scoring rule, pure: `r.teams` holds each side's card points, last trick,
 // declarations, belote and tricks, and r.capot / r.capot_team. Fills capot_bonus, raw, score,
 // the outcome and the held points (`held` is updated in place).
-struct FrenchScoring {
-  int capot_value = 250;  // 250 by default, 252 as an option
-  bool tie_loses = false;
-};
 void score_french(HandResult& r, int taker_team, const FrenchScoring& rules, int& held);
 
 // First to reach or pass the target wins; both at once: the higher; equal: nobody yet.

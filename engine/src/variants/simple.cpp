@@ -16,10 +16,16 @@ Action take_offered(Trump t, Card offered) {
 }
 }  // namespace
 
-SimpleGame::SimpleGame(Record header) : GameBase(std::move(header), 2, CardSet::deck24()) {}
-
-PlayRules SimpleGame::play_rules() const { return simple_play_rules(); }
-DeclarationRules SimpleGame::declaration_rules() const { return simple_declarations(); }
+SimpleGame::SimpleGame(Record header) : GameBase(std::move(header), 2, CardSet::deck24()) {
+  play_rules_ = simple_play_rules();
+  declaration_rules_ = simple_declarations();
+  // Combinations are announced in the first trick and shown in the second, by the players.
+  manual_declarations_ = true;
+  no_trumps_ = option_bool(options(), "no_trumps");
+  concede_ = option_bool(options(), "concede");
+  scoring_.kaput_value = option_int(options(), "kaput");
+  match_ = *parse_simple_match(option_str(options(), "match"));
+}
 
 void SimpleGame::deal_first(const std::vector<Card>&) {
   // Six cards each, in packets of 3 from the dealer's opponent, then the offered card,
@@ -34,7 +40,7 @@ void SimpleGame::deal_first(const std::vector<Card>&) {
 
 bool SimpleGame::other_trump_allowed(Trump t) const {
   if (t.mode == Mode::suit) return t.suit != turn_up_->suit();  // "another trump"
-  return t.mode == Mode::no_trumps && option_bool(options(), "no_trumps");
+  return t.mode == Mode::no_trumps && no_trumps_;
 }
 
 void SimpleGame::bidding_legal(std::vector<Action>& out) const {
@@ -110,12 +116,12 @@ Refusal SimpleGame::apply_bid(Seat seat, const Action& a) {
 }
 
 void SimpleGame::extra_play_legal(Seat, std::vector<Action>& out) const {
-  if (option_bool(options(), "concede")) out.push_back(Action::concede());
+  if (concede_) out.push_back(Action::concede());
 }
 
 Refusal SimpleGame::apply_extra_play(Seat seat, const Action& a) {
   if (a.type != ActionType::concede) return Refusal::wrong_phase;
-  if (!option_bool(options(), "concede")) return Refusal::not_allowed;
+  if (!concede_) return Refusal::not_allowed;
   // Conceding gives away the cards, not the combinations: before the showing trick is
   // over, a player who has not yet played to it still shows what they announced.
   if (tricks_.size() <= 1) {
@@ -133,12 +139,12 @@ Refusal SimpleGame::apply_extra_play(Seat seat, const Action& a) {
 void SimpleGame::score_hand(HandResult& r) {
   tally_cards(r, simple_points());
   tally_declarations(r);
-  score_simple(r, team_of(contract_->taker), SimpleScoring{option_int(options(), "kaput")});
+  score_simple(r, team_of(contract_->taker), scoring_);
   for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
 bool SimpleGame::match_finished() {
-  const SimpleMatch m = *parse_simple_match(option_str(options(), "match"));
+  const SimpleMatch& m = match_;
   if (!m.games) {
     // First to the target; both past it: the higher; equal: play on (as in `french`).
     winner_ = target_winner(match_score_, m.goal);

@@ -9,33 +9,6 @@
 
 namespace atout {
 
-class SimpleGame final : public GameBase {
- public:
-  explicit SimpleGame(Record header);
-  std::unique_ptr<State> clone() const override { return std::make_unique<SimpleGame>(*this); }
-
- protected:
-  void deal_first(const std::vector<Card>& deck) override;
-  void bidding_legal(std::vector<Action>& out) const override;
-  Refusal apply_bid(Seat seat, const Action& action) override;
-  void score_hand(HandResult& r) override;
-  bool match_finished() override;
-  DeclarationRules declaration_rules() const override;
-  PlayRules play_rules() const override;
-  bool manual_declarations() const override { return true; }
-  void extra_play_legal(Seat seat, std::vector<Action>& out) const override;
-  Refusal apply_extra_play(Seat seat, const Action& action) override;
-
- private:
-  // The four taking turns, in order.
-  enum class Turn : std::uint8_t { first_offered, second_offered, first_chooses, second_chooses };
-  Turn turn() const { return static_cast<Turn>(bids_.size()); }
-  bool jack_offered() const { return turn_up_->rank() == Rank::jack; }
-  // Whether `t` may be chosen as "another trump".
-  bool other_trump_allowed(Trump t) const;
-  void complete_deal(Seat taker, bool with_offered);
-};
-
 // The match format: first to a target in card points (501, 1001, 2001, i.e.
 // 51, 101, 201 in tens), or first to win a number of deals (1, 3, 5).
 struct SimpleMatch {
@@ -59,5 +32,35 @@ int simple_deal_winner(const HandResult& r);
 PointTable simple_points();
 DeclarationRules simple_declarations();
 PlayRules simple_play_rules();
+
+class SimpleGame final : public GameBase {
+ public:
+  explicit SimpleGame(Record header);
+  std::unique_ptr<State> clone() const override { return std::make_unique<SimpleGame>(*this); }
+
+ protected:
+  void deal_first(const std::vector<Card>& deck) override;
+  void bidding_legal(std::vector<Action>& out) const override;
+  Refusal apply_bid(Seat seat, const Action& action) override;
+  void score_hand(HandResult& r) override;
+  bool match_finished() override;
+  void extra_play_legal(Seat seat, std::vector<Action>& out) const override;
+  Refusal apply_extra_play(Seat seat, const Action& action) override;
+
+ private:
+  // The four taking turns, in order.
+  enum class Turn : std::uint8_t { first_offered, second_offered, first_chooses, second_chooses };
+  Turn turn() const { return static_cast<Turn>(bids_.size()); }
+  bool jack_offered() const { return turn_up_->rank() == Rank::jack; }
+  // Whether `t` may be chosen as "another trump".
+  bool other_trump_allowed(Trump t) const;
+  void complete_deal(Seat taker, bool with_offered);
+
+  // The options, read once.
+  bool no_trumps_ = false;
+  bool concede_ = false;
+  SimpleScoring scoring_;
+  SimpleMatch match_;
+};
 
 }  // namespace atout
