@@ -15,6 +15,18 @@ const std::string& option_str(const Options& o, const std::string& name) { retur
 GameBase::GameBase(Record header, int players, CardSet deck)
     : record_(std::move(header)), players_(players), deck_mask_(deck) {
   dealer_ = record_.first_dealer;
+  // Both options are optional: a variant that does not offer one leaves the default.
+  const auto declare_option = record_.options.find("declare");
+  manual_declarations_ =
+      declare_option != record_.options.end() && std::get<std::string>(declare_option->second) == "manual";
+  const auto deal_option = record_.options.find("deal");
+  cut_deal_ = deal_option != record_.options.end() && std::get<std::string>(deal_option->second) == "cut";
+}
+
+DealInfo GameBase::deal() const {
+  // Once the match is over the deal number has moved past the last deal; its dealer and seed stay.
+  const int hand = phase_ == Phase::match_over ? hand_index_ - 1 : hand_index_;
+  return DealInfo{hand, dealer_, deal_seed_};
 }
 
 std::vector<CardSet> GameBase::hands() const { return std::vector<CardSet>(hands_.begin(), hands_.begin() + players_); }
@@ -31,9 +43,7 @@ std::vector<Card> GameBase::next_deck() {
   }
   deal_seed_ = seed;
   Rng rng(seed);
-  const auto it = record_.options.find("deal");
-  const bool cut_mode = it != record_.options.end() && std::get<std::string>(it->second) == "cut";
-  if (cut_mode && !gathered_.empty()) {
+  if (cut_deal_ && !gathered_.empty()) {
     std::vector<Card> deck = gathered_;
     cut(deck, rng);
     return deck;
@@ -91,7 +101,7 @@ void GameBase::all_passed() {
     phase_ = Phase::match_over;
     return;
   }
-  dealer_ = next(dealer_);  // seed 002 line 9: the next player in rotation deals
+  dealer_ = next(dealer_);  // the next player in rotation deals
   start_deal();
 }
 
@@ -107,7 +117,7 @@ void GameBase::start_play(const Contract& contract, Seat leader) {
   play_.start(leader);
   current_ = leader;
 
-  const DeclarationRules rules = declaration_rules();
+  const DeclarationRules& rules = declaration_rules();
   show_order_.clear();
   for (int k = 0; k < players_; ++k) show_order_.push_back(static_cast<Seat>((leader + k) % players_));
   declared_.assign(static_cast<std::size_t>(players_), {});
@@ -124,11 +134,6 @@ void GameBase::start_play(const Contract& contract, Seat leader) {
   if (rules.belote_points > 0) belote_seat_ = belote_holder(hs, contract.trump);
 }
 
-bool GameBase::manual_declarations() const {
-  const auto it = options().find("declare");
-  return it != options().end() && std::get<std::string>(it->second) == "manual";
-}
-
 bool GameBase::belote_call(Seat seat, Card c) const {
   return belote_seat_ && *belote_seat_ == seat && play_.trump.mode == Mode::suit && c.suit() == play_.trump.suit &&
          (c.rank() == Rank::king || c.rank() == Rank::queen);
@@ -138,7 +143,7 @@ void GameBase::declarations_legal(Seat seat, std::vector<Action>& out) const {
   const auto& mine = declared_[static_cast<std::size_t>(seat)];
   if (tricks_.empty()) {
     // Before the first card: any combination of the hand that does not cross one already
-    // announced (seed 000 line 65).
+    // announced.
     CardSet used;
     for (const Declared& d : mine) used |= d.combo.cards;
     for (const Combo& c : find_combos(play_hands_[static_cast<std::size_t>(seat)], play_.trump, declaration_rules()))
@@ -165,7 +170,7 @@ Refusal GameBase::apply_declaration(Seat seat, const Action& a) {
     }
     return Refusal::invalid_combination;
   }
-  // Showing, before the second card (seed 000 line 67; seed 001 line 13).
+  // Showing, before the second card.
   if (tricks_.size() != 1) return Refusal::wrong_phase;
   for (Declared& d : mine) {
     if (d.combo.cards != a.cards) continue;
@@ -179,9 +184,9 @@ Refusal GameBase::apply_declaration(Seat seat, const Action& a) {
 void GameBase::settle_declarations() {
   if (decl_settled_) return;
   decl_settled_ = true;
-  // Only shown combinations count (seed 000 line 67; seed 001 line 13). Equal best ones go to the
+  // Only shown combinations count. Equal best ones go to the
   // trump one, then to the first in the order the variant names (DeclarationRules).
-  const DeclarationRules rules = declaration_rules();
+  const DeclarationRules& rules = declaration_rules();
   std::vector<std::vector<Combo>> shown(static_cast<std::size_t>(players_));
   for (int s = 0; s < players_; ++s)
     for (const Declared& d : declared_[static_cast<std::size_t>(s)])
@@ -219,7 +224,7 @@ Refusal GameBase::play_refusal(Seat seat, Card c) const {
 
 Refusal GameBase::apply_play(Seat seat, Card c) {
   if (!play_.legal().contains(c)) return play_refusal(seat, c);
-  // Belote and rebelote are announced as the king and queen of trumps are played (seed 002 line 23).
+  // Belote and rebelote are announced as the king and queen of trumps are played.
   if (belote_call(seat, c)) belote_calls_.push_back(seat);
   Trick done;
   if (play_.play(c, &done)) {
@@ -356,8 +361,8 @@ Observation GameBase::observation(Seat seat) const {
     for (int s = 0; s < players_; ++s) {
       for (const Declared& dc : declared_[static_cast<std::size_t>(s)]) {
         // Automatic: everyone hears an announcement once its owner has played to the first trick,
-        // and only the counting side's combinations are shown, after the first trick (seed 000
-        // line 67). Manual: announcements and showings are the seats' own actions.
+        // and only the counting side's combinations are shown, after the first trick.
+        // Manual: announcements and showings are the seats' own actions.
         const bool announced =
             manual || !tricks_.empty() || play_.trick.count > (s - play_.trick.leader + players_) % players_;
         if (!announced) continue;

@@ -32,6 +32,7 @@ class GameBase : public State {
   std::array<int, 2> match_score() const override { return match_score_; }
   std::optional<int> winner() const override { return winner_; }
   const std::vector<HandResult>& hand_results() const override { return results_; }
+  DealInfo deal() const override;
   std::vector<CardSet> hands() const override;
 
   // Starts the first deal. Called once by the factory after construction.
@@ -47,17 +48,11 @@ class GameBase : public State {
   virtual void score_hand(HandResult& r) = 0;
   // True when the match is over after the latest hand; sets winner_.
   virtual bool match_finished() = 0;
-  // Declaration table for the current contract (auto-declared at the start of play).
-  virtual DeclarationRules declaration_rules() const = 0;
-  virtual PlayRules play_rules() const = 0;
   // Actions beside plays during the play phase (announce, show, concede). Default: none.
   virtual void extra_play_legal(Seat, std::vector<Action>&) const {}
   virtual Refusal apply_extra_play(Seat, const Action&) { return Refusal::wrong_phase; }
-  // Manual declarations: announce before your first card, show before your second (seed 000 line
-  // 67, seed 001 line 13). Default: the `declare` option, when the variant has one.
-  virtual bool manual_declarations() const;
   // Whether playing `c` calls belote or rebelote for `seat`. Default: the holder of the trump king
-  // and queen in a suit contract, as each is played (seed 002 line 23).
+  // and queen in a suit contract, as each is played.
   virtual bool belote_call(Seat seat, Card c) const;
   // Hook called after each completed trick (for variants that reveal or score something then).
   virtual void on_trick_done(const Trick&) {}
@@ -77,12 +72,24 @@ class GameBase : public State {
   // The declared combinations that count, and belote; fills declarations/belote in `r`.
   void tally_declarations(HandResult& r) const;
   // Ends the hand at once: `seat`'s side gives every card still in play, and every remaining
-  // trick, to the other side (seed 001 line 14). Scored by the variant as usual.
+  // trick, to the other side. Scored by the variant as usual.
   void concede_rest(Seat seat);
   // Scores the hand and deals the next one, or ends the match.
   void finish_hand();
   int team_of(Seat s) const { return s % 2; }
   const Options& options() const { return record_.options; }
+  const DeclarationRules& declaration_rules() const { return declaration_rules_; }
+  const PlayRules& play_rules() const { return play_rules_; }
+  // Manual declarations: announce before your first card, show before your second.
+  bool manual_declarations() const { return manual_declarations_; }
+
+  // ---- the rules, read from the options once, when the state is created ----
+  // The variant's constructor fills the first two (and sets manual_declarations_ where its rules
+  // always make the seats announce). Play and bidding read these fields, never the options map.
+  PlayRules play_rules_;
+  DeclarationRules declaration_rules_;  // auto-declared at the start of play, or announced
+  bool manual_declarations_ = false;    // the `declare: manual` option, where the variant has it
+  bool cut_deal_ = false;               // `deal: cut`: the next deal cuts the gathered cards
 
   Record record_;
   int players_;

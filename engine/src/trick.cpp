@@ -14,7 +14,7 @@ CardSet legal_plays(CardSet hand, const Trick& trick, Trump t, const PlayRules& 
   const Card best = trick.cards[win];
 
   // Trumps led (or any suit in All Trumps): follow, and beat the best card if able, even a
-  // partner's (seed 002 line 15; seed 000 line 25; seed 004 line 37).
+  // partner's.
   const bool beat_when_following = t.is_trump_suit(led) || (t.mode == Mode::all_trumps && rules.all_trumps_must_beat);
   if (!follow.empty()) {
     if (beat_when_following && best.suit() == led) {
@@ -24,19 +24,19 @@ CardSet legal_plays(CardSet hand, const Trick& trick, Trump t, const PlayRules& 
     return follow;
   }
 
-  // Void in the suit led. Without a single trump suit, anything goes (seed 004 line 36).
+  // Void in the suit led. Without a single trump suit, anything goes.
   if (t.mode != Mode::suit) return hand;
   const CardSet trumps = hand & t.trump_cards();
   if (trumps.empty()) return hand;
 
-  // Partner holds the trick: free choice (seed 002 lines 19 and 25; seed 000 line 23).
+  // Partner holds the trick: free choice.
   const int current = trick.count;
   const bool partner_winning = rules.players == 4 && ((current - win) % 2 == 0);
   if (partner_winning && rules.partner_master_frees) return hand;
 
-  if (!t.is_trump_suit(best.suit())) return trumps;  // must trump (seed 002 line 19)
+  if (!t.is_trump_suit(best.suit())) return trumps;  // must trump
 
-  // An opponent has trumped: overtrump if able (seed 002 line 21) ...
+  // An opponent has trumped: overtrump if able ...
   const CardSet over = trumps & stronger_in_suit(t, best);
   if (!over.empty()) return over;
   // ... and otherwise undertrump or discard, by the variant's knob.

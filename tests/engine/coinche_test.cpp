@@ -9,7 +9,7 @@
 
 #include "atout/state.hpp"
 #include "test_util.hpp"
-#include "variants/taking.hpp"
+#include "variants/french_duel.hpp"
 
 namespace atout {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "test_util.hpp"
-#include "variants/taking.hpp"
+#include "variants/french_duel.hpp"
 
 namespace atout {
 namespace {

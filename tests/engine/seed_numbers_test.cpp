@@ -7,7 +7,7 @@
 #include "atout/declarations.hpp"
 #include "atout/state.hpp"
 #include "test_util.hpp"
-#include "variants/taking.hpp"
+#include "variants/french_duel.hpp"
 
 namespace atout {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim_harness.hpp"
-#include "variants/taking.hpp"
+#include "variants/french_duel.hpp"
 
 namespace atout {
 namespace {

@@ -10,7 +10,7 @@
 namespace atout {
 
 enum class Suit : std::uint8_t { clubs = 0, diamonds = 1, hearts = 2, spades = 3 };
-// Natural order, lowest first; it is also the order of sequences (seed 000 line 45).
+// Natural order, lowest first; it is also the order of sequences.
 enum class Rank : std::uint8_t { seven = 0, eight, nine, ten, jack, queen, king, ace };
 
 inline constexpr int kSuits = 4;

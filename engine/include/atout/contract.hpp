@@ -34,7 +34,7 @@ std::string to_string(Trump t);  // "hearts", "no_trumps", "all_trumps"
 std::optional<Trump> parse_trump(std::string_view text);
 
 // Strength of a rank inside its suit, 0 (weakest) to 7 (strongest).
-// Plain order A 10 K Q J 9 8 7 and trump order J 9 A 10 K Q 8 7 (seed 000 lines 13-15).
+// Plain order A 10 K Q J 9 8 7 and trump order J 9 A 10 K Q 8 7.
 inline constexpr std::array<std::uint8_t, kRanks> kPlainStrength = {0, 1, 2, 6, 3, 4, 5, 7};
 inline constexpr std::array<std::uint8_t, kRanks> kTrumpStrength = {0, 1, 6, 4, 7, 2, 3, 5};
 
@@ -68,7 +68,7 @@ inline CardSet stronger_in_suit(Trump t, Card c) {
 }
 
 // Card points for one variant: the value of each rank when its suit is trump-ordered, when it is
-// plain in a suit contract, and in No Trumps (where seed 000 line 41 makes the ace 19).
+// plain in a suit contract, and in No Trumps (where the ace is 19).
 struct PointTable {
   std::array<int, kRanks> trump{};       // rank -> points in a trump suit (and in All Trumps)
   std::array<int, kRanks> plain{};       // rank -> points in a plain suit of a suit contract
@@ -95,11 +95,11 @@ struct PointTable {
   }
 };
 
-// Seed 002/003 and seed 000 line 29-41: J 20, 9 14, A 11, 10 10, K 4, Q 3 in trumps;
+// French values: J 20, 9 14, A 11, 10 10, K 4, Q 3 in trumps;
 // A 11, 10 10, K 4, Q 3, J 2 in plain suits. Ranks are indexed 7 8 9 10 J Q K A.
 inline constexpr std::array<int, kRanks> kTrumpPoints = {0, 0, 14, 10, 20, 3, 4, 11};
 inline constexpr std::array<int, kRanks> kPlainPoints = {0, 0, 0, 10, 2, 3, 4, 11};
-// Seed 000 line 41 and seed 001 line 18: in No Trumps ("height") the ace is worth 19.
+// In No Trumps ("height") the ace is worth 19.
 inline constexpr std::array<int, kRanks> kHeightPoints = {0, 0, 0, 10, 2, 3, 4, 19};
 
 }  // namespace atout

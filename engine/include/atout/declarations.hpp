@@ -18,7 +18,7 @@ enum class ComboKind : std::uint8_t { tierce, quarte, quint, carre };
 struct Combo {
   ComboKind kind = ComboKind::tierce;
   CardSet cards;
-  // Sequences: the suit and the top rank (the "height", seed 000 line 69). Carrés: the rank.
+  // Sequences: the suit and the top rank (the "height"). Carrés: the rank.
   Suit suit = Suit::clubs;
   Rank top = Rank::seven;
   int points = 0;
@@ -30,21 +30,21 @@ std::string to_string(ComboKind k);  // "tierce", "quarte", "quint", "carre"
 // A variant's declaration table.
 struct DeclarationRules {
   bool enabled = true;
-  bool none_in_no_trumps = false;  // seed 004 line 56
-  // Points of a sequence of 3, 4 and 5 cards. Longer runs split (seed 004 line 49).
+  bool none_in_no_trumps = false;
+  // Points of a sequence of 3, 4 and 5 cards. Longer runs split.
   std::array<int, 3> sequence_points = {20, 50, 100};
   // Carrés by rank (7 8 9 10 J Q K A), in suit contracts (and All Trumps) and in No Trumps.
   std::uint8_t carre_ranks = 0;  // bit per rank: which carrés exist at all
   std::array<int, kRanks> carre_points{};
   std::array<int, kRanks> carre_points_no_trumps{};
-  // Strength of a carré by rank, higher wins; seed 000 line 69 orders 8 > J > 9 > A > 10 > K > Q.
+  // Strength of a carré by rank, higher wins; Bazar orders 8 > J > 9 > A > 10 > K > Q.
   std::array<std::uint8_t, kRanks> carre_order{};
   std::array<std::uint8_t, kRanks> carre_order_no_trumps{};
-  // Equal best combinations, neither in trumps: the first to show wins (seed 000 line 71) or
+  // Equal best combinations, neither in trumps: the first to show wins or
   // neither side scores.
   bool equal_first_wins = true;
-  // "First" means the first to announce, in the first trick's order of play (seed 001 line 33),
-  // or the first to show, in the second trick's order (seed 000 line 71).
+  // "First" means the first to announce, in the first trick's order of play,
+  // or the first to show, in the second trick's order.
   bool ties_to_first_shown = false;
   int belote_points = 20;
 };

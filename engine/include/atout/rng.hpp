@@ -43,8 +43,8 @@ class Rng {
 // Fisher-Yates from the last position down: swap cards[i] with cards[below(i + 1)].
 void shuffle(std::span<Card> cards, Rng& rng);
 
-// Cut: the `deal: cut` option of RULES-NOTES.md. At least three cards are lifted and at least
-// three stay (seed 000 line 105); the cut point is 3 + below(n - 5).
+// Cut: the `deal: cut` option, as French rules deal from the gathered pack. At least three cards are lifted and at
+// least three stay; the cut point is 3 + below(n - 5).
 void cut(std::span<Card> cards, Rng& rng);
 
 }  // namespace atout

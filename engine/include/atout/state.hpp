@@ -37,7 +37,7 @@ struct OptionSpec {
   int min = 0, max = 0;               // integer range when allowed_integers is empty
   std::vector<std::string> choices;   // choice: the allowed strings
   std::string description;
-  std::string source;  // the seed line or RULES-NOTES decision
+  std::string source;  // where the rule comes from, in words (published rules, or a house choice)
 };
 
 // ---- Records -------------------------------------------------------------------------------
@@ -142,6 +142,26 @@ struct Observation {
   CardSet visible;
 };
 
+// ---- Steps ----------------------------------------------------------------------------------
+
+// A deal: its number (from 0), its dealer, and the seed its cards came from (none when the record
+// gave the deck order itself).
+struct DealInfo {
+  int hand = 0;
+  Seat dealer = kNoSeat;
+  std::optional<Seed> seed;
+};
+
+// What one applied action did beside itself, so a caller need not compare states before and after.
+// A refused action did nothing: only `refusal` is set.
+struct Step {
+  Refusal refusal = Refusal::none;
+  std::optional<HandResult> hand_ended;  // the hand this action finished (equal to hand_results().back())
+  std::optional<DealInfo> deal_started;  // the deal that began because a hand ended and the match goes on
+  bool match_ended = false;              // true on the one step that ended the match
+  bool applied() const { return refusal == Refusal::none; }
+};
+
 // ---- The state ------------------------------------------------------------------------------
 
 class State {
@@ -162,6 +182,10 @@ class State {
   // Applies `action` for `seat`. An illegal action changes nothing and returns its reason.
   virtual Refusal apply(Seat seat, const Action& action) = 0;
   Refusal apply(const Action& action) { return apply(current_player(), action); }
+  // As apply, and reports what the action did: the hand it ended, the deal it started, whether it
+  // ended the match.
+  Step step(Seat seat, const Action& action);
+  Step step(const Action& action) { return step(current_player(), action); }
   virtual bool is_terminal() const = 0;
   virtual Observation observation(Seat seat) const = 0;
   virtual std::unique_ptr<State> clone() const = 0;
@@ -170,6 +194,11 @@ class State {
   // The winning team (seat % 2) once the match is over.
   virtual std::optional<int> winner() const = 0;
   virtual const std::vector<HandResult>& hand_results() const = 0;
+  // The deal in progress (the last one dealt once the match is over). The default reads the public
+  // view and the record; variants know it directly.
+  virtual DealInfo deal() const;
+  // The seed of the deal in progress, when its cards came from a seed.
+  std::optional<Seed> deal_seed() const { return deal().seed; }
   // The actual cards of each seat right now (for tests and for the server's own bookkeeping;
   // never send this to a client).
   virtual std::vector<CardSet> hands() const = 0;

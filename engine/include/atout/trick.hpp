@@ -14,17 +14,17 @@ inline constexpr Seat kNoSeat = -1;
 
 // When a player cannot follow, an opponent has trumped and the player cannot overtrump:
 // must they still play a trump (undertrump, "pisser") or may they discard freely?
-// RULES-NOTES.md "Play constraints", last row.
+// Variants disagree here, so it is a knob.
 enum class Undertrump : std::uint8_t { forced, free };
 
-// The trick-play knobs of RULES-NOTES.md. Every variant fills one of these.
+// The trick-play knobs on which variants disagree. Every variant fills one of these.
 struct PlayRules {
   int players = 4;  // 4 (partners sit opposite) or 2 (no partner)
-  // Void in the suit led while the partner holds the trick: any card (seed 002 line 19 and 25).
+  // Void in the suit led while the partner holds the trick: any card.
   bool partner_master_frees = true;
   Undertrump undertrump = Undertrump::forced;
   // In All Trumps every suit follows the trump order, and a player following suit must beat
-  // the best card of that suit if able (RULES-NOTES.md, `belot` column; the coinche rule too).
+  // the best card of that suit if able (Bulgarian belot; the coinche rule too).
   bool all_trumps_must_beat = true;
 };
 

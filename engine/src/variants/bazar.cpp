@@ -2,25 +2,31 @@
 #include "bazar.hpp"
 
 #include "bazar_scoring.hpp"
+#include "french_duel.hpp"
 #include "option_specs.hpp"
 #include "registry.hpp"
-#include "taking.hpp"
 
 namespace atout {
 
 namespace {
-// The seed deals 8 each (line 9) but names no packets: 3, 2, 3 from the dealer's successor.
+// Each player gets 8 cards; the rules name no packets, so we deal 3, 2, 3 from the dealer's successor.
 constexpr int kPackets[] = {3, 2, 3};
 }  // namespace
 
-BazarGame::BazarGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {}
+BazarGame::BazarGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {
+  play_rules_ = bazar_play_rules(options());
+  declaration_rules_ = bazar_declarations();
+  // Every combination is announced and shown by its holder, as actions.
+  manual_declarations_ = true;
+  target_ = option_int(options(), "target");
+}
 
 PlayRules bazar_play_rules(const Options& options) {
   PlayRules r;
   r.players = 4;
-  // Line 23: void, the partner holding the trick: any card.
+  // Void, the partner holding the trick: any card.
   r.partner_master_frees = true;
-  // Line 23 obliges only a trump "stronger than all the cards put before"; a player who cannot
+  // The rule obliges only a trump "stronger than all the cards put before"; a player who cannot
   // overtrump is free by default. `undertrump: forced` makes them play a trump all the same.
   const auto it = options.find("undertrump");
   r.undertrump =
@@ -28,16 +34,12 @@ PlayRules bazar_play_rules(const Options& options) {
   return r;
 }
 
-PlayRules BazarGame::play_rules() const { return bazar_play_rules(options()); }
-
-DeclarationRules BazarGame::declaration_rules() const { return bazar_declarations(); }
-
 void BazarGame::deal_first(const std::vector<Card>&) {
   for (int packet : kPackets)
     for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
   auction_ = BazarAuction{};
   phase_ = Phase::bidding;
-  current_ = next(dealer_);  // line 9: the player next to the dealer speaks and plays first
+  current_ = next(dealer_);  // the player next to the dealer speaks and plays first
 }
 
 void BazarGame::bidding_legal(std::vector<Action>& out) const { auction_.legal(current_, out); }
@@ -54,7 +56,7 @@ Refusal BazarGame::apply_bid(Seat seat, const Action& a) {
       all_passed();
       break;
     case BazarAuction::Status::closed:
-      start_play(auction_.contract(), next(dealer_));  // line 9: the dealer's successor leads
+      start_play(auction_.contract(), next(dealer_));  // the dealer's successor leads
       break;
   }
   return Refusal::none;
@@ -69,7 +71,7 @@ void BazarGame::score_hand(HandResult& r) {
 
 bool BazarGame::match_finished() {
   // The first side to reach the target wins; both at once, the higher; equal, play goes on.
-  winner_ = target_winner(match_score_, option_int(options(), "target"));
+  winner_ = target_winner(match_score_, target_);
   return winner_.has_value();
 }
 
@@ -79,12 +81,14 @@ VariantInfo bazar_variant() {
   v.title = "Bazar belote";
   v.players = 4;
   v.options = {
-      integer_option("target", 101, {51, 101, 151, 201, 301},
-                     "match target in tens; the first side to reach it wins (equal scores play on)",
-                     "seed 000 gives none for Bazar; 101 in tens as seed 000 line 99 (RULES-NOTES.md, duel)"),
-      choice_option("undertrump", "free", {"free", "forced"},
-                    "void, an opponent holds the trick with a trump you cannot beat: any card, or a trump",
-                    "seed 000 line 23 (free); RULES-NOTES.md play-constraints table, last row"),
+      integer_option(
+          "target", 101, {51, 101, 151, 201, 301},
+          "match target in tens; the first side to reach it wins (equal scores play on)",
+          "house choice: the published Bazar rules set no target; 101 in tens, as head-to-head belote plays"),
+      choice_option(
+          "undertrump", "free", {"free", "forced"},
+          "void, an opponent holds the trick with a trump you cannot beat: any card, or a trump",
+          "published Bazar rules ask only for a trump that beats the cards played (free); forced as an option"),
       deal_option(),
   };
   v.play_rules = bazar_play_rules;

@@ -1,5 +1,5 @@
-// Bazar belote (seed 000 lines 1-77): four players, bids in tens, contra and re-contra,
-// combinations announced and shown, the seed's scoring in tens.
+// Bazar belote: four players, bids in tens, contra and re-contra,
+// combinations announced and shown, the published scoring in tens.
 #pragma once
 
 #include "../game_base.hpp"
@@ -18,16 +18,13 @@ class BazarGame final : public GameBase {
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
   bool match_finished() override;
-  DeclarationRules declaration_rules() const override;
-  PlayRules play_rules() const override;
-  // Seed 000 line 67: every combination is announced and shown by its holder, as actions.
-  bool manual_declarations() const override { return true; }
 
  private:
   BazarAuction auction_;
+  int target_ = 0;  // the `target` option, read once
 };
 
-// Line 23 and 25 of seed 000 as PlayRules, with the `undertrump` option for the case it leaves open.
+// Bazar's trick rules as PlayRules, with the `undertrump` option for the case they leave open.
 PlayRules bazar_play_rules(const Options& options);
 
 }  // namespace atout

@@ -1,4 +1,4 @@
-// Bazar bidding (seed 000 lines 43, 73, 75); the choices the seed leaves open are in docs/rules/bazar.md.
+// Bazar bidding; the choices the rules leave open are in docs/rules/bazar.md.
 #include "bazar_auction.hpp"
 
 #include <algorithm>
@@ -16,8 +16,8 @@ constexpr Trump kBidTrumps[] = {Trump::of(Suit::clubs), Trump::of(Suit::diamonds
 bool BazarAuction::bid_allowed(Seat seat, int value, bool capot) const {
   if (value < kMinBid || value > kMaxBid) return false;
   if (high_ && value <= high_->value) return false;
-  if (capot) return value > kCapotBidAbove;  // line 73
-  // Line 73: once a side has said capot, the other side may only bid capot.
+  if (capot) return value > kCapotBidAbove;
+  // Once a side has said capot, the other side may only bid capot.
   return !capot_said_[static_cast<std::size_t>(1 - team(seat))];
 }
 
@@ -39,19 +39,19 @@ Refusal BazarAuction::refusal(Seat seat, const Action& a) const {
     case ActionType::pass:
       return Refusal::none;
     case ActionType::bid: {
-      // A suit or height (line 43); Bazar has no All Trumps.
+      // A suit or height; Bazar has no All Trumps.
       if (!a.has_trump || a.trump.mode == Mode::all_trumps) return Refusal::invalid_trump;
       if (a.value < kMinBid || (high_ && a.value <= high_->value)) return Refusal::bid_too_low;
       if (a.value > kMaxBid) return Refusal::invalid_bid;
-      if (!bid_allowed(seat, a.value, a.capot)) return Refusal::invalid_bid;  // capot rules, line 73
+      if (!bid_allowed(seat, a.value, a.capot)) return Refusal::invalid_bid;  // the capot rules
       return Refusal::none;
     }
     case ActionType::double_:
-      // Line 75: the opponents of the bid in force contra it, once.
+      // The opponents of the bid in force contra it, once.
       if (!high_ || team(seat) == team(high_->seat) || doubled_by_ != kNoSeat) return Refusal::cannot_double;
       return Refusal::none;
     case ActionType::redouble:
-      // Line 75: the side whose bid was contra'd may re-contra, once.
+      // The side whose bid was contra'd may re-contra, once.
       if (doubled_by_ == kNoSeat || redoubled_by_ != kNoSeat || team(seat) != team(high_->seat))
         return Refusal::cannot_redouble;
       return Refusal::none;
@@ -105,7 +105,7 @@ Contract BazarAuction::contract() const {
   c.capot = high_->capot;
   c.doubled_by = doubled_by_;
   c.redoubled_by = redoubled_by_;
-  c.multiplier = redoubled_by_ != kNoSeat ? 4 : doubled_by_ != kNoSeat ? 2 : 1;  // line 77
+  c.multiplier = redoubled_by_ != kNoSeat ? 4 : doubled_by_ != kNoSeat ? 2 : 1;
   return c;
 }
 

@@ -1,4 +1,4 @@
-// Bulgarian belot (seed 004; RULES-NOTES.md `belot`): the state machine and its variant entry.
+// Bulgarian belot: the state machine and its variant entry.
 #include "belot.hpp"
 
 #include "option_specs.hpp"
@@ -8,7 +8,7 @@ namespace atout {
 
 namespace {
 constexpr int kPlayers = 4;
-constexpr int kBelotePoints = 20;  // seed 004 line 53
+constexpr int kBelotePoints = 20;
 constexpr Trump kLadder[] = {Trump::of(Suit::clubs),  Trump::of(Suit::diamonds), Trump::of(Suit::hearts),
                              Trump::of(Suit::spades), Trump::no_trumps(),        Trump::all_trumps()};
 }  // namespace
@@ -16,18 +16,18 @@ constexpr Trump kLadder[] = {Trump::of(Suit::clubs),  Trump::of(Suit::diamonds),
 PlayRules belot_play_rules(const Options&) {
   PlayRules r;
   r.players = kPlayers;
-  r.partner_master_frees = true;    // RULES-NOTES, belot: void & partner winning: free
-  r.undertrump = Undertrump::free;  // RULES-NOTES, belot: cannot overtrump: free discard
-  r.all_trumps_must_beat = true;    // RULES-NOTES, belot: beat in every suit led in All Trumps
+  r.partner_master_frees = true;    // void & partner winning: free
+  r.undertrump = Undertrump::free;  // cannot overtrump: free discard
+  r.all_trumps_must_beat = true;    // beat in every suit led in All Trumps
   return r;
 }
 
 DeclarationRules belot_declarations() {
   DeclarationRules d;
   d.enabled = true;
-  d.none_in_no_trumps = true;         // seed 004 line 56
-  d.sequence_points = {20, 50, 100};  // seed 004 lines 46-48; longer runs split (line 49)
-  // Carrés of 9, 10, J, Q, K, A; none of 7s or 8s (seed 004 lines 50-52). Ranks: 7 8 9 10 J Q K A.
+  d.none_in_no_trumps = true;
+  d.sequence_points = {20, 50, 100};  // longer runs split
+  // Carrés of 9, 10, J, Q, K, A; none of 7s or 8s. Ranks: 7 8 9 10 J Q K A.
   d.carre_ranks = 0b11111100;
   d.carre_points = {0, 0, 150, 100, 200, 100, 100, 100};
   d.carre_points_no_trumps = d.carre_points;  // unused: nothing is declared in No Trumps
@@ -40,11 +40,15 @@ DeclarationRules belot_declarations() {
   return d;
 }
 
-BelotGame::BelotGame(Record header) : GameBase(std::move(header), kPlayers, CardSet::deck32()) {}
-
-PlayRules BelotGame::play_rules() const { return belot_play_rules(options()); }
-
-DeclarationRules BelotGame::declaration_rules() const { return belot_declarations(); }
+BelotGame::BelotGame(Record header) : GameBase(std::move(header), kPlayers, CardSet::deck32()) {
+  play_rules_ = belot_play_rules(options());
+  declaration_rules_ = belot_declarations();
+  no_trumps_double_ = option_bool(options(), "no_trumps_double");
+  scoring_.tie_hangs = option_str(options(), "tie") == "hanging";
+  scoring_.double_takes_all = option_str(options(), "double_scoring") == "winner_takes_all";
+  target_ = option_int(options(), "target");
+  strictly_ahead_ = option_bool(options(), "strictly_ahead");
+}
 
 void BelotGame::deal_first(const std::vector<Card>&) {
   bidder_ = kNoSeat;
@@ -53,21 +57,21 @@ void BelotGame::deal_first(const std::vector<Card>&) {
   doubled_by_ = kNoSeat;
   redoubled_by_ = kNoSeat;
   passes_ = 0;
-  // Seed 004 lines 7-8 and 78: 3 cards to each, then 2, from the dealer's successor in play order
-  // (seats follow the direction of play, so "anti-clockwise", line 79, is only a label).
+  // 3 cards to each, then 2, from the dealer's successor in play order
+  // (seats follow the direction of play, so the rules' "anti-clockwise" is only a label).
   for (int packet : {3, 2})
     for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
   phase_ = Phase::bidding;
-  current_ = next(dealer_);  // seed 004 line 79: the player after the dealer is first
+  current_ = next(dealer_);  // the player after the dealer is first
 }
 
 bool BelotGame::can_double(Seat seat) const {
-  // Seed 004 line 21: doubling says you will beat the opponents at their own bid.
+  // Doubling says you will beat the opponents at their own bid.
   return bidder_ != kNoSeat && team_of(seat) != team_of(bidder_) && multiplier_ == 1;
 }
 
 bool BelotGame::can_redouble(Seat seat) const {
-  // Seed 004 line 22: only after a Double, by the side that was doubled.
+  // Only after a Double, by the side that was doubled.
   return bidder_ != kNoSeat && team_of(seat) == team_of(bidder_) && multiplier_ == 2;
 }
 
@@ -128,7 +132,7 @@ Refusal BelotGame::apply_bid(Seat seat, const Action& a) {
 }
 
 void BelotGame::end_bidding() {
-  // Seed 004 lines 9 and 78: three more cards each, in the same order.
+  // Three more cards each, in the same order.
   for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), 3);
   Contract c;
   c.taker = bidder_;
@@ -136,14 +140,14 @@ void BelotGame::end_bidding() {
   c.multiplier = multiplier_;
   c.doubled_by = doubled_by_;
   c.redoubled_by = redoubled_by_;
-  start_play(c, next(dealer_));  // seed 004 line 79: the player after the dealer plays first
+  start_play(c, next(dealer_));  // the player after the dealer plays first
   // Belot counts sequences and carrés apart (add_variant_view, score_hand), so the shared machine's
   // single counting side must show nothing.
   if (!manual_declarations()) decl_team_.reset();
 }
 
 bool BelotGame::belote_call(Seat seat, Card c) const {
-  // Seed 004 line 53: K and Q of one suit, which must be trump: none in No Trumps, any suit in All
+  // K and Q of one suit, which must be trump: none in No Trumps, any suit in All
   // Trumps. Called when the first of the two is played; in All Trumps only when it leads or follows
   // the suit led (established Bulgarian rule, docs/rules/belot.md).
   if (c.rank() != Rank::king && c.rank() != Rank::queen) return false;
@@ -183,23 +187,19 @@ void BelotGame::add_variant_view(Seat, Observation& o) const {
 
 void BelotGame::score_hand(HandResult& r) {
   const Trump t = contract_->trump;
-  const bool nt_double = option_bool(options(), "no_trumps_double");
+  const bool nt_double = no_trumps_double_;
   tally_cards(r, belot_points(t, nt_double));
   const auto combos = counted_combos();
   const auto points = belot_declaration_points(combos, belot_declaration_sides(combos));
   for (std::size_t k = 0; k < 2; ++k) r.teams[k].declarations = points[k];
   for (Seat s : belote_calls_) r.teams[static_cast<std::size_t>(team_of(s))].belote += kBelotePoints;
-  BelotScoring rules;
-  rules.tie_hangs = option_str(options(), "tie") == "hanging";
-  rules.double_takes_all = option_str(options(), "double_scoring") == "winner_takes_all";
   last_hand_winner_ =
-      score_belot(r, team_of(contract_->taker), belot_whole(t, nt_double), contract_->multiplier, rules, held_);
+      score_belot(r, team_of(contract_->taker), belot_whole(t, nt_double), contract_->multiplier, scoring_, held_);
   for (std::size_t k = 0; k < 2; ++k) match_score_[k] += r.teams[k].score;
 }
 
 bool BelotGame::match_finished() {
-  winner_ = belot_match_winner(match_score_, option_int(options(), "target"), option_bool(options(), "strictly_ahead"),
-                               last_hand_winner_);
+  winner_ = belot_match_winner(match_score_, target_, strictly_ahead_, last_hand_winner_);
   return winner_.has_value();
 }
 
@@ -209,23 +209,23 @@ VariantInfo belot_variant() {
   v.title = "Bulgarian belot";
   v.players = kPlayers;
   v.options = {
-      integer_option("target", 151, {151}, "match target, in tens", "seed 004 line 81"),
+      integer_option("target", 151, {151}, "match target, in tens", "commonly published Bulgarian Belot rules"),
       choice_option("tie", "hanging", {"hanging", "inside"},
                     "bidders level with the defence: their points hang for the next hand's winner, or they are "
                     "inside",
-                    "RULES-NOTES.md, belot scoring; seed 004 line 63"),
+                    "established Bulgarian play (hanging); inside as an option"),
       choice_option("double_scoring", "winner_takes_all", {"winner_takes_all", "each_side"},
                     "doubled hands: the winner of the hand takes the whole hand x2 (x4 redoubled), or each side's "
                     "usual score is multiplied",
-                    "RULES-NOTES.md, belot scoring; seed 004 lines 21-22"),
+                    "established Bulgarian play (winner takes all); each side as an option"),
       boolean_option("no_trumps_double", false,
                      "No Trumps card points (and last trick) count double, 260 (26) a hand, as in established "
-                     "Bulgarian play; off: seed 004 line 60's values, 130 (13)",
-                     "seed 004 lines 60, 65; docs/rules/belot.md"),
+                     "Bulgarian play; off: the plain card values, 130 (13)",
+                     "commonly published Bulgarian Belot card values; docs/rules/belot.md"),
       boolean_option("strictly_ahead", true,
                      "the match ends only with one side strictly ahead; off: equal scores at the target go to "
                      "the side that won the last hand",
-                     "RULES-NOTES.md, belot scoring"),
+                     "established Bulgarian play"),
       declare_option(),
       deal_option(),
   };

@@ -1,4 +1,4 @@
-// Bulgarian belot (seed 004): deal 3+2, a bid ladder from Clubs to All Trumps with Double and
+// Bulgarian belot: deal 3+2, a bid ladder from Clubs to All Trumps with Double and
 // Re-Double, 3 more cards, play, scores in tens to 151.
 #pragma once
 
@@ -18,8 +18,6 @@ class BelotGame final : public GameBase {
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
   bool match_finished() override;
-  DeclarationRules declaration_rules() const override;
-  PlayRules play_rules() const override;
   bool belote_call(Seat seat, Card c) const override;
   void add_variant_view(Seat seat, Observation& o) const override;
 
@@ -39,6 +37,12 @@ class BelotGame final : public GameBase {
   Seat redoubled_by_ = kNoSeat;
   int passes_ = 0;  // consecutive passes
   int last_hand_winner_ = -1;
+
+  // The options, read once.
+  BelotScoring scoring_;
+  bool no_trumps_double_ = false;
+  int target_ = 0;
+  bool strictly_ahead_ = true;
 };
 
 PlayRules belot_play_rules(const Options& options);

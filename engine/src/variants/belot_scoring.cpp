@@ -19,11 +19,11 @@ int belot_ladder_rank(Trump t) {
 
 PointTable belot_points(Trump t, bool no_trumps_double) {
   PointTable p;
-  p.trump = kTrumpPoints;       // seed 004 lines 28, 60-61: J 20, 9 14, A 11, 10 10, K 4, Q 3
-  p.plain = kPlainPoints;       // seed 004 line 60: A 11, 10 10, K 4, Q 3, J 2, 9 0
-  p.all_trumps = kTrumpPoints;  // seed 004 line 61: every suit counts as trump
-  p.no_trumps = kPlainPoints;   // seed 004 line 60
-  p.last_trick = 10;            // seed 004 line 62
+  p.trump = kTrumpPoints;       // J 20, 9 14, A 11, 10 10, K 4, Q 3
+  p.plain = kPlainPoints;       // A 11, 10 10, K 4, Q 3, J 2, 9 0
+  p.all_trumps = kTrumpPoints;  // every suit counts as trump
+  p.no_trumps = kPlainPoints;
+  p.last_trick = 10;
   if (no_trumps_double && t.mode == Mode::no_trumps) {
     for (int& v : p.no_trumps) v *= 2;
     p.last_trick *= 2;
@@ -105,32 +105,32 @@ int score_belot(HandResult& r, int bidder, int whole, int multiplier, const Belo
   int extras = 0;
   for (int t = 0; t < 2; ++t) {
     TeamTally& tt = r.teams[static_cast<std::size_t>(t)];
-    tt.capot_bonus = (r.capot && r.capot_team == t) ? rules.kaput_bonus : 0;  // seed 004 line 64
-    const int extra = tt.capot_bonus + tt.declarations + tt.belote;           // all multiples of 10
+    tt.capot_bonus = (r.capot && r.capot_team == t) ? rules.kaput_bonus : 0;
+    const int extra = tt.capot_bonus + tt.declarations + tt.belote;  // all multiples of 10
     tt.raw = tt.card_points + tt.last_trick + extra;
     tens[static_cast<std::size_t>(t)] = belot_round_tens(tt.card_points + tt.last_trick, whole) + extra / 10;
     extras += extra;
   }
-  // Everything the hand is worth: the whole hand in tens (seed 004 line 65) and every bonus.
+  // Everything the hand is worth: the whole hand in tens and every bonus.
   const int all = belot_whole_tens(whole) + extras / 10;
   const int defence = 1 - bidder;
   const auto b = static_cast<std::size_t>(bidder);
   const auto d = static_cast<std::size_t>(defence);
-  // Seed 004 line 72: the rounded figures decide; equal ones go to the raw points.
+  // The rounded figures decide; equal ones go to the raw points.
   int lead = tens[b] - tens[d];
   if (lead == 0) lead = r.teams[b].raw - r.teams[d].raw;
   int winner = -1;
   if (lead > 0) {
     winner = bidder;
   } else if (lead < 0 || !rules.tie_hangs) {
-    winner = defence;  // inside (seed 004 line 63)
+    winner = defence;  // inside
   }
   r.outcome = winner == bidder ? Outcome::made : (winner == defence ? Outcome::failed : Outcome::tie_held);
 
   std::array<int, 2> score{};
   int hang = 0;
   if (multiplier > 1 && rules.double_takes_all) {
-    // Doubled or redoubled: the side that wins the hand takes all of it (RULES-NOTES: "double x2
+    // Doubled or redoubled: the side that wins the hand takes all of it (established Bulgarian play: "double x2
     // and redouble x4 on the whole score"); a tie leaves all of it hanging.
     if (winner >= 0) {
       score[static_cast<std::size_t>(winner)] = all * multiplier;
@@ -141,9 +141,9 @@ int score_belot(HandResult& r, int bidder, int whole, int multiplier, const Belo
     if (winner == bidder) {
       score = tens;
     } else if (winner == defence) {
-      score[d] = all;  // inside: all points go to the defence (seed 004 line 63)
+      score[d] = all;  // inside: all points go to the defence
     } else {
-      score[d] = tens[d];  // hanging: the defence scores, the bidders' points wait (RULES-NOTES)
+      score[d] = tens[d];  // hanging: the defence scores, the bidders' points wait
       hang = tens[b];
     }
     for (int& s : score) s *= multiplier;

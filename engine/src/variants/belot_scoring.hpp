@@ -1,5 +1,5 @@
 // Bulgarian belot's pure sub-rules: the bid ladder, card points, rounding to tens, which side's
-// declarations count, the hand score and the end of the match (seed 004, RULES-NOTES.md).
+// declarations count, the hand score and the end of the match.
 #pragma once
 
 #include <array>
@@ -13,24 +13,24 @@
 
 namespace atout {
 
-// Seed 004 lines 15-20: Clubs < Diamonds < Hearts < Spades < No Trumps < All Trumps (0 to 5).
+// Clubs < Diamonds < Hearts < Spades < No Trumps < All Trumps (0 to 5).
 int belot_ladder_rank(Trump t);
 
-// Card points (seed 004 lines 57-62). `no_trumps_double` doubles the No Trumps points, last trick
+// Card points. `no_trumps_double` doubles the No Trumps points, last trick
 // included, as established Bulgarian play does (docs/rules/belot.md).
 PointTable belot_points(Trump t, bool no_trumps_double);
 
-// Every card point of a hand plus the last trick: 162 in a suit, 258 in All Trumps (seed 004
-// line 65), 130 in No Trumps (seed 004 line 60's values), 260 with `no_trumps_double`.
+// Every card point of a hand plus the last trick: 162 in a suit, 258 in All Trumps,
+// 130 in No Trumps (the published No Trumps card values), 260 with `no_trumps_double`.
 int belot_whole(Trump t, bool no_trumps_double);
 
-// The whole hand in tens: 16, 26, 13 (26 doubled). Seed 004 line 65: "258 (26)", "162 (16)".
+// The whole hand in tens: 16, 26, 13 (26 doubled): 258 is 26, 162 is 16.
 int belot_whole_tens(int whole);
 
-// Seed 004 lines 66-70: a side's card points (with the last trick) in tens, out of a hand whose
+// A side's card points (with the last trick) in tens, out of a hand whose
 // card points total `whole`. Below half of the whole: rounded down (35 -> 3). Above half: rounded
 // up (135 -> 14), but never past the whole hand in tens less what the other side's points round
-// down to, so that a side with every card scores the whole (seed 004 line 65: 162 is 16, not 17).
+// down to, so that a side with every card scores the whole (162 is 16, not 17).
 // Exactly half (both sides equal): to the nearest ten, a 5 rounding down.
 int belot_round_tens(int points, int whole);
 
@@ -52,9 +52,9 @@ std::array<int, 2> belot_declaration_points(const std::vector<std::vector<Combo>
                                             const BelotDeclarationSides& sides);
 
 struct BelotScoring {
-  bool tie_hangs = true;         // `tie: hanging` (RULES-NOTES); false: `tie: inside`
+  bool tie_hangs = true;         // `tie: hanging`; false: `tie: inside`
   bool double_takes_all = true;  // `double_scoring: winner_takes_all`; false: `each_side`
-  int kaput_bonus = 90;          // seed 004 line 64
+  int kaput_bonus = 90;
 };
 
 // Scores one hand, pure. `r.teams` holds each side's card points, last trick, declarations,
@@ -64,8 +64,8 @@ struct BelotScoring {
 // Returns the side that won the hand (collects held points), or -1 for a hanging tie.
 int score_belot(HandResult& r, int bidder, int whole, int multiplier, const BelotScoring& rules, int& held);
 
-// The match winner after a hand (seed 004 line 81: the first side to reach `target`). With
-// `strictly_ahead` (RULES-NOTES) equal scores at or past the target play on; without it, they go
+// The match winner after a hand (the first side to reach `target`). With
+// `strictly_ahead` equal scores at or past the target play on; without it, they go
 // to `last_winner`, the side that won the last hand (none: play on).
 std::optional<int> belot_match_winner(const std::array<int, 2>& score, int target, bool strictly_ahead,
                                       int last_winner);

@@ -1,19 +1,19 @@
-// French coinche belote (seed 000 lines 101-111): the deal, the auction and the state machine.
+// French coinche belote: the deal, the auction and the state machine.
 #include "coinche.hpp"
 
+#include "french_duel.hpp"
 #include "option_specs.hpp"
 #include "registry.hpp"
-#include "taking.hpp"
 
 namespace atout {
 
 PointTable coinche_points() {
   PointTable p;
-  p.trump = kTrumpPoints;  // seed 000 lines 29-41, seed 002 lines 39-40
+  p.trump = kTrumpPoints;
   p.plain = kPlainPoints;
-  p.no_trumps = kHeightPoints;  // seed 000 line 41: "in case of height A costs 19 points"
+  p.no_trumps = kHeightPoints;  // "in case of height A costs 19 points"
   p.all_trumps = kAllTrumpsPoints;
-  p.last_trick = 10;  // seed 000 line 41
+  p.last_trick = 10;
   return p;
 }
 
@@ -33,7 +33,7 @@ bool coinched(const CoincheAuction& a) { return a.best && a.best->doubled_by != 
 
 CoincheAuction CoincheAuction::start(Seat dealer) {
   CoincheAuction a;
-  a.current = next_seat(dealer);  // seed 000 line 107: the player on the dealer's right starts
+  a.current = next_seat(dealer);  // the player on the dealer's right starts
   return a;
 }
 
@@ -53,19 +53,19 @@ Refusal coinche_auction_refusal(const CoincheAuction& a, Seat seat, const Action
         if (action.value != 0 && action.value != kCoincheCapot) return Refusal::invalid_bid;
       } else if (action.value < kCoincheMinBid || action.value > kCoincheMaxBid ||
                  action.value % kCoincheBidStep != 0) {
-        return Refusal::invalid_bid;  // seed 000 line 109: from 80, in steps of 10
+        return Refusal::invalid_bid;  // from 80, in steps of 10
       }
-      // Seed 000 line 109: a new contract must be higher than the one before.
+      // A new contract must be higher than the one before.
       if (a.best && coinche_bid_rank(action.value, action.capot) <= coinche_bid_rank(a.best->value, a.best->capot))
         return Refusal::bid_too_low;
       return Refusal::none;
     }
     case ActionType::double_:
-      // Seed 000 line 107: contra (coinche) is said against the opponents' contract, once.
+      // Contra (coinche) is said against the opponents' contract, once.
       if (!a.best || coinched(a) || same_side(seat, a.best->taker)) return Refusal::cannot_double;
       return Refusal::none;
     case ActionType::redouble:
-      // Seed 000 line 75: the side whose contract was coinched may re-contra (surcoinche).
+      // The side whose contract was coinched may re-contra (surcoinche).
       if (!coinched(a) || a.best->redoubled_by != kNoSeat || !same_side(seat, a.best->taker))
         return Refusal::cannot_redouble;
       return Refusal::none;
@@ -144,27 +144,27 @@ void coinche_auction_legal(const CoincheAuction& a, std::vector<Action>& out) {
 PlayRules coinche_play_rules(const Options& options) {
   PlayRules r;
   r.players = 4;
-  r.partner_master_frees = true;  // RULES-NOTES table, coinche column
+  r.partner_master_frees = true;  // as in French play
   r.undertrump = option_str(options, "undertrump") == "free" ? Undertrump::free : Undertrump::forced;
   r.all_trumps_must_beat = option_bool(options, "all_trumps_must_beat");
   return r;
 }
 
-CoincheGame::CoincheGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {}
-
-PlayRules CoincheGame::play_rules() const { return coinche_play_rules(options()); }
-
-DeclarationRules CoincheGame::declaration_rules() const {
+CoincheGame::CoincheGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {
+  play_rules_ = coinche_play_rules(options());
   // "Declarations as in French play" in every mode (docs/rules/coinche.md).
-  return french_declarations(option_bool(options(), "declarations"));
+  declaration_rules_ = french_declarations(option_bool(options(), "declarations"));
+  all_trumps_belote_ = option_str(options(), "all_trumps_belote") == "every_suit";
+  scoring_.scheme =
+      option_str(options(), "scoring") == "contract_only" ? CoincheScheme::contract_only : CoincheScheme::points_made;
+  scoring_.declarations_make_contract = option_str(options(), "contract_counts") == "all";
+  target_ = option_int(options(), "target");
 }
-
-bool CoincheGame::all_trumps_belote() const { return option_str(options(), "all_trumps_belote") == "every_suit"; }
 
 bool CoincheGame::belote_call(Seat seat, Card c) const {
   if (play_.trump.mode != Mode::all_trumps) return GameBase::belote_call(seat, c);
   // In All Trumps every suit is a trump suit: a king and queen of one suit in one hand is a belote.
-  if (!all_trumps_belote() || (c.rank() != Rank::king && c.rank() != Rank::queen)) return false;
+  if (!all_trumps_belote_ || (c.rank() != Rank::king && c.rank() != Rank::queen)) return false;
   CardSet kq;
   kq.insert(Card(c.suit(), Rank::king));
   kq.insert(Card(c.suit(), Rank::queen));
@@ -172,7 +172,7 @@ bool CoincheGame::belote_call(Seat seat, Card c) const {
 }
 
 void CoincheGame::deal_first(const std::vector<Card>&) {
-  // Seed 000 line 105: packets of 3, 3 and 2, from the dealer's successor round to the dealer.
+  // Packets of 3, 3 and 2, from the dealer's successor round to the dealer.
   for (int packet : {3, 3, 2})
     for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
   auction_ = CoincheAuction::start(dealer_);
@@ -195,7 +195,7 @@ Refusal CoincheGame::apply_bid(Seat seat, const Action& action) {
       all_passed();  // four passes: the next dealer deals again
       break;
     case CoincheAuction::End::contract:
-      // The player who spoke first leads the first trick (seed 000 lines 9, 107).
+      // The player who spoke first leads the first trick.
       start_play(*auction_.best, next(dealer_));
       break;
   }
@@ -205,7 +205,7 @@ Refusal CoincheGame::apply_bid(Seat seat, const Action& action) {
 void CoincheGame::score_hand(HandResult& r) {
   tally_cards(r, coinche_points());
   tally_declarations(r);
-  if (play_.trump.mode == Mode::all_trumps && all_trumps_belote()) {
+  if (play_.trump.mode == Mode::all_trumps && all_trumps_belote_) {
     const int points = declaration_rules().belote_points;
     for (int s = 0; s < players_; ++s)
       for (int suit = 0; suit < kSuits; ++suit) {
@@ -215,17 +215,13 @@ void CoincheGame::score_hand(HandResult& r) {
           r.teams[static_cast<std::size_t>(team_of(static_cast<Seat>(s)))].belote += points;
       }
   }
-  CoincheScoring rules;
-  rules.scheme =
-      option_str(options(), "scoring") == "contract_only" ? CoincheScheme::contract_only : CoincheScheme::points_made;
-  rules.declarations_make_contract = option_str(options(), "contract_counts") == "all";
-  score_coinche(r, rules);
+  score_coinche(r, scoring_);
   for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
 bool CoincheGame::match_finished() {
-  // Seed 000 line 111: the first to reach or pass the target; both at once: the higher; equal: play on.
-  winner_ = target_winner(match_score_, option_int(options(), "target"));
+  // The first to reach or pass the target; both at once: the higher; equal: play on.
+  winner_ = target_winner(match_score_, target_);
   return winner_.has_value();
 }
 
@@ -236,7 +232,7 @@ VariantInfo coinche_variant() {
   v.players = 4;
   v.options = {
       integer_option("target", 501, {501, 701, 1001, 1501, 2001}, "match target in points",
-                     "seed 000 line 111 (501); common longer matches"),
+                     "published coinche rules (501); common longer matches"),
       choice_option("scoring", "points_made", {"points_made", "contract_only"},
                     "points_made: made, points taken + the bid, failed, the defence takes 162 + the bid; "
                     "contract_only: the winner of the contract scores the bid alone",
@@ -246,16 +242,16 @@ VariantInfo coinche_variant() {
                     "cards and last trick only",
                     "docs/rules/coinche.md, scoring"),
       boolean_option("declarations", true, "count carrés and sequences (belote always counts)",
-                     "seed 000 lines 65-71 (the base rules); seed 003 line 45"),
+                     "the base French rules; online play lets tables switch them off"),
       choice_option("all_trumps_belote", "every_suit", {"every_suit", "none"},
                     "in All Trumps, a king and queen of any one suit in one hand is a belote, or there is none",
                     "docs/rules/coinche.md, belote"),
       boolean_option("all_trumps_must_beat", true,
                      "in All Trumps, a player following suit must beat the best card of the suit if able",
-                     "RULES-NOTES.md table; docs/rules/coinche.md"),
+                     "established coinche play; docs/rules/coinche.md"),
       choice_option("undertrump", "forced", {"forced", "free"},
                     "void, an opponent has trumped, cannot overtrump: must undertrump, or may discard",
-                    "RULES-NOTES.md table, coinche column"),
+                    "commonly published French rules (forced); free as an option"),
       declare_option(),
       deal_option(),
   };

@@ -1,4 +1,4 @@
-// French coinche belote (seed 000 lines 101-111): an auction from 80 to capot in six modes, with
+// French coinche belote: an auction from 80 to capot in six modes, with
 // coinche and surcoinche, and a "points made + contract" score.
 #pragma once
 
@@ -11,24 +11,24 @@ namespace atout {
 
 // ---- Numbers --------------------------------------------------------------------------------
 
-inline constexpr int kCoincheMinBid = 80;   // seed 000 line 109 ("shortened to a bid of 80")
+inline constexpr int kCoincheMinBid = 80;   // the lowest bid
 inline constexpr int kCoincheMaxBid = 160;  // the highest numeric bid; capot is above it
-inline constexpr int kCoincheBidStep = 10;  // seed 000 line 109
-inline constexpr int kCoincheCapot = 250;   // seed 000 line 41; the value of a capot bid
-inline constexpr int kCoincheDeal = 162;    // seed 000 lines 7, 41: 152 in the cards + 10 for the last trick
+inline constexpr int kCoincheBidStep = 10;
+inline constexpr int kCoincheCapot = 250;  // the value of a capot bid
+inline constexpr int kCoincheDeal = 162;   // 152 in the cards + 10 for the last trick
 
 // All Trumps card points (FFB table): J 14, 9 9, A 6, 10 5, K 3, Q 1; 38 a suit, 152 in all.
 // Ranks are indexed 7 8 9 10 J Q K A.
 inline constexpr std::array<int, kRanks> kAllTrumpsPoints = {0, 0, 9, 5, 14, 1, 3, 6};
 
-// Suit contracts as French play, No Trumps with the ace at 19 (seed 000 line 41), All Trumps by
+// Suit contracts as French play, No Trumps with the ace at 19, All Trumps by
 // kAllTrumpsPoints; 10 for the last trick.
 PointTable coinche_points();
 
 // ---- The auction: a pure value type ---------------------------------------------------------
 
 // Where the bidding stands. Seats are in play order, so the dealer's successor (the player on
-// the dealer's right in seed 000 line 107) speaks first.
+// the dealer's right in the published rules) speaks first.
 struct CoincheAuction {
   enum class End : std::uint8_t { open, contract, all_passed };
 
@@ -85,13 +85,14 @@ class CoincheGame final : public GameBase {
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
   bool match_finished() override;
-  DeclarationRules declaration_rules() const override;
-  PlayRules play_rules() const override;
   bool belote_call(Seat seat, Card c) const override;
 
  private:
-  bool all_trumps_belote() const;
   CoincheAuction auction_;
+  // The options, read once.
+  bool all_trumps_belote_ = false;
+  CoincheScoring scoring_;
+  int target_ = 0;
 };
 
 }  // namespace atout

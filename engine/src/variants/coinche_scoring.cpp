@@ -5,7 +5,7 @@ namespace atout {
 
 void score_coinche(HandResult& r, const CoincheScoring& rules) {
   const Contract& c = *r.contract;
-  // An unbid capot brings 250 instead of the 162 of the deal (seed 000 line 41).
+  // An unbid capot brings 250 instead of the 162 of the deal.
   if (r.capot) {
     TeamTally& t = r.teams[static_cast<std::size_t>(r.capot_team)];
     t.capot_bonus = kCoincheCapot - (t.card_points + t.last_trick);
@@ -19,7 +19,7 @@ void score_coinche(HandResult& r, const CoincheScoring& rules) {
   if (c.capot) {
     made = r.capot && r.capot_team == taker;  // a capot bid needs every trick, whatever the points
   } else {
-    // At least the bid, and more than the defence (seed 000 line 109: 82 points for a bid of 80).
+    // At least the bid, and more than the defence (82 points for a bid of 80).
     const auto counted = [&](const TeamTally& t) {
       return rules.declarations_make_contract ? t.raw : t.card_points + t.last_trick + t.capot_bonus;
     };

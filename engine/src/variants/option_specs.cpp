@@ -49,16 +49,17 @@ OptionSpec choice_option(std::string name, std::string def, std::vector<std::str
 }
 
 OptionSpec deal_option() {
-  return choice_option("deal", "shuffle", {"shuffle", "cut"},
-                       "shuffle: a fresh shuffle each deal; cut: the last deal's cards, gathered in order and cut",
-                       "RULES-NOTES.md, Dealing; seeds 002 and 003");
+  return choice_option(
+      "deal", "shuffle", {"shuffle", "cut"},
+      "shuffle: a fresh shuffle each deal; cut: the last deal's cards, gathered in order and cut",
+      "French rules as commonly published cut the pack and never shuffle; a fresh shuffle suits online play");
 }
 
 OptionSpec declare_option() {
   return choice_option("declare", "auto", {"auto", "manual"},
                        "auto: each seat's best combinations are declared for it; manual: announce before your first "
                        "card and show before your second, as actions",
-                       "issue 3, cross-cutting; docs/rules/README.md");
+                       "house choice for every variant; docs/rules/README.md");
 }
 
 }  // namespace atout

@@ -14,10 +14,10 @@ OptionSpec range_option(std::string name, int def, int min, int max, std::string
 OptionSpec choice_option(std::string name, std::string def, std::vector<std::string> choices, std::string desc,
                          std::string source);
 
-// `deal`: shuffle (default) or cut (RULES-NOTES.md, Dealing).
+// `deal`: shuffle (default) or cut, as French rules deal from the gathered pack.
 OptionSpec deal_option();
 // `declare`: auto (the engine declares each seat's best combinations) or manual (announce and
-// show are actions). Variants whose seed requires announcing do not offer it: they are manual.
+// show are actions). Variants whose rules require announcing do not offer it: they are manual.
 OptionSpec declare_option();
 
 }  // namespace atout

@@ -1,9 +1,9 @@
-// Simple belote (seed 001): the deal, the offered card and the forced Jack, concede, the match.
+// Simple belote: the deal, the offered card and the forced Jack, concede, the match.
 #include "simple.hpp"
 
+#include "french_duel.hpp"
 #include "option_specs.hpp"
 #include "registry.hpp"
-#include "taking.hpp"
 
 namespace atout {
 
@@ -16,25 +16,31 @@ Action take_offered(Trump t, Card offered) {
 }
 }  // namespace
 
-SimpleGame::SimpleGame(Record header) : GameBase(std::move(header), 2, CardSet::deck24()) {}
-
-PlayRules SimpleGame::play_rules() const { return simple_play_rules(); }
-DeclarationRules SimpleGame::declaration_rules() const { return simple_declarations(); }
+SimpleGame::SimpleGame(Record header) : GameBase(std::move(header), 2, CardSet::deck24()) {
+  play_rules_ = simple_play_rules();
+  declaration_rules_ = simple_declarations();
+  // Combinations are announced in the first trick and shown in the second, by the players.
+  manual_declarations_ = true;
+  no_trumps_ = option_bool(options(), "no_trumps");
+  concede_ = option_bool(options(), "concede");
+  scoring_.kaput_value = option_int(options(), "kaput");
+  match_ = *parse_simple_match(option_str(options(), "match"));
+}
 
 void SimpleGame::deal_first(const std::vector<Card>&) {
-  // Six cards each (line 5), in packets of 3 from the dealer's opponent, then the offered card,
-  // face up for both (line 5: "an open card").
+  // Six cards each, in packets of 3 from the dealer's opponent, then the offered card,
+  // face up for both (an open card).
   for (int packet = 0; packet < 2; ++packet)
     for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), 3);
   turn_up_ = stock_[stock_pos_++];
   turn_up_public_ = true;
   phase_ = Phase::bidding;
-  current_ = next(dealer_);  // line 6: the dealer's opponent is the first player
+  current_ = next(dealer_);  // the dealer's opponent is the first player
 }
 
 bool SimpleGame::other_trump_allowed(Trump t) const {
-  if (t.mode == Mode::suit) return t.suit != turn_up_->suit();  // "another trump" (lines 9-10)
-  return t.mode == Mode::no_trumps && option_bool(options(), "no_trumps");
+  if (t.mode == Mode::suit) return t.suit != turn_up_->suit();  // "another trump"
+  return t.mode == Mode::no_trumps && no_trumps_;
 }
 
 void SimpleGame::bidding_legal(std::vector<Action>& out) const {
@@ -44,13 +50,13 @@ void SimpleGame::bidding_legal(std::vector<Action>& out) const {
       out.push_back(Action::take());
       return;
     case Turn::second_offered:
-      // The forced Jack (line 11): the second player must take it.
+      // The forced Jack: the second player must take it.
       if (!jack_offered()) out.push_back(Action::pass());
       out.push_back(Action::take());
       return;
     case Turn::first_chooses:
     case Turn::second_chooses:
-      // Line 10: the second player is obliged to choose.
+      // The second player is obliged to choose.
       if (turn() == Turn::first_chooses) out.push_back(Action::pass());
       for (int s = 0; s <= kSuits; ++s) {
         const Trump t = s < kSuits ? Trump::of(static_cast<Suit>(s)) : Trump::no_trumps();
@@ -63,8 +69,8 @@ void SimpleGame::bidding_legal(std::vector<Action>& out) const {
 }
 
 void SimpleGame::complete_deal(Seat taker, bool with_offered) {
-  // Lines 7-8: with the offered card the taker gets 2 more and the other player 3; the dealer's
-  // opponent is served first. Without it (lines 9-10) both get 3 and the offered card is set
+  // With the offered card the taker gets 2 more and the other player 3; the dealer's
+  // opponent is served first. Without it both get 3 and the offered card is set
   // aside, out of play, so both still hold 9.
   if (with_offered) hands_[static_cast<std::size_t>(taker)].insert(*turn_up_);
   for (int k = 1; k <= players_; ++k) {
@@ -81,7 +87,7 @@ Refusal SimpleGame::apply_bid(Seat seat, const Action& a) {
   const bool offered_round = now == Turn::first_offered || now == Turn::second_offered;
   if (a.type == ActionType::pass) {
     const bool forced = (now == Turn::second_offered && jack_offered()) || now == Turn::second_chooses;
-    if (forced) return Refusal::not_allowed;  // lines 10 and 11: this player must take
+    if (forced) return Refusal::not_allowed;  // this player must take
     bids_.push_back({seat, a});
     current_ = next(current_);
     return Refusal::none;
@@ -92,10 +98,10 @@ Refusal SimpleGame::apply_bid(Seat seat, const Action& a) {
   Trump trump = offered;
   bool with_offered = true;
   if (offered_round) {
-    // Lines 7-8 and 11: taking the offered card makes its suit trump.
+    // Taking the offered card makes its suit trump.
     if (a.has_trump && !(a.trump == offered)) return Refusal::invalid_trump;
   } else {
-    // Lines 9-10: another trump, with or without the offered card.
+    // Another trump, with or without the offered card.
     if (!a.has_trump || !other_trump_allowed(a.trump)) return Refusal::invalid_trump;
     trump = a.trump;
     with_offered = !a.cards.empty();
@@ -105,18 +111,18 @@ Refusal SimpleGame::apply_bid(Seat seat, const Action& a) {
   Contract c;
   c.taker = seat;
   c.trump = trump;
-  start_play(c, next(dealer_));  // line 12: the dealer's opponent leads, whoever took
+  start_play(c, next(dealer_));  // the dealer's opponent leads, whoever took
   return Refusal::none;
 }
 
 void SimpleGame::extra_play_legal(Seat, std::vector<Action>& out) const {
-  if (option_bool(options(), "concede")) out.push_back(Action::concede());
+  if (concede_) out.push_back(Action::concede());
 }
 
 Refusal SimpleGame::apply_extra_play(Seat seat, const Action& a) {
   if (a.type != ActionType::concede) return Refusal::wrong_phase;
-  if (!option_bool(options(), "concede")) return Refusal::not_allowed;
-  // Conceding gives away the cards (line 14), not the combinations: before the showing trick is
+  if (!concede_) return Refusal::not_allowed;
+  // Conceding gives away the cards, not the combinations: before the showing trick is
   // over, a player who has not yet played to it still shows what they announced.
   if (tricks_.size() <= 1) {
     for (int s = 0; s < players_; ++s) {
@@ -133,18 +139,18 @@ Refusal SimpleGame::apply_extra_play(Seat seat, const Action& a) {
 void SimpleGame::score_hand(HandResult& r) {
   tally_cards(r, simple_points());
   tally_declarations(r);
-  score_simple(r, team_of(contract_->taker), SimpleScoring{option_int(options(), "kaput")});
+  score_simple(r, team_of(contract_->taker), scoring_);
   for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
 bool SimpleGame::match_finished() {
-  const SimpleMatch m = *parse_simple_match(option_str(options(), "match"));
+  const SimpleMatch& m = match_;
   if (!m.games) {
     // First to the target; both past it: the higher; equal: play on (as in `french`).
     winner_ = target_winner(match_score_, m.goal);
     return winner_.has_value();
   }
-  // Line 4: the first to win the set number of games, a game being one deal (line 41: "the
+  // The first to win the set number of games, a game being one deal ("the
   // winner of the game in that round").
   std::array<int, 2> won{};
   for (const HandResult& r : results_) ++won[static_cast<std::size_t>(simple_deal_winner(r))];
@@ -162,13 +168,14 @@ VariantInfo simple_variant() {
   v.options = {
       choice_option("match", "points_101", {"points_51", "points_101", "points_201", "games_1", "games_3", "games_5"},
                     "first to 501, 1001 or 2001 points (51, 101, 201 in tens), or first to win 1, 3 or 5 deals",
-                    "seed 001 lines 3-4"),
+                    "published Simple belote rules"),
       integer_option("kaput", 210, {210, 372},
                      "what the cards of a kaput hand are worth: 210 (\"21\" in place of the 16) or 372 (16 + 21)",
-                     "seed 001 line 40; docs/rules/simple.md"),
+                     "published Simple belote rules; docs/rules/simple.md"),
       boolean_option("no_trumps", true, "the choice of another trump may name no trump",
-                     "seed 001 lines 16-31, 50-53 (tables without a trump); docs/rules/simple.md"),
-      boolean_option("concede", true, "a player may give all the remaining cards to the opponent", "seed 001 line 14"),
+                     "published Simple belote rules (tables without a trump); docs/rules/simple.md"),
+      boolean_option("concede", true, "a player may give all the remaining cards to the opponent",
+                     "published Simple belote rules"),
       deal_option(),
   };
   v.play_rules = [](const Options&) { return simple_play_rules(); };

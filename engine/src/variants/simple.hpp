@@ -1,4 +1,4 @@
-// Simple belote (seed 001): two players, 24 cards, an offered trump card, announced combinations.
+// Simple belote: two players, 24 cards, an offered trump card, announced combinations.
 #pragma once
 
 #include <array>
@@ -8,6 +8,30 @@
 #include "../game_base.hpp"
 
 namespace atout {
+
+// The match format: first to a target in card points (501, 1001, 2001, i.e.
+// 51, 101, 201 in tens), or first to win a number of deals (1, 3, 5).
+struct SimpleMatch {
+  bool games = false;
+  int goal = 1001;
+};
+std::optional<SimpleMatch> parse_simple_match(const std::string& name);
+
+// The scoring rule, pure: `r.teams` holds each player's card points, last
+// trick, counted declarations, belote and tricks, and r.capot / r.capot_team (kaput). Fills
+// capot_bonus, raw, score and the outcome.
+struct SimpleScoring {
+  int kaput_value = 210;  // "21" in tens, in place of the hand's 162 (option `kaput`)
+};
+inline constexpr int kSimpleHandTotal = 162;
+void score_simple(HandResult& r, int taker, const SimpleScoring& rules);
+
+// The team that won the deal: the taker when made, the opponent when failed.
+int simple_deal_winner(const HandResult& r);
+
+PointTable simple_points();
+DeclarationRules simple_declarations();
+PlayRules simple_play_rules();
 
 class SimpleGame final : public GameBase {
  public:
@@ -20,44 +44,23 @@ class SimpleGame final : public GameBase {
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
   bool match_finished() override;
-  DeclarationRules declaration_rules() const override;
-  PlayRules play_rules() const override;
-  bool manual_declarations() const override { return true; }  // seed 001 lines 13, 34
   void extra_play_legal(Seat seat, std::vector<Action>& out) const override;
   Refusal apply_extra_play(Seat seat, const Action& action) override;
 
  private:
-  // The four taking turns, in order (seed 001 lines 7-10).
+  // The four taking turns, in order.
   enum class Turn : std::uint8_t { first_offered, second_offered, first_chooses, second_chooses };
   Turn turn() const { return static_cast<Turn>(bids_.size()); }
   bool jack_offered() const { return turn_up_->rank() == Rank::jack; }
-  // Whether `t` may be chosen as "another trump" (seed 001 lines 9-10).
+  // Whether `t` may be chosen as "another trump".
   bool other_trump_allowed(Trump t) const;
   void complete_deal(Seat taker, bool with_offered);
+
+  // The options, read once.
+  bool no_trumps_ = false;
+  bool concede_ = false;
+  SimpleScoring scoring_;
+  SimpleMatch match_;
 };
-
-// The match format of seed 001 line 4: first to a target in card points (501, 1001, 2001, i.e.
-// 51, 101, 201 in tens), or first to win a number of deals (1, 3, 5).
-struct SimpleMatch {
-  bool games = false;
-  int goal = 1001;
-};
-std::optional<SimpleMatch> parse_simple_match(const std::string& name);
-
-// The scoring rule of seed 001 lines 35-41, pure: `r.teams` holds each player's card points, last
-// trick, counted declarations, belote and tricks, and r.capot / r.capot_team (kaput). Fills
-// capot_bonus, raw, score and the outcome.
-struct SimpleScoring {
-  int kaput_value = 210;  // "21" in tens, in place of the hand's 162 (option `kaput`)
-};
-inline constexpr int kSimpleHandTotal = 162;  // seed 001 line 35
-void score_simple(HandResult& r, int taker, const SimpleScoring& rules);
-
-// The team that won the deal: the taker when made, the opponent when failed (seed 001 lines 40-41).
-int simple_deal_winner(const HandResult& r);
-
-PointTable simple_points();
-DeclarationRules simple_declarations();
-PlayRules simple_play_rules();
 
 }  // namespace atout

@@ -6,15 +6,21 @@
 namespace atout {
 
 // The rules that differ between `french` (4 players) and `duel` (2 players, 9 cards each).
-struct TakingConfig {
+struct FrenchDuelConfig {
   int players = 4;
-  int first_packets[2] = {3, 2};  // seed 002 line 7 / seed 003 line 16: 3 then 2 (duel: 3 then 3)
+  int first_packets[2] = {3, 2};  // 3 then 2 (duel: 3 then 3)
 };
 
-class TakingGame final : public GameBase {
+// The scoring options of `french` and `duel`.
+struct FrenchScoring {
+  int capot_value = 250;  // 250 by default, 252 as an option
+  bool tie_loses = false;
+};
+
+class FrenchDuelGame final : public GameBase {
  public:
-  TakingGame(Record header, TakingConfig config);
-  std::unique_ptr<State> clone() const override { return std::make_unique<TakingGame>(*this); }
+  FrenchDuelGame(Record header, FrenchDuelConfig config);
+  std::unique_ptr<State> clone() const override { return std::make_unique<FrenchDuelGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;
@@ -22,31 +28,30 @@ class TakingGame final : public GameBase {
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
   bool match_finished() override;
-  DeclarationRules declaration_rules() const override;
-  PlayRules play_rules() const override;
 
  private:
-  // Whether round two may name `s` (seed 002 line 9; `second_round: any_suit`, seed 000 line 85).
+  // Whether round two may name `s`: another suit than the turned-up one, or any suit under
+  // `second_round: any_suit`.
   bool second_round_allows(Suit s) const;
   int round() const { return static_cast<int>(bids_.size()) < players_ ? 1 : 2; }
-  TakingConfig config_;
+  FrenchDuelConfig config_;
+  // The options, read once.
+  FrenchScoring scoring_;
+  int target_ = 0;
+  bool any_suit_second_round_ = false;
 };
 
 // The French scoring rule, pure: `r.teams` holds each side's card points, last trick,
 // declarations, belote and tricks, and r.capot / r.capot_team. Fills capot_bonus, raw, score,
 // the outcome and the held points (`held` is updated in place).
-struct FrenchScoring {
-  int capot_value = 250;  // RULES-NOTES: 250 by default, 252 as an option
-  bool tie_loses = false;
-};
 void score_french(HandResult& r, int taker_team, const FrenchScoring& rules, int& held);
 
 // First to reach or pass the target wins; both at once: the higher; equal: nobody yet.
 std::optional<int> target_winner(const std::array<int, 2>& score, int target);
 
-// The declaration table of seed 003 lines 32-43, shared by the French-family variants.
+// The French declaration table (carrés, sequences, belote), shared by the French-family variants.
 DeclarationRules french_declarations(bool enabled);
-PlayRules taking_play_rules(int players, const Options& options);
+PlayRules french_duel_play_rules(int players, const Options& options);
 PointTable french_points();
 
 }  // namespace atout

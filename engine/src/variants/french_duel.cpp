@@ -1,5 +1,5 @@
-// French classic (seeds 000, 002, 003) and head-to-head (seed 000) belote.
-#include "taking.hpp"
+// French classic and head-to-head belote.
+#include "french_duel.hpp"
 
 #include "option_specs.hpp"
 #include "registry.hpp"
@@ -9,16 +9,16 @@ namespace atout {
 DeclarationRules french_declarations(bool enabled) {
   DeclarationRules d;
   d.enabled = enabled;
-  d.sequence_points = {20, 50, 100};  // seed 003 lines 39-41
-  // Carrés of 9, 10, J, Q, K, A (seed 003 lines 34-36); ranks are 7 8 9 10 J Q K A.
+  d.sequence_points = {20, 50, 100};
+  // Carrés of 9, 10, J, Q, K, A; ranks are 7 8 9 10 J Q K A.
   d.carre_ranks = 0b11111100;
   d.carre_points = {0, 0, 150, 100, 200, 100, 100, 100};
   d.carre_points_no_trumps = d.carre_points;
   // J > 9 > A > 10 > K > Q: by value, then by height.
   d.carre_order = {0, 0, 5, 3, 6, 1, 2, 4};
   d.carre_order_no_trumps = d.carre_order;
-  d.equal_first_wins = true;  // seed 000 line 71
-  d.belote_points = 20;       // seed 002 line 23, seed 003 line 43
+  d.equal_first_wins = true;
+  d.belote_points = 20;
   return d;
 }
 
@@ -28,17 +28,24 @@ PointTable french_points() {
   p.plain = kPlainPoints;
   p.no_trumps = kPlainPoints;
   p.all_trumps = kTrumpPoints;
-  p.last_trick = 10;  // seed 002 line 27
+  p.last_trick = 10;
   return p;
 }
 
-TakingGame::TakingGame(Record header, TakingConfig config)
-    : GameBase(std::move(header), config.players, CardSet::deck32()), config_(config) {}
+FrenchDuelGame::FrenchDuelGame(Record header, FrenchDuelConfig config)
+    : GameBase(std::move(header), config.players, CardSet::deck32()), config_(config) {
+  play_rules_ = french_duel_play_rules(players_, options());
+  declaration_rules_ = french_declarations(option_bool(options(), "declarations"));
+  scoring_.capot_value = option_int(options(), "capot");
+  scoring_.tie_loses = option_str(options(), "tie") == "tie_loses";
+  target_ = option_int(options(), "target");
+  any_suit_second_round_ = option_str(options(), "second_round") == "any_suit";
+}
 
-PlayRules taking_play_rules(int players, const Options& options) {
+PlayRules french_duel_play_rules(int players, const Options& options) {
   PlayRules r;
   r.players = players;
-  r.partner_master_frees = true;  // seed 002 line 25
+  r.partner_master_frees = true;
   // Two players never meet the undertrump case with a choice to make; french has the option.
   const auto it = options.find("undertrump");
   r.undertrump =
@@ -46,14 +53,8 @@ PlayRules taking_play_rules(int players, const Options& options) {
   return r;
 }
 
-PlayRules TakingGame::play_rules() const { return taking_play_rules(players_, options()); }
-
-DeclarationRules TakingGame::declaration_rules() const {
-  return french_declarations(option_bool(options(), "declarations"));
-}
-
-void TakingGame::deal_first(const std::vector<Card>&) {
-  // Packets go round from the player after the dealer (seed 002 line 7; seed 003 line 16).
+void FrenchDuelGame::deal_first(const std::vector<Card>&) {
+  // Packets go round from the player after the dealer.
   for (int packet : config_.first_packets)
     for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
   turn_up_ = stock_[stock_pos_++];
@@ -62,11 +63,9 @@ void TakingGame::deal_first(const std::vector<Card>&) {
   current_ = next(dealer_);
 }
 
-bool TakingGame::second_round_allows(Suit s) const {
-  return s != turn_up_->suit() || option_str(options(), "second_round") == "any_suit";
-}
+bool FrenchDuelGame::second_round_allows(Suit s) const { return s != turn_up_->suit() || any_suit_second_round_; }
 
-void TakingGame::bidding_legal(std::vector<Action>& out) const {
+void FrenchDuelGame::bidding_legal(std::vector<Action>& out) const {
   out.push_back(Action::pass());
   if (round() == 1) {
     out.push_back(Action::take());
@@ -76,11 +75,11 @@ void TakingGame::bidding_legal(std::vector<Action>& out) const {
     if (second_round_allows(static_cast<Suit>(s))) out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
 }
 
-Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
+Refusal FrenchDuelGame::apply_bid(Seat seat, const Action& a) {
   if (a.type == ActionType::pass) {
     bids_.push_back({seat, a});
     if (static_cast<int>(bids_.size()) == 2 * players_) {
-      all_passed();  // seed 002 line 9: all pass twice, the next player deals
+      all_passed();  // all pass twice, the next player deals
     } else {
       current_ = next(current_);
     }
@@ -89,17 +88,17 @@ Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
   if (a.type != ActionType::take) return Refusal::not_allowed;
   Trump trump = Trump::of(turn_up_->suit());
   if (round() == 1) {
-    // Round one takes the turned-up suit (seed 002 line 9).
+    // Round one takes the turned-up suit.
     if (a.has_trump && !(a.trump == trump)) return Refusal::invalid_trump;
   } else {
-    // Round two names another suit (seed 002 line 9; seed 003 line 20), or any of the four
-    // under the `second_round: any_suit` option (seed 000 lines 85, 97).
+    // Round two names another suit, or any of the four
+    // under the `second_round: any_suit` option.
     if (!a.has_trump || a.trump.mode != Mode::suit || !second_round_allows(a.trump.suit)) return Refusal::invalid_trump;
     trump = a.trump;
   }
   Action recorded = Action::take(trump);
   bids_.push_back({seat, recorded});
-  // The taker gets the turned-up card and two more; the others three (seed 002 line 11).
+  // The taker gets the turned-up card and two more; the others three.
   hands_[static_cast<std::size_t>(seat)].insert(*turn_up_);
   for (int k = 1; k <= players_; ++k) {
     const Seat s = static_cast<Seat>((dealer_ + k) % players_);
@@ -108,12 +107,12 @@ Refusal TakingGame::apply_bid(Seat seat, const Action& a) {
   Contract c;
   c.taker = seat;
   c.trump = trump;
-  start_play(c, next(dealer_));  // seed 002 line 15: the player after the dealer leads
+  start_play(c, next(dealer_));  // the player after the dealer leads
   return Refusal::none;
 }
 
 void score_french(HandResult& r, int taker, const FrenchScoring& rules, int& held) {
-  // All the points won in the round (seed 000 line 87): 162 with four players (seed 000 line 41),
+  // All the points won in the round: 162 with four players,
   // less in head-to-head, where 18 of the 32 cards are dealt.
   const int all_cards = r.teams[0].card_points + r.teams[0].last_trick + r.teams[1].card_points + r.teams[1].last_trick;
   if (r.capot) {
@@ -127,21 +126,21 @@ void score_french(HandResult& r, int taker, const FrenchScoring& rules, int& hel
   TeamTally& dt = r.teams[static_cast<std::size_t>(defence)];
   int hand_winner = -1;
   if (tt.raw > dt.raw) {
-    // Made: each side scores what it took (seed 000 line 87; RULES-NOTES "must score more").
+    // Made (the taker's side scored more than the defence): each side scores what it took.
     r.outcome = Outcome::made;
     tt.score = tt.raw;
     dt.score = dt.raw;
     hand_winner = taker;
   } else if (tt.raw < dt.raw || rules.tie_loses) {
     // Failed: the defence takes all the card points and every declaration; belote stays with
-    // the side that held it (RULES-NOTES.md, scoring; seed 002 line 13).
+    // the side that held it.
     r.outcome = Outcome::failed;
     const int cards = (r.capot && r.capot_team == defence) ? rules.capot_value : all_cards;
     dt.score = cards + tt.declarations + dt.declarations + dt.belote;
     tt.score = tt.belote;
     hand_winner = defence;
   } else {
-    // Litige (RULES-NOTES default): the defence scores; the taker's points wait for the next hand.
+    // Litige (the default): the defence scores; the taker's points wait for the next hand.
     r.outcome = Outcome::tie_held;
     dt.score = dt.raw;
     tt.score = tt.belote;
@@ -160,27 +159,25 @@ std::optional<int> target_winner(const std::array<int, 2>& score, int target) {
   return score[0] > score[1] ? 0 : 1;
 }
 
-void TakingGame::score_hand(HandResult& r) {
+void FrenchDuelGame::score_hand(HandResult& r) {
   tally_cards(r, french_points());
   tally_declarations(r);
-  FrenchScoring rules;
-  rules.capot_value = option_int(options(), "capot");
-  rules.tie_loses = option_str(options(), "tie") == "tie_loses";
-  score_french(r, team_of(contract_->taker), rules, held_);
+  score_french(r, team_of(contract_->taker), scoring_, held_);
   for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
-bool TakingGame::match_finished() {
-  // Seed 000 line 89; seed 003 line 50. Equal scores past the target: play on (docs/rules/french.md).
-  winner_ = target_winner(match_score_, option_int(options(), "target"));
+bool FrenchDuelGame::match_finished() {
+  // The first side past the target wins. Equal scores past the target: play on (docs/rules/french.md).
+  winner_ = target_winner(match_score_, target_);
   return winner_.has_value();
 }
 
 namespace {
 OptionSpec second_round_option() {
-  return choice_option("second_round", "other_suits", {"other_suits", "any_suit"},
-                       "the second round of taking names a suit other than the turned-up one, or any suit",
-                       "seed 002 line 9 and seed 003 line 20 (other suits); seed 000 lines 85, 97 (any of the 4)");
+  return choice_option(
+      "second_round", "other_suits", {"other_suits", "any_suit"},
+      "the second round of taking names a suit other than the turned-up one, or any suit",
+      "commonly published French belote rules (other suits); some published rules allow any of the four");
 }
 }  // namespace
 
@@ -190,24 +187,26 @@ VariantInfo french_variant() {
   f.title = "French classic belote";
   f.players = 4;
   f.options = {
-      boolean_option("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 45"),
-      integer_option("target", 501, {501, 701, 1001}, "match target in points", "seed 000 line 89; seed 003 line 50"),
+      boolean_option("declarations", true, "count carrés and sequences (belote always counts)",
+                     "commonly published French belote rules, where online play lets tables switch them off"),
+      integer_option("target", 501, {501, 701, 1001}, "match target in points",
+                     "commonly published French belote rules (501); longer matches as online play offers"),
       integer_option("capot", 250, {250, 252}, "what a capot is worth",
-                     "RULES-NOTES.md; seeds 000/002 (250), 003 (252)"),
+                     "commonly published French belote rules (250); some online play counts 252"),
       choice_option(
           "tie", "litige", {"litige", "tie_loses"},
           "litige: the defence scores, the taker's points go to the next hand's winner; tie_loses: a tie fails",
-          "RULES-NOTES.md, scoring"),
+          "house choice: the litige of commonly published French rules; a tie that fails as an option"),
       choice_option("undertrump", "forced", {"forced", "free"},
                     "void, an opponent has trumped, cannot overtrump: must undertrump, or may discard",
-                    "RULES-NOTES.md; seeds 002 line 21 and 003 line 55"),
+                    "commonly published French belote rules (forced); free as an option"),
       second_round_option(),
       declare_option(),
       deal_option(),
   };
-  f.play_rules = [](const Options& o) { return taking_play_rules(4, o); };
+  f.play_rules = [](const Options& o) { return french_duel_play_rules(4, o); };
   f.create = [](const Record& r) -> std::unique_ptr<State> {
-    auto g = std::make_unique<TakingGame>(r, TakingConfig{4, {3, 2}});
+    auto g = std::make_unique<FrenchDuelGame>(r, FrenchDuelConfig{4, {3, 2}});
     g->begin();
     return g;
   };
@@ -220,18 +219,19 @@ VariantInfo duel_variant() {
   d.title = "Head-to-head belote (2 players)";
   d.players = 2;
   d.options = {
-      boolean_option("declarations", true, "count carrés and sequences (belote always counts)", "seed 003 line 45"),
+      boolean_option("declarations", true, "count carrés and sequences (belote always counts)",
+                     "commonly published French belote rules, where online play lets tables switch them off"),
       integer_option("target", 1001, {1001}, "match target in card points (1001 is 101 in tens)",
-                     "seed 000 line 99; RULES-NOTES.md"),
-      integer_option("capot", 250, {250, 252}, "what a capot is worth", "RULES-NOTES.md"),
-      choice_option("tie", "litige", {"litige", "tie_loses"}, "as in french", "RULES-NOTES.md"),
+                     "published head-to-head belote rules: 101, counted in tens"),
+      integer_option("capot", 250, {250, 252}, "what a capot is worth", "as in french"),
+      choice_option("tie", "litige", {"litige", "tie_loses"}, "as in french", "as in french"),
       second_round_option(),
       declare_option(),
       deal_option(),
   };
-  d.play_rules = [](const Options& o) { return taking_play_rules(2, o); };
+  d.play_rules = [](const Options& o) { return french_duel_play_rules(2, o); };
   d.create = [](const Record& r) -> std::unique_ptr<State> {
-    auto g = std::make_unique<TakingGame>(r, TakingConfig{2, {3, 3}});
+    auto g = std::make_unique<FrenchDuelGame>(r, FrenchDuelConfig{2, {3, 3}});
     g->begin();
     return g;
   };
