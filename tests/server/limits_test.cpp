@@ -387,7 +387,7 @@ bool talks_until_cut(const live_server& server, raw_client& peer, std::chrono::s
 
 // A kicked peer that reads its goodbye, then keeps sending but never answers the close frame: it
 // is cut after the close grace, not after Beast's 30 s closing-handshake timeout.
-// Seed: issue 5, "Limits and abuse"; docs/operations.md, --close-grace.
+// The close grace, as docs/operations.md describes --close-grace.
 TEST(LimitsLoopback, AKickedPeerThatKeepsTalkingButNeverClosesIsCutAfterTheCloseGrace) {
   config cfg;
   cfg.close_grace = 3s;  // the idle timeout stays 60 s: talking keeps the peer from being idle
@@ -429,8 +429,8 @@ config backlog_config() {
   return cfg;
 }
 
-// Seed: issue 5, "Limits and abuse" (a slow consumer never grows memory without bound);
-// docs/operations.md, --close-grace.
+// A slow consumer never grows memory without bound; the close grace, as docs/operations.md
+// describes --close-grace.
 TEST(LimitsLoopback, AKickedPeerThatNeverReadsButKeepsTalkingIsCutAfterTheCloseGrace) {
   config cfg = backlog_config();
   cfg.close_grace = 3s;

@@ -1,4 +1,4 @@
-// Live play over real loopback sockets (issue 5): turn timers and auto-play, away marks,
+// Live play over real loopback sockets: turn timers and auto-play, away marks,
 // reconnection (replayed events or a snapshot), replaced connections, reconnect windows, chat,
 // fair-dealing commitments checked with `atout verify-deal`, and a graceful shutdown mid-match.
 #include <gtest/gtest.h>
@@ -87,7 +87,7 @@ json long_turns() { return {{"turn_ms", 600000}}; }
 
 // ---- Turn timers -------------------------------------------------------------------------------
 
-// Issue 5 §1: on timeout the server plays a legal action for the seat, says so, and marks the
+// The turn timer: on timeout the server plays a legal action for the seat, says so, and marks the
 // seat away after settings.away_after timeouts in a row; the seat's own action clears the mark.
 TEST(LiveLoopback, ATimeoutLeadsToAutoPlayAndRepeatedTimeoutsMarkTheSeatAway) {
   live_server server;
@@ -126,7 +126,7 @@ TEST(LiveLoopback, ATimeoutLeadsToAutoPlayAndRepeatedTimeoutsMarkTheSeatAway) {
   EXPECT_TRUE(log.validate());
 }
 
-// Issue 5 §1: the time is per action. The turn timer's wait outlives the actions that move the
+// The turn timer: the time is per action. The turn timer's wait outlives the actions that move the
 // deadline later (server/src/table.cpp, schedule_turn), so this checks that a turn played within
 // its time is never taken over, though the match has run for several turn times by then.
 TEST(LiveLoopback, EachActionGivesTheNextSeatItsWholeTurn) {
@@ -149,7 +149,7 @@ TEST(LiveLoopback, EachActionGivesTheNextSeatItsWholeTurn) {
 
 // ---- Resume --------------------------------------------------------------------------------------
 
-// Issue 5 §2: a player who drops and comes back with hello{token, resume: [{table_id, last_seq}]}
+// Reconnection: a player who drops and comes back with hello{token, resume: [{table_id, last_seq}]}
 // gets exactly the events it missed, in order: with those it saw before, every seq once. Its
 // replayed views match what the spectator saw live, and its own hand is back.
 TEST(LiveLoopback, ResumeWithTheLastSeqLosesNoEventAndDuplicatesNone) {
@@ -288,7 +288,7 @@ TEST(LiveLoopback, AckByEventDropsTheAcceptedReplyAndTheActorsEventCarriesTheId)
   EXPECT_TRUE(log.validate());
 }
 
-// Issue 5 §2: without a usable last_seq the seat gets one snapshot of its own view at the current
+// Reconnection: without a usable last_seq the seat gets one snapshot of its own view at the current
 // seq; a plain `sit` on the held seat does the same.
 TEST(LiveLoopback, ResumeBySnapshot) {
   live_server server;
@@ -318,7 +318,7 @@ TEST(LiveLoopback, ResumeBySnapshot) {
   EXPECT_TRUE(log.validate());
 }
 
-// Issue 5 §2: a second connection with the same token replaces the first, which is told why and
+// Reconnection: a second connection with the same token replaces the first, which is told why and
 // closed with 4001; the seat follows the new connection.
 TEST(LiveLoopback, AReconnectReplacesTheOldConnection) {
   live_server server;
@@ -343,7 +343,7 @@ TEST(LiveLoopback, AReconnectReplacesTheOldConnection) {
   EXPECT_TRUE(log.validate());
 }
 
-// Issue 5 §2: after the reconnect window, `forfeit` ends the match, lost by the absent side...
+// The reconnect window: once it is over, `forfeit` ends the match, lost by the absent side...
 TEST(LiveLoopback, AfterTheReconnectWindowTheAbsentSideForfeits) {
   live_server server;
   message_log log;
@@ -383,7 +383,7 @@ TEST(LiveLoopback, AfterTheReconnectWindowAFreeSeatPausesTheMatch) {
 
 // ---- Chat ----------------------------------------------------------------------------------------
 
-// Issue 5 §4: table chat reaches the table's members only, lobby chat the lobby's subscribers;
+// Chat: table chat reaches the table's members only, lobby chat the lobby's subscribers;
 // bad lines are refused with their field, and a flood is cut off without touching the game.
 TEST(LiveLoopback, ChatIsScopedCappedAndRateLimited) {
   live_server server;
@@ -429,7 +429,7 @@ TEST(LiveLoopback, ChatIsScopedCappedAndRateLimited) {
 
 command_result run(const std::string& command) { return run_command(command + " 2>/dev/null"); }
 
-// Issue 5 §6: the commitment published with the first event of a hand matches the seed its result
+// Fair dealing: the commitment published with the first event of a hand matches the seed its result
 // reveals, `atout verify-deal` accepts it and deals each seat the cards it was dealt, and rejects
 // a tampered commitment.
 TEST(LiveLoopback, VerifyDealAcceptsAnHonestDealAndRejectsATamperedOne) {
@@ -468,7 +468,7 @@ TEST(LiveLoopback, VerifyDealAcceptsAnHonestDealAndRejectsATamperedOne) {
 
 // ---- Shutdown ------------------------------------------------------------------------------------
 
-// Issue 5 §7: a graceful shutdown mid-match tells every client, closes each with 1012 and ends
+// Shutdown: a graceful shutdown mid-match tells every client, closes each with 1012 and ends
 // within its bound.
 TEST(LiveLoopback, AGracefulShutdownMidMatchClosesEveryoneWith1012) {
   auto server = std::make_unique<live_server>();

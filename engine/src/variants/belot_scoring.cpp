@@ -46,7 +46,7 @@ int belot_round_tens(int points, int whole) {
 
 std::string belot_rounding_text(int whole) {
   const std::string w = std::to_string(whole);
-  return "card points and last trick in tens (seed 004 lines 65-72): below half of " + w +
+  return "card points and last trick in tens: below half of " + w +
          " rounded down, above half rounded up but never past " + std::to_string(belot_whole_tens(whole)) +
          " for the whole hand, exactly half to the nearest ten (5 down); declarations, belote and kaput "
          "added in tens; sides compared on the rounded figures, then on the raw points";
