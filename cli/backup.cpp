@@ -3,27 +3,22 @@
 
 #include "atout/store/store.hpp"
 #include "commands.hpp"
+#include "flags.hpp"
 
 namespace atout::cli {
 
 int run_backup(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::string db, to;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--help" || args[i] == "-h") {
-      out << "usage: atout backup --db PATH --to FILE\n\n"
-             "Copies the database at PATH into FILE (which must not exist) while a server may be\n"
-             "running on it: SQLite's VACUUM INTO through a read-only connection, a consistent\n"
-             "snapshot of the last committed state.\n";
-      return kExitOk;
-    }
-    if ((args[i] == "--db" || args[i] == "--to") && i + 1 < args.size()) {
-      (args[i] == "--db" ? db : to) = args[i + 1];
-      ++i;
-    } else {
-      err << "atout backup: unknown or incomplete argument '" << args[i] << "'\n";
-      return kExitBadInput;
-    }
+  std::vector<flag> flags = {{"--db", &db}, {"--to", &to}};
+  const flags_outcome parsed = parse_flags(flags, args, "backup", err);
+  if (parsed == flags_outcome::help) {
+    out << "usage: atout backup --db PATH --to FILE\n\n"
+           "Copies the database at PATH into FILE (which must not exist) while a server may be\n"
+           "running on it: SQLite's VACUUM INTO through a read-only connection, a consistent\n"
+           "snapshot of the last committed state.\n";
+    return kExitOk;
   }
+  if (parsed == flags_outcome::bad) return kExitBadInput;
   if (db.empty() || to.empty()) {
     err << "atout backup: --db and --to are required\n";
     return kExitBadInput;

@@ -10,6 +10,7 @@
 #include "atout/protocol/json.hpp"
 #include "atout/rng.hpp"
 #include "atout/state.hpp"
+#include "flags.hpp"
 
 namespace atout::cli {
 
@@ -58,10 +59,11 @@ std::string describe(Refusal r) {
   return "refused";
 }
 
-bool wants_help(const std::vector<std::string>& args) {
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") return true;
-  return false;
+// The inputs of replay and legal: they take no flags, so every argument but -h is an input.
+flags_outcome inputs_of(const std::vector<std::string>& args, const std::string& cmd, std::ostream& err,
+                        std::vector<std::string>& inputs) {
+  std::vector<flag> none;
+  return parse_flags(none, args, cmd, err, &inputs);
 }
 
 // Reads FILE or '-' (standard input) into `text`.
@@ -127,7 +129,10 @@ int load(const std::string& cmd, const json& j, std::ostream& err, std::unique_p
 }  // namespace
 
 int run_replay(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
-  if (wants_help(args)) {
+  std::vector<std::string> inputs;
+  const flags_outcome parsed = inputs_of(args, "replay", err, inputs);
+  if (parsed == flags_outcome::bad) return kExitBadInput;
+  if (parsed == flags_outcome::help) {
     out << "usage: atout replay FILE|-\n\n"
            "Reads a record (docs/records.md), checks every action with the engine and prints the\n"
            "scored result as JSON. Exits 1 naming the first refused action's index and reason, and 2\n"
@@ -135,7 +140,7 @@ int run_replay(const std::vector<std::string>& args, std::istream& in, std::ostr
     return kExitOk;
   }
   std::string text, error;
-  if (!read_input(args, in, text, error)) {
+  if (!read_input(inputs, in, text, error)) {
     err << "atout replay: " << error << "\n";
     return kExitBadInput;
   }
@@ -202,7 +207,10 @@ int legal_for_position(const json& j, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
-  if (wants_help(args)) {
+  std::vector<std::string> inputs;
+  const flags_outcome parsed = inputs_of(args, "legal", err, inputs);
+  if (parsed == flags_outcome::bad) return kExitBadInput;
+  if (parsed == flags_outcome::help) {
     out << "usage: atout legal FILE|-\n\n"
            "Given a record, prints the legal actions of the seat to act at its end. Given a position\n"
            "{\"variant\", \"options\"?, \"contract\": {\"trump\"}, \"seat\", \"hand\": [cards],\n"
@@ -210,7 +218,7 @@ int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostre
     return kExitOk;
   }
   std::string text, error;
-  if (!read_input(args, in, text, error)) {
+  if (!read_input(inputs, in, text, error)) {
     err << "atout legal: " << error << "\n";
     return kExitBadInput;
   }
@@ -234,66 +242,48 @@ int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostre
   return kExitOk;
 }
 
+namespace {
+int simulate_help(std::ostream& out) {
+  out << "usage: atout simulate --variant V [--games N] [--seed S] [--options JSON]\n\n"
+         "Plays N complete matches in which every seat picks uniformly among its legal actions,\n"
+         "and prints a JSON summary. S is 32 hex digits or a decimal number (default 1); each\n"
+         "game's seed is derived from it, so the same S always gives the same games.\n";
+  return kExitOk;
+}
+}  // namespace
+
 int run_simulate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  if (wants_help(args)) {
-    out << "usage: atout simulate --variant V [--games N] [--seed S] [--options JSON]\n\n"
-           "Plays N complete matches in which every seat picks uniformly among its legal actions,\n"
-           "and prints a JSON summary. S is 32 hex digits or a decimal number (default 1); each\n"
-           "game's seed is derived from it, so the same S always gives the same games.\n";
-    return kExitOk;
-  }
-  std::string variant, options_text;
+  std::string variant, options_text, games_text, seed_text;
+  std::vector<flag> flags = {
+      {"--variant", &variant, true}, {"--games", &games_text}, {"--seed", &seed_text}, {"--options", &options_text}};
+  const flags_outcome parsed = parse_flags(flags, args, "simulate", err);
+  if (parsed == flags_outcome::help) return simulate_help(out);
+  if (parsed == flags_outcome::bad) return kExitBadInput;
   long long games = 1;
-  Seed seed{0, 1};
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    auto value = [&](const char* name) -> const std::string* {
-      if (i + 1 >= args.size()) {
-        err << "atout simulate: " << name << " needs a value\n";
-        return nullptr;
-      }
-      return &args[++i];
-    };
-    if (args[i] == "--variant") {
-      const auto* v = value("--variant");
-      if (!v) return kExitBadInput;
-      variant = *v;
-    } else if (args[i] == "--games") {
-      const auto* v = value("--games");
-      if (!v) return kExitBadInput;
-      try {
-        std::size_t used = 0;
-        games = std::stoll(*v, &used);
-        if (used != v->size()) throw std::invalid_argument(*v);
-      } catch (const std::exception&) {
-        games = -1;
-      }
-      if (games < 1 || games > 10'000'000) {
-        err << "atout simulate: --games must be a whole number from 1 to 10000000\n";
-        return kExitBadInput;
-      }
-    } else if (args[i] == "--seed") {
-      const auto* v = value("--seed");
-      if (!v) return kExitBadInput;
-      if (auto s = Seed::parse(*v)) {
-        seed = *s;
-      } else if (!v->empty() && v->size() <= 19 && v->find_first_not_of("0123456789") == std::string::npos) {
-        seed = Seed{0, std::stoull(*v)};
-      } else {
-        err << "atout simulate: --seed must be 32 hex digits or a decimal number\n";
-        return kExitBadInput;
-      }
-    } else if (args[i] == "--options") {
-      const auto* v = value("--options");
-      if (!v) return kExitBadInput;
-      options_text = *v;
-    } else {
-      err << "atout simulate: unknown argument '" << args[i] << "'\n";
+  if (flags[1].given) {
+    try {
+      std::size_t used = 0;
+      games = std::stoll(games_text, &used);
+      if (used != games_text.size()) throw std::invalid_argument(games_text);
+    } catch (const std::exception&) {
+      games = -1;
+    }
+    if (games < 1 || games > 10'000'000) {
+      err << "atout simulate: --games must be a whole number from 1 to 10000000\n";
       return kExitBadInput;
     }
   }
-  if (variant.empty()) {
-    err << "atout simulate: --variant is required\n";
-    return kExitBadInput;
+  Seed seed{0, 1};
+  if (flags[2].given) {
+    if (auto s = Seed::parse(seed_text)) {
+      seed = *s;
+    } else if (!seed_text.empty() && seed_text.size() <= 19 &&
+               seed_text.find_first_not_of("0123456789") == std::string::npos) {
+      seed = Seed{0, std::stoull(seed_text)};
+    } else {
+      err << "atout simulate: --seed must be 32 hex digits or a decimal number\n";
+      return kExitBadInput;
+    }
   }
   Record header;
   header.variant = variant;

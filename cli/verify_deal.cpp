@@ -6,42 +6,32 @@
 #include "atout/protocol/json.hpp"
 #include "atout/state.hpp"
 #include "commands.hpp"
+#include "flags.hpp"
 
 namespace atout::cli {
 
 int run_verify_deal(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      out << "usage: atout verify-deal --seed HEX --match ID --hand N --commitment HEX\n"
-             "                         [--variant V] [--dealer D]\n\n"
-             "Checks that HEX (the seed revealed after hand N of match ID) is the one the server\n"
-             "committed to before the deal: the commitment must equal\n"
-             "  SHA-256(\"atout-deal-commit/1\\n\" + seed + \"\\n\" + ID + \"\\n\" + N).\n"
-             "With --variant, also prints the deck order the seed gives and each seat's first\n"
-             "cards, dealt as the variant deals with D (default 0) as dealer. Exit code 0: the\n"
-             "commitment matches; 1: it does not (the deal was not the one committed to); 2: bad input.\n"
-             "Deals under the `deal: cut` option depend on the previous hand and are not covered.\n";
-      return kExitOk;
-    }
   std::map<std::string, std::string> v;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a != "--seed" && a != "--match" && a != "--hand" && a != "--commitment" && a != "--variant" &&
-        a != "--dealer") {
-      err << "atout verify-deal: unknown argument '" << a << "'\n";
-      return kExitBadInput;
-    }
-    if (i + 1 >= args.size()) {
-      err << "atout verify-deal: " << a << " needs a value\n";
-      return kExitBadInput;
-    }
-    v[a] = args[++i];
-  }
+  std::vector<flag> flags;  // the required ones first, in the order their absence is reported
   for (const char* required : {"--seed", "--match", "--hand", "--commitment"})
-    if (!v.count(required)) {
-      err << "atout verify-deal: " << required << " is required\n";
-      return kExitBadInput;
-    }
+    flags.push_back({required, &v[required], true});
+  for (const char* optional : {"--variant", "--dealer"}) flags.push_back({optional, &v[optional]});
+  const flags_outcome parsed = parse_flags(flags, args, "verify-deal", err);
+  if (parsed == flags_outcome::help) {
+    out << "usage: atout verify-deal --seed HEX --match ID --hand N --commitment HEX\n"
+           "                         [--variant V] [--dealer D]\n\n"
+           "Checks that HEX (the seed revealed after hand N of match ID) is the one the server\n"
+           "committed to before the deal: the commitment must equal\n"
+           "  SHA-256(\"atout-deal-commit/1\\n\" + seed + \"\\n\" + ID + \"\\n\" + N).\n"
+           "With --variant, also prints the deck order the seed gives and each seat's first\n"
+           "cards, dealt as the variant deals with D (default 0) as dealer. Exit code 0: the\n"
+           "commitment matches; 1: it does not (the deal was not the one committed to); 2: bad input.\n"
+           "Deals under the `deal: cut` option depend on the previous hand and are not covered.\n";
+    return kExitOk;
+  }
+  if (parsed == flags_outcome::bad) return kExitBadInput;
+  for (const flag& f : flags)
+    if (!f.given) v.erase(f.name);
   const auto seed = Seed::parse(v["--seed"]);
   if (!seed) {
     err << "atout verify-deal: --seed must be 32 hex digits\n";

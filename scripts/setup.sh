@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libtcmalloc-minimal4
+  libcli11-dev prometheus-cpp-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-websockets python3-prometheus-client
   clang-format

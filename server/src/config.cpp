@@ -1,9 +1,11 @@
-// Flag parsing: every value is checked before the server binds anything.
+// Flags of atout-server (CLI11): from the command line, the environment and a config file, every
+// value checked before the server binds anything.
 #include "atout/server/config.hpp"
 
+#include <CLI/CLI.hpp>
 #include <charconv>
+#include <cstdlib>
 #include <filesystem>
-#include <thread>
 
 #include "atout/server/net.hpp"
 
@@ -11,14 +13,9 @@ namespace atout::server {
 
 namespace {
 
-const char* const kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
-
-std::optional<long> integer(const std::string& s) {
-  long v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
-}
+// Where a pass reads its values from. The config file pass has no --config option (CLI11 owns it
+// there) and no environment, so each source is checked, and reported, on its own.
+enum class source { command_line, config_file };
 
 parse_result fail(std::string message) {
   parse_result r;
@@ -42,138 +39,185 @@ std::optional<std::string> check_db(const std::string& path) {
   return std::nullopt;
 }
 
-// The limit flags: nullopt when `flag` is not one of them, an empty string when its value was
-// taken, else why it was refused.
-std::optional<std::string> parse_limit(const std::string& flag, const std::string& value, config& c) {
-  auto in = [&](long lo, long hi) -> std::optional<long> {
-    const auto v = integer(value);
-    if (!v || *v < lo || *v > hi) return std::nullopt;
-    return v;
-  };
-  auto range = [&](long lo, long hi) {
-    return flag + " must be " + std::to_string(lo) + " to " + std::to_string(hi) + ", not '" + value + "'";
-  };
-  if (flag == "--max-conns-per-ip") {
-    const auto v = in(0, 1'000'000);
-    if (!v) return range(0, 1'000'000);
-    c.max_conns_per_ip = static_cast<int>(*v);
-  } else if (flag == "--msg-burst") {
-    const auto v = in(1, 1'000'000);
-    if (!v) return range(1, 1'000'000);
-    c.msg_burst = static_cast<double>(*v);
-  } else if (flag == "--msg-rate") {
-    const auto v = in(1, 1'000'000);
-    if (!v) return range(1, 1'000'000);
-    c.msg_rate = static_cast<double>(*v);
-  } else if (flag == "--idle-timeout") {
-    const auto v = in(1, 3600);
-    if (!v) return range(1, 3600);
-    c.idle_timeout = std::chrono::seconds(*v);
-  } else if (flag == "--close-grace") {
-    const auto v = in(1, 300);
-    if (!v) return range(1, 300);
-    c.close_grace = std::chrono::seconds(*v);
-  } else if (flag == "--max-queue-messages") {
-    const auto v = in(1, 1'000'000);
-    if (!v) return range(1, 1'000'000);
-    c.max_queue_messages = static_cast<std::size_t>(*v);
-  } else if (flag == "--max-queue-bytes") {
-    const auto v = in(65'536, 1L << 30);
-    if (!v) return range(65'536, 1L << 30);
-    c.max_queue_bytes = static_cast<std::size_t>(*v);
-  } else {
-    return std::nullopt;
+const CLI::Validator kIpAddress(
+    [](std::string& value) -> std::string {
+      beast::error_code ec;
+      net::ip::make_address(value, ec);
+      return ec ? "needs an IP address, not '" + value + "'" : std::string();
+    },
+    "ADDR");
+
+// A whole number in [lo, hi], checked before CLI11 converts it, so that "1.5" or "80a" is refused
+// as what it is rather than as out of range.
+CLI::Validator whole(long lo, long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& value) -> std::string {
+        long v = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+        if (ec == std::errc() && end == value.data() + value.size() && v >= lo && v <= hi) return {};
+        return "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not '" + value +
+               "'";
+      },
+      "");
+}
+
+const CLI::Validator kDbPath([](std::string& value) { return check_db(value).value_or(std::string()); }, "PATH");
+
+class flag_set {
+ public:
+  flag_set(CLI::App& app, source from) : app_(app), from_(from) {}
+
+  // An integer flag in [lo, hi]; `store` receives it. Integers only: "1.5" and "80a" are refused.
+  template <typename Store>
+  void integer(const std::string& name, long lo, long hi, long def, const std::string& help, Store store) {
+    add(app_.add_option_function<long>("--" + name, store), name, "N", std::to_string(def), help)->check(whole(lo, hi));
   }
-  return std::string();
+  CLI::Option* text(const std::string& name, std::string& target, const char* value_name, const std::string& help) {
+    return add(app_.add_option("--" + name, target), name, value_name, target, help);
+  }
+
+ private:
+  CLI::Option* add(CLI::Option* o, const std::string& name, const char* value_name, const std::string& def,
+                   const std::string& help) {
+    std::string shown = std::string(value_name) + " (default " + (def.empty() ? "none" : def);
+    if (from_ == source::command_line) {
+      o->envname(env_name(name));
+      shown += ", env " + env_name(name);
+    }
+    return o->option_text(shown + ")")->description(help);
+  }
+
+  CLI::App& app_;
+  source from_;
+};
+
+// Declares every flag on `app`, each writing into `c` when it is given.
+void declare(CLI::App& app, config& c, source from, std::string* config_file) {
+  app.description(
+      "Serves the Atout protocol v1 over WebSocket (path /ws) and HTTP (/healthz, /api/tables,\n"
+      "/api/variants, /metrics) on one port.\n"
+      "\n"
+      "Every flag can also be set by its environment variable (shown as 'env') or by its key in a\n"
+      "config file (--config): the key is the flag's name without the dashes, one 'key = value'\n"
+      "per line in TOML form, '#' starts a comment. The command line wins over the environment,\n"
+      "which wins over the config file, which wins over the default. See docs/operations.md.");
+  app.set_help_flag("-h,--help", "print this and exit");
+  app.get_formatter()->column_width(34);
+  flag_set f(app, from);
+  if (from == source::command_line)
+    f.text("config", *config_file, "FILE", "read flags from this file (TOML: key = value)")->check(CLI::ExistingFile);
+  f.integer("port", 0, 65535, c.port, "TCP port; 0 picks a free one and logs it",
+            [&c](long v) { c.port = static_cast<unsigned short>(v); });
+  f.text("bind", c.bind, "ADDR", "address to listen on")->check(kIpAddress);
+  f.integer("threads", 1, 256, c.threads, "I/O threads (1 to 256)", [&c](long v) { c.threads = static_cast<int>(v); });
+  f.text("db", c.db, "PATH", "SQLite database file, created with its directory when missing")->check(kDbPath);
+  f.text("log-level", c.log_level, "L", "trace, debug, info, warn, error, critical or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}).description(""));
+
+  const std::string limits = "Limits (see docs/operations.md)";
+  auto group = [&] { app.get_options().back()->group(limits); };
+  f.integer("max-conns-per-ip", 0, 1'000'000, c.max_conns_per_ip,
+            "connections open at once from one address (0: no cap);\n"
+            "one more is answered HTTP 429 and closed",
+            [&c](long v) { c.max_conns_per_ip = static_cast<int>(v); });
+  group();
+  f.integer("msg-burst", 1, 1'000'000, static_cast<long>(c.msg_burst),
+            "WebSocket messages a connection may send at once", [&c](long v) { c.msg_burst = static_cast<double>(v); });
+  group();
+  f.integer("msg-rate", 1, 1'000'000, static_cast<long>(c.msg_rate),
+            "messages per second it earns back; a flood is closed with 1008",
+            [&c](long v) { c.msg_rate = static_cast<double>(v); });
+  group();
+  f.integer("idle-timeout", 1, 3600, static_cast<long>(c.idle_timeout.count() / 1000),
+            "seconds of silence before a peer is dropped; it is pinged after\nhalf of them (1 to 3600)",
+            [&c](long v) { c.idle_timeout = std::chrono::seconds(v); });
+  group();
+  f.integer("close-grace", 1, 300, static_cast<long>(c.close_grace.count() / 1000),
+            "seconds a connection the server closes (replaced, or shutting\n"
+            "down) has to finish closing before its socket is cut (1 to 300)",
+            [&c](long v) { c.close_grace = std::chrono::seconds(v); });
+  group();
+  f.integer("max-queue-messages", 1, 1'000'000, static_cast<long>(c.max_queue_messages),
+            "unread messages before a client that does not read is dropped",
+            [&c](long v) { c.max_queue_messages = static_cast<std::size_t>(v); });
+  group();
+  f.integer("max-queue-bytes", 65'536, 1L << 30, static_cast<long>(c.max_queue_bytes),
+            "unread bytes before it is dropped (65536 to 1073741824)",
+            [&c](long v) { c.max_queue_bytes = static_cast<std::size_t>(v); });
+  group();
+}
+
+// CLI11's words for what went wrong, with the flag named; `args` tells a value given on the command
+// line from one taken from the environment, which is then named too.
+std::string explain(const CLI::ParseError& e, const CLI::App& app, const std::vector<std::string>& args) {
+  std::string what = e.what();
+  for (const CLI::Option* o : app.get_options()) {
+    const std::string& env = o->get_envname();
+    const char* value = env.empty() ? nullptr : std::getenv(env.c_str());
+    if (value == nullptr || *value == '\0' || what.find(o->get_name()) == std::string::npos) continue;
+    bool on_line = false;
+    for (const std::string& a : args) on_line = on_line || a == o->get_name() || a.rfind(o->get_name() + "=", 0) == 0;
+    if (!on_line) what += " (from the environment: " + env + "=" + value + ")";
+  }
+  return what;
 }
 
 }  // namespace
 
+std::string env_name(const std::string& flag) {
+  std::string out = "ATOUT_";
+  for (const char ch : flag) out += ch == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return out;
+}
+
 std::string usage() {
-  return "Usage: atout-server [options]\n"
-         "Serves the Atout protocol v1 over WebSocket (path /ws) and HTTP (/healthz, /api/tables,\n"
-         "/api/variants) on one port.\n"
-         "\n"
-         "  --port N         TCP port (default 8080; 0 picks a free one and logs it)\n"
-         "  --bind ADDR      address to listen on (default 0.0.0.0)\n"
-         "  --threads N      I/O threads (default 2, 1 to 256)\n"
-         "  --db PATH        SQLite database file, created with its directory when missing\n"
-         "                   (default ./data/atout.db; see docs/operations.md)\n"
-         "  --log-level L    trace, debug, info, warn, error, critical or off (default info)\n"
-         "\n"
-         "Limits (see docs/operations.md):\n"
-         "  --max-conns-per-ip N     connections open at once from one address (default 64; 0: no\n"
-         "                           cap); one more is answered HTTP 429 and closed\n"
-         "  --msg-burst N            WebSocket messages a connection may send at once (default 200)\n"
-         "  --msg-rate N             messages per second it earns back (default 100); a flood is\n"
-         "                           closed with 1008\n"
-         "  --idle-timeout S         seconds of silence before a peer is dropped; it is pinged after\n"
-         "                           half of them (default 60, 1 to 3600)\n"
-         "  --close-grace S          seconds a connection the server closes (replaced, or shutting\n"
-         "                           down) has to finish closing before its socket is cut (default\n"
-         "                           10, 1 to 300)\n"
-         "  --max-queue-messages N   unread messages before a client that does not read is dropped\n"
-         "                           (default 1024)\n"
-         "  --max-queue-bytes N      unread bytes before it is dropped (default 4194304)\n"
-         "  --help           print this and exit\n";
+  config c;
+  std::string config_file;
+  CLI::App app("", "atout-server");
+  declare(app, c, source::command_line, &config_file);
+  return app.help();
 }
 
 parse_result parse_args(const std::vector<std::string>& args) {
-  config c;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string flag = args[i];
-    std::optional<std::string> value;
-    if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = flag.substr(eq + 1);
-      flag = flag.substr(0, eq);
-    }
-    if (flag == "--help" || flag == "-h") {
+  // CLI11 reads a config file before the environment, so the environment would lose to the file.
+  // Three passes give the documented order instead: the command line and environment alone (to
+  // find --config, --help and any bad value), then the file onto the defaults, then the command
+  // line and environment again on top.
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them back to front
+  config first;
+  std::string config_file;
+  {
+    CLI::App app("", "atout-server");
+    declare(app, first, source::command_line, &config_file);
+    try {
+      app.parse(std::vector<std::string>(reversed));
+    } catch (const CLI::CallForHelp&) {
       parse_result r;
-      r.message = usage();
+      r.message = app.help();
       return r;
+    } catch (const CLI::ParseError& e) {
+      return fail(explain(e, app, args));
     }
-    static const char* const kValued[] = {"--port",
-                                          "--bind",
-                                          "--threads",
-                                          "--db",
-                                          "--log-level",
-                                          "--max-conns-per-ip",
-                                          "--msg-burst",
-                                          "--msg-rate",
-                                          "--idle-timeout",
-                                          "--max-queue-messages",
-                                          "--max-queue-bytes",
-                                          "--close-grace"};
-    bool known = false;
-    for (const char* v : kValued) known = known || flag == v;
-    if (!known) return fail("unknown option '" + flag + "'");
-    if (!value) {
-      if (i + 1 >= args.size()) return fail(flag + " needs a value");
-      value = args[++i];
+  }
+  config c;
+  if (!config_file.empty()) {
+    CLI::App app("", "atout-server");
+    declare(app, c, source::config_file, nullptr);
+    app.set_config("--config");
+    app.allow_config_extras(CLI::config_extras_mode::error);
+    try {
+      app.parse(std::vector<std::string>{config_file, "--config"});
+    } catch (const CLI::ParseError& e) {
+      return fail("config file " + config_file + ": " + e.what());
     }
-    if (flag == "--port") {
-      const auto v = integer(*value);
-      if (!v || *v < 0 || *v > 65535) return fail("--port must be 0 to 65535, not '" + *value + "'");
-      c.port = static_cast<unsigned short>(*v);
-    } else if (flag == "--bind") {
-      beast::error_code ec;
-      net::ip::make_address(*value, ec);
-      if (ec) return fail("--bind needs an IP address, not '" + *value + "'");
-      c.bind = *value;
-    } else if (flag == "--threads") {
-      const auto v = integer(*value);
-      if (!v || *v < 1 || *v > 256) return fail("--threads must be 1 to 256, not '" + *value + "'");
-      c.threads = static_cast<int>(*v);
-    } else if (auto limit_error = parse_limit(flag, *value, c)) {
-      if (!limit_error->empty()) return fail(*limit_error);
-    } else if (flag == "--db") {
-      if (auto e = check_db(*value)) return fail(*e);
-      c.db = *value;
-    } else {
-      bool ok = false;
-      for (const char* l : kLevels) ok = ok || *value == l;
-      if (!ok) return fail("--log-level must be one of trace, debug, info, warn, error, critical, off");
-      c.log_level = *value;
+  }
+  {
+    CLI::App app("", "atout-server");
+    declare(app, c, source::command_line, &config_file);
+    try {
+      app.parse(std::move(reversed));
+    } catch (const CLI::ParseError& e) {
+      return fail(explain(e, app, args));
     }
   }
   if (auto e = check_db(c.db)) return fail(*e);

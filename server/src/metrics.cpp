@@ -1,86 +1,114 @@
-// Metrics: atomic counters and the Prometheus text rendering of them.
+// Metrics: the prometheus-cpp registry behind the server's counters, and its text rendering.
 #include "atout/server/metrics.hpp"
 
-#include <cstdio>
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
 
 namespace atout::server {
 
 namespace {
 
-constexpr auto kRelaxed = std::memory_order_relaxed;
+prometheus::Counter& new_counter(prometheus::Registry& r, const std::string& name, const std::string& help) {
+  return prometheus::BuildCounter().Name(name).Help(help).Register(r).Add({});
+}
 
-// Prometheus label values escape backslash, double quote and newline.
-std::string escape_label(std::string_view v) {
-  std::string out;
-  for (char c : v) {
-    if (c == '\\' || c == '"') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
+prometheus::Gauge& new_gauge(prometheus::Registry& r, const std::string& name, const std::string& help) {
+  return prometheus::BuildGauge().Name(name).Help(help).Register(r).Add({});
+}
+
+constexpr const char* kLatencyName = "atout_action_latency_seconds";
+constexpr const char* kLatencyHelp = "From a table receiving an action to its event being queued to every recipient.";
+
+prometheus::Histogram& new_latency(prometheus::Registry& r) {
+  return prometheus::BuildHistogram()
+      .Name(kLatencyName)
+      .Help(kLatencyHelp)
+      .Register(r)
+      .Add({}, prometheus::Histogram::BucketBoundaries(latency_histogram::kBounds.begin(),
+                                                       latency_histogram::kBounds.end()));
+}
+
+// The table gauge is a snapshot of the lobby's census at render time, so it is built here rather
+// than kept in the registry, with its labels in the order the page has always shown them.
+prometheus::MetricFamily tables_family(const table_census& tables) {
+  prometheus::MetricFamily f{"atout_tables", "Open tables by variant and status.", prometheus::MetricType::Gauge, {}};
+  for (const auto& [key, n] : tables) {
+    prometheus::ClientMetric m;
+    m.label = {{"variant", key.first}, {"status", std::string(protocol::to_string(key.second))}};
+    m.gauge.value = n;
+    f.metric.push_back(std::move(m));
   }
-  return out;
-}
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
-void family(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
-  out.append("# HELP ").append(name).append(" ").append(help).append("\n");
-  out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
-}
-
-template <typename T>
-void single(std::string& out, std::string_view name, std::string_view type, std::string_view help,
-            const std::atomic<T>& value) {
-  family(out, name, type, help);
-  out.append(name).append(" ").append(std::to_string(value.load(kRelaxed))).append("\n");
+  return f;
 }
 
 }  // namespace
 
+// ---- metric_counter, metric_gauge ----------------------------------------------------------------
+
+void metric_counter::fetch_add(std::uint64_t n, std::memory_order) { c_->Increment(static_cast<double>(n)); }
+std::uint64_t metric_counter::load(std::memory_order) const { return static_cast<std::uint64_t>(c_->Value()); }
+
+void metric_gauge::fetch_add(std::int64_t n, std::memory_order) { g_->Increment(static_cast<double>(n)); }
+void metric_gauge::fetch_sub(std::int64_t n, std::memory_order) { g_->Decrement(static_cast<double>(n)); }
+std::int64_t metric_gauge::load(std::memory_order) const { return static_cast<std::int64_t>(g_->Value()); }
+
 // ---- latency_histogram ---------------------------------------------------------------------------
 
 void latency_histogram::observe(std::chrono::nanoseconds d) {
-  const double seconds = std::chrono::duration<double>(d).count();
-  for (std::size_t i = 0; i < kBounds.size(); ++i) {
-    if (seconds <= kBounds[i]) {
-      buckets_[i].fetch_add(1, kRelaxed);
-      break;
-    }
-  }
-  count_.fetch_add(1, kRelaxed);
-  sum_ns_.fetch_add(static_cast<std::uint64_t>(d.count() < 0 ? 0 : d.count()), kRelaxed);
+  h_->Observe(d.count() < 0 ? 0.0 : std::chrono::duration<double>(d).count());
 }
 
+std::uint64_t latency_histogram::count() const { return h_->Collect().histogram.sample_count; }
+
 void latency_histogram::render(std::string& out, std::string_view name, std::string_view help) const {
-  family(out, name, "histogram", help);
-  // Read the count first: buckets bumped after it can only make the +Inf line a little low, never
-  // leave a finite bucket above it.
-  const std::uint64_t count = count_.load(kRelaxed);
-  const std::uint64_t sum_ns = sum_ns_.load(kRelaxed);
-  std::uint64_t cumulative = 0;
-  for (std::size_t i = 0; i < kBounds.size(); ++i) {
-    cumulative += buckets_[i].load(kRelaxed);
-    if (cumulative > count) cumulative = count;
-    out.append(name).append("_bucket{le=\"").append(number(kBounds[i])).append("\"} ");
-    out.append(std::to_string(cumulative)).append("\n");
-  }
-  out.append(name).append("_bucket{le=\"+Inf\"} ").append(std::to_string(count)).append("\n");
-  out.append(name).append("_sum ").append(number(static_cast<double>(sum_ns) / 1e9)).append("\n");
-  out.append(name).append("_count ").append(std::to_string(count)).append("\n");
+  prometheus::MetricFamily f{std::string(name), std::string(help), prometheus::MetricType::Histogram, {h_->Collect()}};
+  out += prometheus::TextSerializer().Serialize({f});
 }
 
 // ---- metrics -------------------------------------------------------------------------------------
 
+metrics::metrics()
+    : registry_(std::make_shared<prometheus::Registry>()),
+      connections_open(
+          new_gauge(*registry_, "atout_connections_open", "TCP connections (HTTP and WebSocket) open now.")),
+      connections_total(
+          new_counter(*registry_, "atout_connections_total", "TCP connections accepted, refused ones included.")),
+      websockets_open(new_gauge(*registry_, "atout_websocket_connections_open", "WebSocket connections open now.")),
+      websockets_total(new_counter(*registry_, "atout_websocket_connections_total", "WebSocket upgrades accepted.")),
+      actions_accepted(new_counter(*registry_, "atout_actions_accepted_total", "Client actions accepted by a table.")),
+      queue_drops(new_counter(*registry_, "atout_outbound_queue_drops_total",
+                              "Connections dropped because their outbound queue was full (a client that does not "
+                              "read).")),
+      flood_closes(
+          new_counter(*registry_, "atout_flood_closes_total", "WebSocket connections closed with 1008 for flooding.")),
+      oversized_closes(new_counter(*registry_, "atout_oversized_closes_total",
+                                   "WebSocket connections closed with 1009 for a message over the size limit.")),
+      ip_refusals(
+          new_counter(*registry_, "atout_ip_refusals_total", "Connections refused by the per-address cap (HTTP 429).")),
+      idle_drops(new_counter(*registry_, "atout_idle_drops_total",
+                             "WebSocket peers dropped for not answering keep-alive pings.")),
+      closing_cuts(new_counter(*registry_, "atout_closing_cuts_total",
+                               "WebSocket connections the server closed, then cut for not finishing the close in "
+                               "time.")),
+      action_latency(new_latency(*registry_)) {
+  // Every code is present from the start, at 0, so a rate over it never begins with a gap.
+  auto& family = prometheus::BuildCounter()
+                     .Name("atout_errors_total")
+                     .Help("Error messages sent to clients, by code.")
+                     .Register(*registry_);
+  for (const protocol::ErrorCode c : protocol::all_error_codes()) {
+    const auto i = static_cast<std::size_t>(c);
+    if (i < kMaxCodes) errors_[i] = &family.Add({{"code", std::string(protocol::to_string(c))}});
+  }
+}
+
+metrics::~metrics() = default;
+
 void metrics::action_done(std::chrono::steady_clock::time_point started) {
-  actions_accepted.fetch_add(1, kRelaxed);
+  actions_accepted.fetch_add(1);
   action_latency.observe(std::chrono::steady_clock::now() - started);
 }
 
@@ -94,7 +122,7 @@ void metrics::count_if_error(std::string_view message) {
   for (const protocol::ErrorCode c : protocol::all_error_codes()) {
     if (protocol::to_string(c) == code) {
       const auto i = static_cast<std::size_t>(c);
-      if (i < kMaxCodes) errors_[i].fetch_add(1, kRelaxed);
+      if (i < kMaxCodes && errors_[i]) errors_[i]->Increment();
       return;
     }
   }
@@ -102,45 +130,13 @@ void metrics::count_if_error(std::string_view message) {
 
 std::uint64_t metrics::errors(protocol::ErrorCode code) const {
   const auto i = static_cast<std::size_t>(code);
-  return i < kMaxCodes ? errors_[i].load(kRelaxed) : 0;
+  return i < kMaxCodes && errors_[i] ? static_cast<std::uint64_t>(errors_[i]->Value()) : 0;
 }
 
 std::string metrics::render(const table_census& tables) const {
-  std::string out;
-  out.reserve(4096);
-  single(out, "atout_connections_open", "gauge", "TCP connections (HTTP and WebSocket) open now.", connections_open);
-  single(out, "atout_connections_total", "counter", "TCP connections accepted, refused ones included.",
-         connections_total);
-  single(out, "atout_websocket_connections_open", "gauge", "WebSocket connections open now.", websockets_open);
-  single(out, "atout_websocket_connections_total", "counter", "WebSocket upgrades accepted.", websockets_total);
-
-  family(out, "atout_tables", "gauge", "Open tables by variant and status.");
-  for (const auto& [key, n] : tables) {
-    out.append("atout_tables{variant=\"").append(escape_label(key.first)).append("\",status=\"");
-    out.append(protocol::to_string(key.second)).append("\"} ").append(std::to_string(n)).append("\n");
-  }
-
-  single(out, "atout_actions_accepted_total", "counter", "Client actions accepted by a table.", actions_accepted);
-  family(out, "atout_errors_total", "counter", "Error messages sent to clients, by code.");
-  for (const protocol::ErrorCode c : protocol::all_error_codes()) {
-    out.append("atout_errors_total{code=\"").append(protocol::to_string(c)).append("\"} ");
-    out.append(std::to_string(errors(c))).append("\n");
-  }
-  action_latency.render(out, "atout_action_latency_seconds",
-                        "From a table receiving an action to its event being queued to every recipient.");
-  single(out, "atout_outbound_queue_drops_total", "counter",
-         "Connections dropped because their outbound queue was full (a client that does not read).", queue_drops);
-  single(out, "atout_flood_closes_total", "counter", "WebSocket connections closed with 1008 for flooding.",
-         flood_closes);
-  single(out, "atout_oversized_closes_total", "counter",
-         "WebSocket connections closed with 1009 for a message over the size limit.", oversized_closes);
-  single(out, "atout_ip_refusals_total", "counter", "Connections refused by the per-address cap (HTTP 429).",
-         ip_refusals);
-  single(out, "atout_idle_drops_total", "counter", "WebSocket peers dropped for not answering keep-alive pings.",
-         idle_drops);
-  single(out, "atout_closing_cuts_total", "counter",
-         "WebSocket connections the server closed, then cut for not finishing the close in time.", closing_cuts);
-  return out;
+  std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  families.push_back(tables_family(tables));
+  return prometheus::TextSerializer().Serialize(families);
 }
 
 }  // namespace atout::server

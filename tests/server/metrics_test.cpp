@@ -154,6 +154,9 @@ TEST(Metrics, TheStrictReaderRefusesMalformedPages) {
   EXPECT_NE(parse_metrics("# TYPE x counter\nx 1\nx 2\n").error, "");  // duplicate
   EXPECT_NE(parse_metrics("# TYPE x counter\n# TYPE x gauge\nx 1\n").error, "");
   EXPECT_NE(parse_metrics("# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n").error, "");
+  EXPECT_NE(parse_metrics("# TYPE h histogram\nh_count 2\nh_bucket{le=\"+Inf\"} 1\n").error, "");  // count first
+  EXPECT_NE(parse_metrics("# TYPE h histogram\nh_count 1\nh_bucket{le=\"1\"} 1\n").error, "");     // no +Inf
+  EXPECT_EQ(parse_metrics("# TYPE h histogram\nh_count 1\nh_sum 2\nh_bucket{le=\"+Inf\"} 1\n").error, "");
   EXPECT_EQ(parse_metrics("# HELP x a thing\n# TYPE x gauge\nx{a=\"q\\\"\"} -1.5\n").error, "");
 }
 

@@ -74,6 +74,7 @@ inline metrics_page parse_metrics(const std::string& text) {
   std::string line;
   // Histogram state: the last bucket count per family.
   std::map<std::string, double> last_bucket;
+  std::map<std::string, std::string> counts;  // histogram family -> its _count line
   while (std::getline(in, line)) {
     if (line.empty()) return fail(line, "empty line");
     if (line.rfind("# HELP ", 0) == 0 || line.rfind("# TYPE ", 0) == 0) {
@@ -129,10 +130,14 @@ inline metrics_page parse_metrics(const std::string& text) {
       if (value < last_bucket[family]) return fail(line, "buckets must not decrease");
       last_bucket[family] = value;
     }
-    if (name == family + "_count" && page.types[family] == "histogram") {
-      const auto inf = page.samples.find(family + "_bucket{le=\"+Inf\"}");
-      if (inf == page.samples.end() || inf->second != value) return fail(line, "count differs from the +Inf bucket");
-    }
+    if (name == family + "_count" && page.types[family] == "histogram") counts[family] = line;
+  }
+  // A histogram's count may come before or after its buckets (prometheus-cpp writes it first), but
+  // it must equal the +Inf bucket, which must be there.
+  for (const auto& [family, count_line] : counts) {
+    const auto inf = page.samples.find(family + "_bucket{le=\"+Inf\"}");
+    if (inf == page.samples.end() || inf->second != page.samples[family + "_count"])
+      return fail(count_line, "count differs from the +Inf bucket");
   }
   return page;
 }

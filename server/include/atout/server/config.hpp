@@ -1,4 +1,4 @@
-// Command-line flags of atout-server and their checking.
+// Flags of atout-server (command line, environment, config file) and their checking.
 #pragma once
 
 #include <chrono>
@@ -15,7 +15,7 @@ struct config {
   int threads = 2;
   std::string db = "./data/atout.db";  // the SQLite database (players, matches, ratings)
   std::string log_level = "info";
-  // Limits (issue 5): see docs/operations.md.
+  // Limits: see docs/operations.md.
   int max_conns_per_ip = 64;                       // 0: no cap
   double msg_burst = 200;                          // messages a connection may send at once
   double msg_rate = 100;                           // messages per second it earns back
@@ -31,7 +31,14 @@ struct parse_result {
   std::string message;  // usage (to stdout) when exit_code is 0, else an error (to stderr)
 };
 
+// The --help text: every flag with its default, its environment variable and what it does.
 std::string usage();
+// Reads `args` (argv without the program name), the environment (ATOUT_PORT, ...) and the config
+// file named by --config or ATOUT_CONFIG, in that order of precedence over the defaults. A bad
+// value, from any of them, gives exit code 2 and a message naming the flag (and the variable or
+// the file it came from).
 parse_result parse_args(const std::vector<std::string>& args);
+// The environment variable of a flag: "max-conns-per-ip" gives ATOUT_MAX_CONNS_PER_IP.
+std::string env_name(const std::string& flag);
 
 }  // namespace atout::server

@@ -1,5 +1,5 @@
-// Server counters for GET /metrics: lock-free atomics bumped from any strand, rendered in the
-// Prometheus text exposition format 0.0.4.
+// Server metrics for GET /metrics: counters, gauges and a histogram in a prometheus-cpp registry,
+// bumped from any strand, rendered by its text serializer (exposition format 0.0.4).
 #pragma once
 
 #include <array>
@@ -7,30 +7,62 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include "atout/protocol/messages.hpp"
 
+namespace prometheus {
+class Counter;
+class Gauge;
+class Histogram;
+class Registry;
+}  // namespace prometheus
+
 namespace atout::server {
 
-// A histogram with fixed bucket bounds: one atomic per bucket, so observing never locks.
+// A counter of the registry behind the interface of the atomic it replaced, so callers keep
+// writing `fetch_add(1, std::memory_order_relaxed)`. It holds the metric itself: no lookup by
+// label when it is bumped.
+class metric_counter {
+ public:
+  explicit metric_counter(prometheus::Counter& c) : c_(&c) {}
+  void fetch_add(std::uint64_t n, std::memory_order = std::memory_order_relaxed);
+  std::uint64_t load(std::memory_order = std::memory_order_relaxed) const;
+
+ private:
+  prometheus::Counter* c_;
+};
+
+// A gauge of the registry, likewise.
+class metric_gauge {
+ public:
+  explicit metric_gauge(prometheus::Gauge& g) : g_(&g) {}
+  void fetch_add(std::int64_t n, std::memory_order = std::memory_order_relaxed);
+  void fetch_sub(std::int64_t n, std::memory_order = std::memory_order_relaxed);
+  std::int64_t load(std::memory_order = std::memory_order_relaxed) const;
+
+ private:
+  prometheus::Gauge* g_;
+};
+
+// The action latency histogram, with fixed bucket bounds.
 class latency_histogram {
  public:
   // Upper bounds in seconds, from 50 µs to 1 s; observations above go only to +Inf.
   static constexpr std::array<double, 14> kBounds = {0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
                                                      0.01,    0.025,  0.05,    0.1,    0.25,  0.5,    1.0};
 
+  explicit latency_histogram(prometheus::Histogram& h) : h_(&h) {}
   void observe(std::chrono::nanoseconds d);
   // Appends the histogram's lines (the family's HELP and TYPE included) to `out`.
   void render(std::string& out, std::string_view name, std::string_view help) const;
-  std::uint64_t count() const { return count_.load(std::memory_order_relaxed); }
+  std::uint64_t count() const;
 
  private:
-  std::array<std::atomic<std::uint64_t>, kBounds.size()> buckets_{};  // not cumulative
-  std::atomic<std::uint64_t> count_{0};
-  std::atomic<std::uint64_t> sum_ns_{0};
+  prometheus::Histogram* h_;
 };
 
 // Open tables by variant and status, as the lobby last heard from each.
@@ -38,20 +70,30 @@ using table_census = std::map<std::pair<std::string, protocol::TableStatus>, int
 
 class metrics {
  public:
-  using counter = std::atomic<std::uint64_t>;
-  using gauge = std::atomic<std::int64_t>;
+  using counter = metric_counter;
+  using gauge = metric_gauge;
 
-  gauge connections_open{0};     // TCP connections (HTTP and WebSocket) open now
-  counter connections_total{0};  // accepted TCP connections, refused ones included
-  gauge websockets_open{0};
-  counter websockets_total{0};
-  counter actions_accepted{0};  // client actions the engine took
-  counter queue_drops{0};       // connections dropped for not reading (outbound queue full)
-  counter flood_closes{0};      // closed with 1008 for sending faster than their credits allow
-  counter oversized_closes{0};  // closed with 1009 for a message over the size limit
-  counter ip_refusals{0};       // connections refused by the per-address cap
-  counter idle_drops{0};        // WebSocket peers dropped for not answering keep-alive pings
-  counter closing_cuts{0};      // closed by the server, then cut for not finishing the close in time
+  metrics();
+  ~metrics();
+  metrics(const metrics&) = delete;
+  metrics& operator=(const metrics&) = delete;
+
+ private:
+  // First, so the metrics below can be registered in it.
+  std::shared_ptr<prometheus::Registry> registry_;
+
+ public:
+  gauge connections_open;     // TCP connections (HTTP and WebSocket) open now
+  counter connections_total;  // accepted TCP connections, refused ones included
+  gauge websockets_open;
+  counter websockets_total;
+  counter actions_accepted;  // client actions the engine took
+  counter queue_drops;       // connections dropped for not reading (outbound queue full)
+  counter flood_closes;      // closed with 1008 for sending faster than their credits allow
+  counter oversized_closes;  // closed with 1009 for a message over the size limit
+  counter ip_refusals;       // connections refused by the per-address cap
+  counter idle_drops;        // WebSocket peers dropped for not answering keep-alive pings
+  counter closing_cuts;      // closed by the server, then cut for not finishing the close in time
   latency_histogram action_latency;
 
   // An action accepted by a table, `started` when the table's `act` was called.
@@ -65,7 +107,7 @@ class metrics {
 
  private:
   static constexpr std::size_t kMaxCodes = 64;
-  std::array<counter, kMaxCodes> errors_{};
+  std::array<prometheus::Counter*, kMaxCodes> errors_{};  // by ErrorCode; null past the last code
 };
 
 // The content type of the exposition format rendered above.
