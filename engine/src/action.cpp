@@ -102,8 +102,6 @@ std::string to_string(Phase p) {
   switch (p) {
     case Phase::bidding:
       return "bidding";
-    case Phase::declaring:
-      return "declaring";
     case Phase::playing:
       return "playing";
     case Phase::match_over:

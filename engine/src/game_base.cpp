@@ -204,7 +204,6 @@ void GameBase::legal_actions(std::vector<Action>& out) const {
   out.clear();
   switch (phase_) {
     case Phase::bidding:
-    case Phase::declaring:
       bidding_legal(out);
       return;
     case Phase::playing: {

@@ -40,7 +40,7 @@ class announce_game : public State {
 
   const Record& record() const override { return record_; }
   int players() const override { return 2; }
-  Phase phase() const override { return done() ? Phase::match_over : Phase::declaring; }
+  Phase phase() const override { return done() ? Phase::match_over : Phase::playing; }
   Seat current_player() const override { return done() ? kNoSeat : static_cast<Seat>(step_); }
   void legal_actions(std::vector<Action>& out) const override {
     out.clear();

@@ -19,7 +19,9 @@
 
 namespace atout {
 
-enum class Phase : std::uint8_t { bidding, declaring, playing, match_over };
+// Declarations are made during the first trick (announced with a card, or shown), so there is no
+// separate declaring phase.
+enum class Phase : std::uint8_t { bidding, playing, match_over };
 std::string to_string(Phase p);
 
 // ---- Options -------------------------------------------------------------------------------
