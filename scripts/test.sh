@@ -36,7 +36,7 @@ trap summary EXIT
 
 # The simulation shards: every parameterised *Sim suite. Shard 0 of each runs under the sanitizers
 # too; the rest run only in the optimised build.
-sims_filter='*Sim.*'
+sims_regex='Sim\.'
 later_shards='Sim\..*_([1-9]|[1-9][0-9])$'
 
 configure_asan() {
@@ -50,7 +50,7 @@ configure_opt() {
   cmake --build "$opt" -j "$jobs" --target atout_engine_tests
 }
 run_sims() {
-  "$opt/tests/atout_engine_tests" --gtest_filter="$sims_filter" --gtest_brief=1
+  ctest --test-dir "$opt" -j "$jobs" --output-on-failure --timeout 900 -R "$sims_regex"
 }
 configure_tsan() {
   cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
