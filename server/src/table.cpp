@@ -50,6 +50,7 @@ table::table(net::any_io_executor ex, table_init init)
       metrics_(std::move(init.metrics)) {
   for (std::size_t s = 0; s < init.held.size() && s < seats_.size(); ++s) seats_[s].holder = std::move(init.held[s]);
   seq_ = init.seq;
+  hands_stored_ = init.hands_stored;
   if (init.started) {
     started_ = true;
     status_ =
@@ -184,9 +185,9 @@ void table::do_sit(member m, std::optional<int> want, const RequestId& id, std::
       for (const seat_slot& s : seats_) opened.seat_players.push_back(s.holder->player_id);
       journal_->match_started(opened);
     }
-    note_hand();
     changed();
     ++seq_;
+    note_hand();
     schedule_turn();
     broadcast_event(EventKind::start, std::nullopt, std::nullopt);
     return;
@@ -304,7 +305,7 @@ void table::after_action(Seat seat, const Action& action, std::size_t hands_befo
   std::optional<HandResult> ended;
   if (state_->hand_results().size() > hands_before) {
     ended = state_->hand_results().back();
-    if (journal_) journal_->hand_ended(match_id_, *ended);
+    if (journal_) journal_->hand_ended(match_id_, *ended, seq_);
   }
   const bool over = state_->is_terminal();
   if (over) status_ = TableStatus::finished;
@@ -312,8 +313,7 @@ void table::after_action(Seat seat, const Action& action, std::size_t hands_befo
   schedule_turn();
   broadcast_event(EventKind::action, protocol::LastAction{seat, action, false, by_server}, ended, ack);
   if (over) {
-    if (journal_)
-      journal_->match_ended(match_id_, state_->winner(), state_->match_score(), match_end::finished, std::nullopt);
+    if (journal_) journal_->match_ended(match_id_, state_->winner(), state_->match_score(), match_end::finished);
     stop_timers();
     changed();
   }
@@ -448,7 +448,7 @@ void table::on_reconnect_expired(Seat seat) {
   abandoned_by_ = seat;
   status_ = TableStatus::finished;
   ++seq_;
-  if (journal_) journal_->match_ended(match_id_, 1 - seat % 2, state_->match_score(), match_end::abandoned, seat);
+  if (journal_) journal_->match_ended(match_id_, abandon_winner(seat), state_->match_score(), match_end::abandoned);
   stop_timers();
   broadcast_event(EventKind::abandoned, std::nullopt, std::nullopt);
   changed();
@@ -534,7 +534,10 @@ void table::note_hand() {
   deal_.reset();
   if (!d) return;
   deal_ = commitment_to(*d);
-  if (journal_) journal_->hand_started(match_id_, d->hand, d->dealer, d->seed, deal_->commitment);
+  // A restored table recomputes the commitment of the hand in progress; the store may keep it.
+  // The hand's first action will be the event after the current one.
+  if (journal_ && d->hand >= hands_stored_)
+    journal_->hand_started(match_id_, d->hand, d->dealer, d->seed, deal_->commitment, seq_ + 1);
 }
 
 protocol::Event table::make_event(const State& st, std::uint64_t seq, EventKind kind, Seat viewer,
@@ -552,7 +555,7 @@ protocol::Event table::make_event(const State& st, std::uint64_t seq, EventKind 
   if (st.is_terminal() || abandon_event) {
     protocol::MatchResult r{st.winner().value_or(-1), st.match_score(), st.hand_results()};
     if (abandon_event) {
-      r.winner = 1 - abandoned_by_ % 2;
+      r.winner = abandon_winner(abandoned_by_);
       r.abandoned = true;
       r.abandoned_by = abandoned_by_;
       e.deal.reset();

@@ -31,10 +31,12 @@ struct table_init {
   std::optional<member> owner;               // its creator keeps an empty table open until it leaves
   std::shared_ptr<server::journal> journal;  // may be null: nothing is persisted
   // Restoring a match after a restart (server/src/recovery.cpp): each seat held for its stored
-  // player (conn == 0), the event seq reached, and whether the match had started.
+  // player (conn == 0), the event seq reached, whether the match had started, and the hands whose
+  // rows the store already keeps (those below this number).
   std::vector<std::optional<member>> held;
   std::uint64_t seq = 0;
   bool started = false;
+  int hands_stored = 0;
   std::shared_ptr<server::metrics> metrics;  // may be null: nothing is counted
 };
 
@@ -157,6 +159,7 @@ class table : public std::enable_shared_from_this<table> {
   std::uint64_t seq_ = 0;
   bool abandoned_ = false;
   Seat abandoned_by_ = kNoSeat;
+  int hands_stored_ = 0;  // a restored match's hands below this are already journaled
   net::steady_timer turn_timer_;
   std::chrono::steady_clock::time_point turn_deadline_{};
   bool turn_armed_ = false;
