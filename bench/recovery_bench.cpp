@@ -9,9 +9,9 @@
 #include "atout/fair_deal.hpp"
 #include "atout/rng.hpp"
 #include "atout/server/lobby.hpp"
-#include "atout/store/store.hpp"
 #include "atout/server/recovery.hpp"
 #include "atout/server/store_journal.hpp"
+#include "atout/store/store.hpp"
 
 namespace {
 using namespace atout;
@@ -63,7 +63,7 @@ const filled& database() {
         if (view.hand != hand) {
           hand = view.hand;
           const Seed seed = derive_deal_seed(*m.header.deal.seed, static_cast<std::uint64_t>(hand));
-          journal.hand_started(m.match_id, hand, view.dealer, seed, deal_commitment(seed, m.match_id, hand));
+          journal.hand_started(m.match_id, hand, view.dealer, seed, deal_commitment(seed, m.match_id, hand), seq + 1);
         }
         st.legal_actions(legal);
         const Action act = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
@@ -74,7 +74,7 @@ const filled& database() {
         st.apply(seat, act);
         journal.action(m.match_id, ++seq, seat, act, false);
         m.header.actions.push_back(RecordedAction{seat, act});
-        if (st.hand_results().size() > hands_before) journal.hand_ended(m.match_id, st.hand_results().back());
+        if (st.hand_results().size() > hands_before) journal.hand_ended(m.match_id, st.hand_results().back(), seq);
         ++out.actions;
       }
       out.records.push_back(m.header);
@@ -99,7 +99,7 @@ void BM_RecoverTables(benchmark::State& state) {
   for (auto _ : state) {
     srv::net::io_context ioc;
     auto lobby = std::make_shared<srv::lobby>(ioc.get_executor());
-    const srv::recovery_report r = srv::recover(*s, *lobby, nullptr);
+    const srv::recovery_report r = srv::recover(*s, *lobby);
     ioc.run();  // the lobby's registrations of the restored tables
     restored = r.restored;
     benchmark::DoNotOptimize(r);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "atout/protocol/json.hpp"
+#include "atout/server/store_journal.hpp"
 #include "atout/server/stored_match.hpp"
 
 namespace atout::server {
@@ -89,7 +90,7 @@ rebuilt rebuild(const store::MatchRow& m) {
   return out;
 }
 
-recovery_report recover(store::Store& store, lobby& lobby, store_journal* journal) {
+recovery_report recover(store::Store& store, lobby& lobby) {
   recovery_report report;
   const std::int64_t now = unix_ms();
   for (const store::MatchRow& m : store.unfinished_matches()) {
@@ -122,7 +123,7 @@ recovery_report recover(store::Store& store, lobby& lobby, store_journal* journa
       continue;
     }
     // The hand in progress is written again if its row was lost: next_hand does not cover it.
-    if (journal) journal->resumed(m.start.uid, b.init->seq, next_hand);
+    b.init->hands_stored = next_hand;
     lobby.restore(std::move(*b.init));
     ++report.restored;
   }

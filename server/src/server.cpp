@@ -11,9 +11,9 @@
 
 #include <chrono>
 
+#include "atout/server/store_journal.hpp"
 #include "atout/server/ws_session.hpp"
 #include "atout/store/store.hpp"
-#include "atout/server/store_journal.hpp"
 
 namespace atout::server {
 
@@ -42,7 +42,7 @@ std::optional<std::string> server::open() {
 
   // Every unfinished match is back at its table before the first connection is accepted.
   const auto started = std::chrono::steady_clock::now();
-  const recovery_report r = recover(*store_, *ctx_->lobby, journal.get());
+  const recovery_report r = recover(*store_, *ctx_->lobby);
   const auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
   spdlog::info("recovery: {} table(s) restored, {} match(es) found finished, {} aborted, in {} ms", r.restored,

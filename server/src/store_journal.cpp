@@ -15,11 +15,6 @@ std::int64_t unix_ms() {
 
 store_journal::store_journal(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
 
-void store_journal::resumed(const std::string& match_id, std::uint64_t last_seq, int next_hand) {
-  std::lock_guard lock(mutex_);
-  live_[match_id] = live{last_seq, next_hand};
-}
-
 void store_journal::match_started(const match_opened& m) {
   store::MatchStart s;
   s.uid = m.match_id;
@@ -34,50 +29,28 @@ void store_journal::match_started(const match_opened& m) {
   for (std::size_t i = 0; i < m.seat_players.size(); ++i)
     s.seats.push_back({static_cast<int>(i), static_cast<int>(i % 2), m.seat_players[i], ""});
   s.table_json = table_json(m.is_private, m.invite, m.settings);
-  {
-    std::lock_guard lock(mutex_);
-    live_[m.match_id] = live{};
-  }
   store_->begin_match(s);
 }
 
 void store_journal::hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
-                                 const std::string& commitment) {
-  std::int64_t first_seq = 0;
-  {
-    std::lock_guard lock(mutex_);
-    live& l = live_[match_id];
-    // A rebuilt table recomputes the commitment of the hand in progress; its row is already kept.
-    if (hand < l.next_hand) return;
-    l.next_hand = hand + 1;
-    first_seq = static_cast<std::int64_t>(l.last_seq) + 1;
-  }
+                                 const std::string& commitment, std::uint64_t first_seq) {
   store::HandRow h;
   h.number = hand;
   h.dealer = dealer;
   h.commitment = commitment;
   h.seed = seed.hex();
   h.revealed = false;
-  h.first_seq = first_seq;
+  h.first_seq = static_cast<std::int64_t>(first_seq);
   store_->begin_hand(match_id, h);
 }
 
 void store_journal::action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action,
                            bool by_server) {
-  {
-    std::lock_guard lock(mutex_);
-    live_[match_id].last_seq = seq;
-  }
   store_->add_action(match_id, static_cast<std::int64_t>(seq), seat, protocol::action_text(action, by_server),
                      unix_ms());
 }
 
-void store_journal::hand_ended(const std::string& match_id, const HandResult& result) {
-  std::uint64_t last_seq = 0;
-  {
-    std::lock_guard lock(mutex_);
-    last_seq = live_[match_id].last_seq;
-  }
+void store_journal::hand_ended(const std::string& match_id, const HandResult& result, std::uint64_t last_seq) {
   store_->end_hand(match_id, result.hand, static_cast<std::int64_t>(last_seq), protocol::to_json(result).dump());
 }
 
@@ -86,16 +59,12 @@ void store_journal::seat_changed(const std::string& match_id, Seat seat, const s
 }
 
 void store_journal::match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,
-                                match_end why, std::optional<Seat> abandoned_by) {
-  {
-    std::lock_guard lock(mutex_);
-    live_.erase(match_id);
-  }
-  // An abandon is a loss for the side that left: the other team wins, whatever the score says.
-  if (why == match_end::abandoned && abandoned_by) winner = 1 - *abandoned_by % 2;
-  if (why == match_end::aborted) winner.reset();
+                                match_end why) {
+  // An aborted match has no result: it did not replay, so neither its score nor a winner stands.
   std::optional<int> s0, s1;
-  if (why != match_end::aborted) {
+  if (why == match_end::aborted) {
+    winner.reset();
+  } else {
     s0 = score[0];
     s1 = score[1];
   }

@@ -197,37 +197,5 @@ TEST_F(TableTest, LeavingReportsDepartureAndTheLastMemberClosesTheTable) {
   EXPECT_EQ(parsed(peers_[1]->take()).at(0)["code"], "unknown_table");
 }
 
-// Issue 5 §1: the turn timer. A stand cancels the turn's wait (the match pauses); a sit queued
-// right behind it resumes the match before the cancelled wait's handler has run. The new turn must
-// still be timed, and played by the server when its time is up.
-TEST_F(TableTest, AStandAndASitInOneBurstLeaveTheTurnTimed) {
-  protocol::TableSettings settings;
-  settings.turn_ms = 100;
-  auto t = make(std::make_unique<announce_game>(), settings);
-  peer_for(0);
-  peer_for(1);
-  t->sit(members_[0], 0, {});
-  t->sit(members_[1], 1, {});
-  run();
-  for (auto& p : peers_) p->take();
-
-  t->stand(members_[0], {});
-  t->sit(members_[0], 0, {});
-  run();  // the stand, the sit, then the cancelled wait's handler
-  EXPECT_EQ((*find_type(parsed(peers_[0]->take()), "seated"))["seat"], 0);
-  peers_[1]->take();
-
-  std::optional<json> played;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!played && std::chrono::steady_clock::now() < deadline) {
-    ioc_.run_one_for(std::chrono::milliseconds(20));
-    for (const json& m : parsed(peers_[1]->take()))
-      if (m["type"] == "event") played = m;
-  }
-  ASSERT_TRUE(played) << "the turn was never played for seat 0";
-  EXPECT_EQ((*played)["last_action"]["seat"], 0);
-  EXPECT_EQ((*played)["last_action"]["by_server"], true);
-}
-
 }  // namespace
 }  // namespace atout::server::testing

@@ -27,23 +27,29 @@ struct match_opened {
 enum class match_end { finished, abandoned, aborted };
 std::string to_string(match_end e);
 
+// An abandoned match is lost by the side that did not come back: the other team wins, whatever
+// the score says.
+inline int abandon_winner(Seat abandoned_by) { return 1 - abandoned_by % 2; }
+
 class journal {
  public:
   virtual ~journal() = default;
   virtual void match_started(const match_opened& m) = 0;
-  // A hand was dealt from `seed`; `commitment` is what the table published for it.
+  // A hand was dealt from `seed`; `commitment` is what the table published for it. Its first
+  // action will be event `first_seq`.
   virtual void hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
-                            const std::string& commitment) = 0;
+                            const std::string& commitment, std::uint64_t first_seq) = 0;
   // An accepted action; `seq` is the table event it produced. `by_server`: played for the seat on
   // a timeout or while its player was away or disconnected.
   virtual void action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action,
                       bool by_server) = 0;
-  virtual void hand_ended(const std::string& match_id, const HandResult& result) = 0;
+  // The hand ended with the action of event `last_seq`.
+  virtual void hand_ended(const std::string& match_id, const HandResult& result, std::uint64_t last_seq) = 0;
   // Another player took over `seat` in a running match.
   virtual void seat_changed(const std::string& match_id, Seat seat, const std::string& player_id) = 0;
-  // `winner` is a team (seat % 2); `abandoned_by` names the seat whose player did not come back.
+  // `winner` is a team (seat % 2), as the table decided it (see abandon_winner).
   virtual void match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,
-                           match_end why, std::optional<Seat> abandoned_by) = 0;
+                           match_end why) = 0;
 };
 
 }  // namespace atout::server

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "atout/server/lobby.hpp"
-#include "atout/server/store_journal.hpp"
 #include "atout/server/table.hpp"
 #include "atout/store/store.hpp"
 
@@ -31,9 +30,9 @@ struct rebuilt {
 // Replays one stored match (read with its secrets). Writes nothing.
 rebuilt rebuild(const store::MatchRow& m);
 
-// Rebuilds every unfinished match of `store` into `lobby`, tells `journal` where each continues,
-// and repairs what a crash cut short (a hand or match end that was not yet written). Call before
-// serving requests; never throws for a bad log.
-recovery_report recover(store::Store& store, lobby& lobby, store_journal* journal);
+// Rebuilds every unfinished match of `store` into `lobby` (each table told which hands the store
+// already keeps), and repairs what a crash cut short (a hand or match end that was not yet
+// written). Call before serving requests; never throws for a bad log.
+recovery_report recover(store::Store& store, lobby& lobby);
 
 }  // namespace atout::server

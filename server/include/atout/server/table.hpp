@@ -1,4 +1,5 @@
 // One table: an actor on its own strand that owns a match's engine state, its seats and watchers.
+// It orders the commands; seating, clocks and per-seat views are plain pieces it drives.
 #pragma once
 
 #include <chrono>
@@ -13,6 +14,10 @@
 #include "atout/server/metrics.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
+#include "atout/server/seat_view.hpp"
+#include "atout/server/seating.hpp"
+#include "atout/server/table_clock.hpp"
+#include "atout/server/table_clocks.hpp"
 #include "atout/state.hpp"
 
 namespace atout::server {
@@ -31,17 +36,20 @@ struct table_init {
   std::optional<member> owner;               // its creator keeps an empty table open until it leaves
   std::shared_ptr<server::journal> journal;  // may be null: nothing is persisted
   // Restoring a match after a restart (server/src/recovery.cpp): each seat held for its stored
-  // player (conn == 0), the event seq reached, and whether the match had started.
+  // player (conn == 0), the event seq reached, whether the match had started, and the hands whose
+  // rows the store already keeps (those below this number).
   std::vector<std::optional<member>> held;
   std::uint64_t seq = 0;
   bool started = false;
+  int hands_stored = 0;
   std::shared_ptr<server::metrics> metrics;  // may be null: nothing is counted
+  std::shared_ptr<table_clock> clock;        // null: the steady clock
 };
 
 class table : public std::enable_shared_from_this<table> {
  public:
   // A client that missed more events than this gets a snapshot instead of the events.
-  static constexpr std::uint64_t kMaxReplayEvents = 1024;
+  static constexpr std::uint64_t kMaxReplayEvents = seat_view::kMaxReplayEvents;
   // How long the server waits before playing for a seat whose player is away or disconnected.
   static constexpr std::chrono::milliseconds kAbsentDelay{1000};
 
@@ -70,12 +78,8 @@ class table : public std::enable_shared_from_this<table> {
   protocol::TableSummary summary() const;
 
  private:
-  struct seat_slot {
-    std::optional<member> holder;                  // conn == 0: the holder disconnected and the seat is held
-    int timeouts = 0;                              // consecutive turn timeouts of the present player
-    bool away = false;                             // marked away after settings.away_after timeouts
-    std::shared_ptr<net::steady_timer> reconnect;  // the held seat's reconnect window
-  };
+  // Where the table is in its life. A closed table has nobody left to play or watch.
+  enum class phase : std::uint8_t { waiting, running, finished, abandoned, closed };
 
   void do_sit(member m, std::optional<int> seat, const protocol::RequestId& id, std::optional<std::uint64_t> last_seq);
   void do_spectate(member m, const protocol::RequestId& id, std::optional<std::uint64_t> last_seq);
@@ -85,54 +89,34 @@ class table : public std::enable_shared_from_this<table> {
   void do_chat(const member& m, const std::string& text, const protocol::RequestId& id);
   void do_detach(std::uint64_t conn);
 
-  // The match has started and neither finished nor been abandoned.
-  bool running() const;
-  // (Re)arms the turn timer for the seat to act, or stops it when nobody is to act.
+  // Every seat is filled: the match starts.
+  void start_match();
+  bool running() const { return phase_ == phase::running; }
+  protocol::TableStatus status() const;
+  // Times the turn of the seat to act, or stops the turn clock when nobody is to act.
   void schedule_turn();
-  void wait_turn();
-  void cancel_turn_wait();
   void on_turn_timeout();
   void start_reconnect_window(Seat seat);
   void on_reconnect_expired(Seat seat);
-  void stop_timers();
 
-  std::optional<Seat> seat_of(std::uint64_t conn) const;
-  bool is_member(std::uint64_t conn) const;
-  bool all_seated() const;
   void reply_error(const std::weak_ptr<peer>& to, protocol::ErrorCode code, std::string message,
                    const protocol::RequestId& id, std::optional<std::string> reason = std::nullopt);
   // Non-members of a private table are told it does not exist, so ids reveal nothing.
   void reply_not_member(const member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
+  seat_view::facts facts() const;
   void send_snapshot(const member& m, Seat seat);
-  // Sends `m` the events after `last_seq` as `viewer` saw them, rebuilt from the match record;
-  // a snapshot when there are too many or `last_seq` is not one of this table's.
+  // Sends `m` the events after `last_seq` as `viewer` saw them; a snapshot when there are too
+  // many or `last_seq` is not one of this table's.
   void send_since(const member& m, Seat viewer, std::uint64_t last_seq);
-  // `viewer`'s view of an event of `st` (the live state, or a replay of its record).
-  protocol::Event make_event(const State& st, std::uint64_t seq, protocol::EventKind kind, Seat viewer,
-                             const std::optional<protocol::LastAction>& last,
-                             const std::optional<HandResult>& hand_result, bool live) const;
   // Sends every seat and watcher its own view of the event just produced. `ack`: the request id
   // that the acting seat's event answers (its connection asked for `ack: "event"`).
   void broadcast_event(protocol::EventKind kind, std::optional<protocol::LastAction> last,
                        std::optional<HandResult> hand_result, const protocol::RequestId& ack = {});
-  // The hand in progress in `st` and the seed it was dealt from: none once the match is over, or
-  // for a hand dealt from an explicit deck.
-  struct hand_deal {
-    int hand = 0;
-    Seat dealer = 0;
-    Seed seed{};
-  };
-  static std::optional<hand_deal> current_deal(const State& st);
-  protocol::DealCommitment commitment_to(const hand_deal& d) const;
-  // The commitment to the hand in progress in `st` (none once the match is over).
-  std::optional<protocol::DealCommitment> commitment_for(const State& st) const;
   // Tells the journal of a hand the first time the live state deals it.
   void note_hand();
   // After an accepted action: journal it, answer, and tell everyone.
   void after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server,
                     const protocol::RequestId& ack = {});
-  // Sends `message` once to every connected member (seated, watching or owner); returns how many.
-  std::size_t deliver_to_members(const std::shared_ptr<const std::string>& message) const;
   // Tells members and the lobby that seats or status changed, then closes the table if nobody is
   // left to play or watch.
   void changed();
@@ -146,25 +130,16 @@ class table : public std::enable_shared_from_this<table> {
   std::unique_ptr<State> state_;
   std::weak_ptr<lobby> lobby_;
   std::shared_ptr<server::journal> journal_;
+  std::shared_ptr<server::metrics> metrics_;
+  seating seating_;
+  table_clocks clocks_;
+  seat_view view_;
+  phase phase_ = phase::waiting;
+  std::uint64_t seq_ = 0;
+  std::optional<Seat> abandoned_by_;
+  int hands_stored_ = 0;
   std::optional<protocol::DealCommitment> deal_;             // of the live hand, computed once per hand
   std::size_t deal_results_ = static_cast<std::size_t>(-1);  // hand results when deal_ was computed
-  std::vector<seat_slot> seats_;
-  std::vector<member> spectators_;
-  std::optional<member> owner_;
-  protocol::TableStatus status_ = protocol::TableStatus::waiting;
-  bool started_ = false;
-  bool closed_ = false;
-  std::uint64_t seq_ = 0;
-  bool abandoned_ = false;
-  Seat abandoned_by_ = kNoSeat;
-  net::steady_timer turn_timer_;
-  std::chrono::steady_clock::time_point turn_deadline_{};
-  bool turn_armed_ = false;
-  // The turn timer's wait is left in place across actions when it is due no later than the new
-  // deadline; it then re-arms itself for the deadline. Only the latest wait (its number) counts.
-  bool turn_waiting_ = false;
-  std::uint64_t turn_wait_ = 0;
-  std::shared_ptr<server::metrics> metrics_;
 };
 
 }  // namespace atout::server

@@ -1,0 +1,58 @@
+// What each member is sent of a match: its own view of each event (cards another seat named are
+// withheld), the commitment to the deal in progress, and the events a resuming member missed,
+// rebuilt from the match record.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atout/protocol/messages.hpp"
+#include "atout/state.hpp"
+
+namespace atout::server {
+
+class seat_view {
+ public:
+  // A client that missed more events than this gets a snapshot instead of the events.
+  static constexpr std::uint64_t kMaxReplayEvents = 1024;
+
+  // What an event carries beside the state it shows.
+  struct facts {
+    std::optional<protocol::DealCommitment> deal;        // of the live hand
+    std::optional<Seat> abandoned_by;                    // set once the match was abandoned
+    std::optional<std::chrono::milliseconds> turn_left;  // of the live turn, when it is timed
+  };
+
+  seat_view(std::string table_id, std::string match_id);
+
+  // The commitment to the hand in progress in `st` (none once the match is over, or for a hand
+  // dealt from an explicit deck), and the seed it binds.
+  struct hand_deal {
+    int hand = 0;
+    Seat dealer = 0;
+    Seed seed{};
+    protocol::DealCommitment commitment;
+  };
+  std::optional<hand_deal> current_deal(const State& st) const;
+
+  // `viewer`'s view of an event of `st`: the live state (`live`: the deal and turn of `f` apply),
+  // or a replay of its record.
+  protocol::Event event(const State& st, std::uint64_t seq, protocol::EventKind kind, Seat viewer,
+                        const std::optional<protocol::LastAction>& last, const std::optional<HandResult>& hand_result,
+                        const facts& f, bool live) const;
+
+  // The events after `last_seq`, up to the live event `seq`, as `viewer` saw them, rebuilt from
+  // `live`'s record. None when a snapshot serves better: too many, or `last_seq` is not a seq of
+  // this table's.
+  std::optional<std::vector<protocol::Event>> since(const State& live, std::uint64_t seq, Seat viewer,
+                                                    std::uint64_t last_seq, const facts& f) const;
+
+ private:
+  std::string table_id_;
+  std::string match_id_;
+};
+
+}  // namespace atout::server

@@ -1,0 +1,108 @@
+// Per-seat events: redaction, deal commitments and the replay of missed events.
+#include "atout/server/seat_view.hpp"
+
+#include <algorithm>
+
+#include "atout/fair_deal.hpp"
+#include "atout/server/journal.hpp"
+
+namespace atout::server {
+
+using protocol::EventKind;
+
+seat_view::seat_view(std::string table_id, std::string match_id)
+    : table_id_(std::move(table_id)), match_id_(std::move(match_id)) {}
+
+std::optional<seat_view::hand_deal> seat_view::current_deal(const State& st) const {
+  if (st.is_terminal()) return std::nullopt;
+  const Observation public_view = st.observation(kNoSeat);
+  // Server matches deal every hand from the match seed; a match built from explicit decks (tests)
+  // has nothing to commit to for those hands.
+  const DealSource& source = st.record().deal;
+  const auto hand = static_cast<std::size_t>(public_view.hand);
+  std::optional<Seed> seed;
+  if (hand < source.decks.size()) return std::nullopt;
+  if (hand < source.seeds.size()) {
+    seed = source.seeds[hand];
+  } else if (source.seed) {
+    seed = derive_deal_seed(*source.seed, hand);
+  }
+  if (!seed) return std::nullopt;
+  return hand_deal{public_view.hand, public_view.dealer, *seed,
+                   protocol::DealCommitment{match_id_, public_view.hand,
+                                            atout::deal_commitment(*seed, match_id_, public_view.hand)}};
+}
+
+protocol::Event seat_view::event(const State& st, std::uint64_t seq, EventKind kind, Seat viewer,
+                                 const std::optional<protocol::LastAction>& last,
+                                 const std::optional<HandResult>& hand_result, const facts& f, bool live) const {
+  protocol::Event e;
+  e.table_id = table_id_;
+  e.seq = seq;
+  e.kind = kind;
+  e.observation = st.observation(viewer);
+  if (live) {
+    e.deal = f.deal;
+  } else if (const auto d = current_deal(st)) {
+    e.deal = d->commitment;
+  }
+  if (st.is_terminal()) e.deal.reset();
+  e.hand_result = hand_result;
+  const bool abandon_event = kind == EventKind::abandoned || (kind == EventKind::snapshot && f.abandoned_by);
+  if (st.is_terminal() || abandon_event) {
+    protocol::MatchResult r{st.winner().value_or(-1), st.match_score(), st.hand_results()};
+    if (abandon_event && f.abandoned_by) {
+      r.winner = abandon_winner(*f.abandoned_by);
+      r.abandoned = true;
+      r.abandoned_by = *f.abandoned_by;
+      e.deal.reset();
+    }
+    e.match_result = std::move(r);
+  }
+  // The action as `viewer` may see it: a played card is public, but cards named by another seat's
+  // action (an announced combination) are withheld unless the viewer's observation shows them.
+  e.last = last;
+  if (e.last && e.last->seat != viewer && !(e.last->action.cards - e.observation.visible).empty()) {
+    e.last->action.cards = CardSet{};
+    e.last->redacted = true;
+  }
+  if (live && f.turn_left) e.turn_ms_left = static_cast<int>(f.turn_left->count());
+  return e;
+}
+
+std::optional<std::vector<protocol::Event>> seat_view::since(const State& live, std::uint64_t seq, Seat viewer,
+                                                             std::uint64_t last_seq, const facts& f) const {
+  std::vector<protocol::Event> out;
+  if (last_seq == seq) return out;
+  if (last_seq > seq || seq - last_seq > kMaxReplayEvents) return std::nullopt;
+  // Event 1 started the match, and event k + 2 came from the record's action k; an abandoned
+  // match has one more event. Rebuild the state as of `last_seq` and replay from there.
+  Record header = live.record();
+  const std::vector<RecordedAction> actions = std::move(header.actions);
+  header.actions.clear();
+  CreateResult created = create_state(header);
+  if (!created.state) return std::nullopt;
+  State& replay = *created.state;
+  std::size_t next = 0;
+  for (; next < actions.size() && next + 2 <= last_seq; ++next) replay.apply(actions[next].seat, actions[next].action);
+  for (std::uint64_t s = last_seq + 1; s <= seq; ++s) {
+    const bool is_live = s == seq;
+    if (s == 1) {
+      out.push_back(event(replay, s, EventKind::start, viewer, std::nullopt, std::nullopt, f, is_live));
+    } else if (next < actions.size()) {
+      const RecordedAction& a = actions[next++];
+      const std::size_t before = replay.hand_results().size();
+      replay.apply(a.seat, a.action);
+      std::optional<HandResult> ended;
+      if (replay.hand_results().size() > before) ended = replay.hand_results().back();
+      // Whether the server played it is not in the record; the live event said so at the time.
+      out.push_back(event(replay, s, EventKind::action, viewer, protocol::LastAction{a.seat, a.action, false, false},
+                          ended, f, is_live));
+    } else if (f.abandoned_by) {
+      out.push_back(event(replay, s, EventKind::abandoned, viewer, std::nullopt, std::nullopt, f, is_live));
+    }
+  }
+  return out;
+}
+
+}  // namespace atout::server

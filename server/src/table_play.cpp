@@ -1,0 +1,217 @@
+// The table's match in play: its start, each action and the server's play for a seat whose time
+// is up, the reconnect windows and abandonment, and the events each member is sent.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "atout/fallback.hpp"
+#include "atout/server/table.hpp"
+
+namespace atout::server {
+
+using protocol::ErrorCode;
+using protocol::EventKind;
+using protocol::RequestId;
+using protocol::TableStatus;
+
+namespace {
+
+bool connected(const std::optional<member>& m) { return m && m->conn != 0; }
+
+}  // namespace
+
+void table::start_match() {
+  phase_ = phase::running;
+  if (journal_) {
+    match_opened opened;
+    opened.match_id = match_id_;
+    opened.table_id = id_;
+    opened.is_private = private_;
+    opened.invite = invite_;
+    opened.settings = settings_;
+    opened.header = state_->record();
+    opened.header.actions.clear();
+    for (std::size_t s = 0; s < seating_.size(); ++s)
+      opened.seat_players.push_back(seating_.at(static_cast<Seat>(s)).holder->player_id);
+    journal_->match_started(opened);
+  }
+  changed();
+  ++seq_;
+  note_hand();
+  schedule_turn();
+  broadcast_event(EventKind::start, std::nullopt, std::nullopt);
+}
+
+void table::do_act(const member& m, const Action& action, const RequestId& id) {
+  const auto seat = seating_.seat_of(m.conn);
+  if (!seat) return reply_not_member(m, ErrorCode::not_seated, "you have no seat at " + id_, id);
+  if (phase_ == phase::waiting)
+    return reply_error(m.link, ErrorCode::match_not_running, "the match at " + id_ + " starts when every seat is taken",
+                       id);
+  if (phase_ == phase::abandoned)
+    return reply_error(m.link, ErrorCode::match_not_running, "the match at " + id_ + " was abandoned", id);
+  if (status() == TableStatus::paused)
+    return reply_error(m.link, ErrorCode::match_not_running,
+                       "the match at " + id_ + " is paused until the empty seat is taken", id);
+
+  const std::size_t hands_before = state_->hand_results().size();
+  const Refusal refusal = state_->apply(*seat, action);
+  if (refusal != Refusal::none)
+    return reply_error(m.link, ErrorCode::illegal_action,
+                       "the engine refused '" + to_string(action) + "': " + to_string(refusal), id, to_string(refusal));
+  // The acknowledgement goes first so the actor can tell its own action's event from others'.
+  // With `ack: "event"` there is none: the actor's event carries the request id instead.
+  const bool by_event = m.ack == protocol::Ack::event;
+  if (!by_event) deliver(m.link, wire(protocol::Accepted{id_, seq_ + 1}, id));
+  seating::seat_slot& slot = seating_.at(*seat);
+  slot.timeouts = 0;
+  const bool was_away = std::exchange(slot.away, false);
+  after_action(*seat, action, hands_before, false, by_event ? id : RequestId{});
+  if (was_away) changed();
+}
+
+void table::after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server,
+                         const RequestId& ack) {
+  ++seq_;
+  if (journal_) journal_->action(match_id_, seq_, seat, action, by_server);
+  std::optional<HandResult> ended;
+  if (state_->hand_results().size() > hands_before) {
+    ended = state_->hand_results().back();
+    if (journal_) journal_->hand_ended(match_id_, *ended, seq_);
+  }
+  const bool over = state_->is_terminal();
+  if (over) phase_ = phase::finished;
+  note_hand();
+  schedule_turn();
+  broadcast_event(EventKind::action, protocol::LastAction{seat, action, false, by_server}, ended, ack);
+  if (over) {
+    if (journal_) journal_->match_ended(match_id_, state_->winner(), state_->match_score(), match_end::finished);
+    clocks_.stop_all();
+    changed();
+  }
+}
+
+// ---- Timers --------------------------------------------------------------------------------------
+
+protocol::TableStatus table::status() const {
+  switch (phase_) {
+    case phase::waiting:
+      return TableStatus::waiting;
+    case phase::running:
+      // A seat left empty (not held for a player who may come back) pauses the match.
+      return seating_.all_seated() ? TableStatus::playing : TableStatus::paused;
+    case phase::finished:
+    case phase::abandoned:
+    case phase::closed:
+      break;
+  }
+  return TableStatus::finished;
+}
+
+void table::schedule_turn() {
+  const Seat seat = running() ? state_->current_player() : kNoSeat;
+  if (seat == kNoSeat || status() != TableStatus::playing) return clocks_.stop_turn();
+  const seating::seat_slot& slot = seating_.at(seat);
+  const std::chrono::milliseconds turn(settings_.turn_ms);
+  const bool absent = !connected(slot.holder) || slot.away;
+  clocks_.time_turn(absent ? std::min(turn, kAbsentDelay) : turn,
+                    [self = shared_from_this()] { self->on_turn_timeout(); });
+}
+
+void table::on_turn_timeout() {
+  const Seat seat = state_->current_player();
+  if (!running() || seat == kNoSeat) return;
+  seating::seat_slot& slot = seating_.at(seat);
+  bool away_now = false;
+  if (connected(slot.holder) && !slot.away && ++slot.timeouts >= settings_.away_after) {
+    slot.away = true;
+    away_now = true;
+  }
+  const Observation view = state_->observation(seat);
+  if (view.legal.empty()) {
+    spdlog::error("table {}: seat {} is to act but has no legal action", id_, seat);
+    return;
+  }
+  const Action action = fallback_action(view);
+  const std::size_t hands_before = state_->hand_results().size();
+  if (const Refusal r = state_->apply(seat, action); r != Refusal::none) {
+    spdlog::error("table {}: the engine refused the fallback '{}' for seat {}: {}", id_, to_string(action), seat,
+                  to_string(r));
+    return;
+  }
+  after_action(seat, action, hands_before, true);
+  if (away_now) changed();
+}
+
+void table::start_reconnect_window(Seat seat) {
+  clocks_.open_window(static_cast<std::size_t>(seat), std::chrono::milliseconds(settings_.reconnect_ms),
+                      [self = shared_from_this(), seat] { self->on_reconnect_expired(seat); });
+}
+
+void table::on_reconnect_expired(Seat seat) {
+  seating::seat_slot& slot = seating_.at(seat);
+  if (!slot.holder || slot.holder->conn != 0 || !running()) return;
+  if (settings_.abandon == protocol::TableSettings::Abandon::free_seat) {
+    spdlog::info("table {}: seat {} freed; its player did not come back", id_, seat);
+    seating_.vacate(seat);
+    schedule_turn();
+    changed();
+    return;
+  }
+  spdlog::info("table {}: match abandoned by seat {}", id_, seat);
+  phase_ = phase::abandoned;
+  abandoned_by_ = seat;
+  ++seq_;
+  if (journal_) journal_->match_ended(match_id_, abandon_winner(seat), state_->match_score(), match_end::abandoned);
+  clocks_.stop_all();
+  broadcast_event(EventKind::abandoned, std::nullopt, std::nullopt);
+  changed();
+}
+
+void table::note_hand() {
+  if (phase_ == phase::waiting || state_->is_terminal()) return;
+  // A new hand is dealt only when one ends, so the count of results tells when to recompute.
+  const std::size_t results = state_->hand_results().size();
+  if (results == deal_results_) return;
+  deal_results_ = results;
+  // The seed is derived (and the public view built) once per hand, for the commitment and the
+  // journal alike.
+  const auto d = view_.current_deal(*state_);
+  deal_.reset();
+  if (!d) return;
+  deal_ = d->commitment;
+  // A restored table recomputes the commitment of the hand in progress; the store may keep it.
+  if (journal_ && d->hand >= hands_stored_)
+    journal_->hand_started(match_id_, d->hand, d->dealer, d->seed, deal_->commitment, seq_ + 1);
+}
+
+seat_view::facts table::facts() const { return seat_view::facts{deal_, abandoned_by_, clocks_.turn_left()}; }
+
+void table::send_snapshot(const member& m, Seat seat) {
+  deliver(m.link,
+          wire(view_.event(*state_, seq_, EventKind::snapshot, seat, std::nullopt, std::nullopt, facts(), true)));
+}
+
+void table::send_since(const member& m, Seat viewer, std::uint64_t last_seq) {
+  const auto events = view_.since(*state_, seq_, viewer, last_seq, facts());
+  if (!events) return send_snapshot(m, viewer);
+  for (const protocol::Event& e : *events) deliver(m.link, wire(e));
+}
+
+void table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> last,
+                            std::optional<HandResult> hand_result, const RequestId& ack) {
+  const seat_view::facts f = facts();
+  for (std::size_t s = 0; s < seating_.size(); ++s) {
+    const auto& holder = seating_.at(static_cast<Seat>(s)).holder;
+    if (!connected(holder)) continue;
+    protocol::Event e = view_.event(*state_, seq_, kind, static_cast<Seat>(s), last, hand_result, f, true);
+    if (last && last->seat == static_cast<Seat>(s)) e.id = ack;
+    deliver(holder->link, wire(e));
+  }
+  if (!seating_.watchers().empty()) {
+    const auto shared = wire(view_.event(*state_, seq_, kind, kNoSeat, last, hand_result, f, true));
+    for (const member& s : seating_.watchers()) deliver(s.link, shared);
+  }
+}
+
+}  // namespace atout::server

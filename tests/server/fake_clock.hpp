@@ -1,0 +1,69 @@
+// A table clock that moves only when the test advances it: timer tests run without sleeping.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "atout/server/table_clock.hpp"
+
+namespace atout::server::testing {
+
+class fake_clock : public table_clock {
+ public:
+  time_point now() const override { return now_; }
+
+  std::unique_ptr<table_timer> make_timer(net::strand<net::any_io_executor> strand) override {
+    auto t = std::make_unique<timer>(std::move(strand));
+    waits_.push_back(t->wait_);
+    return t;
+  }
+
+  // Moves the clock on by `d` and posts every wait now due to its strand, earliest first; the
+  // test then runs the io_context to handle them.
+  void advance(std::chrono::milliseconds d) {
+    now_ += d;
+    std::vector<std::shared_ptr<wait>> due;
+    std::erase_if(waits_, [](const std::weak_ptr<wait>& w) { return w.expired(); });
+    for (const auto& weak : waits_)
+      if (auto w = weak.lock(); w && w->fn && w->when <= now_) due.push_back(w);
+    std::stable_sort(due.begin(), due.end(), [](const auto& a, const auto& b) { return a->when < b->when; });
+    // A wait cancelled or replaced after it was posted is dropped, as a steady_timer's is.
+    for (const auto& w : due)
+      net::post(w->strand, [w, gen = w->gen, fn = std::exchange(w->fn, nullptr)] {
+        if (w->gen == gen) fn();
+      });
+  }
+
+ private:
+  struct wait {
+    explicit wait(net::strand<net::any_io_executor> s) : strand(std::move(s)) {}
+    net::strand<net::any_io_executor> strand;
+    time_point when{};
+    std::uint64_t gen = 0;
+    std::function<void()> fn;  // empty when nothing is pending
+  };
+
+  class timer : public table_timer {
+   public:
+    explicit timer(net::strand<net::any_io_executor> strand) : wait_(std::make_shared<wait>(std::move(strand))) {}
+    void wait_until(time_point when, std::function<void()> fn) override {
+      wait_->when = when;
+      wait_->fn = std::move(fn);
+      ++wait_->gen;
+    }
+    void cancel() override {
+      wait_->fn = nullptr;
+      ++wait_->gen;
+    }
+    time_point due() const override { return wait_->fn ? wait_->when : time_point::max(); }
+
+    std::shared_ptr<wait> wait_;
+  };
+
+  time_point now_ = time_point{} + std::chrono::hours(1);
+  std::vector<std::weak_ptr<wait>> waits_;
+};
+
+}  // namespace atout::server::testing

@@ -1,0 +1,210 @@
+// The table's turn timer and reconnect windows, in process on a fake clock: the test moves time
+// by hand, so nothing sleeps and every deadline is checked to the millisecond.
+#include <gtest/gtest.h>
+
+#include "atout/server/table.hpp"
+#include "fake_clock.hpp"
+#include "recording_journal.hpp"
+#include "recording_peer.hpp"
+
+namespace atout::server::testing {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+class TableTimersTest : public ::testing::Test {
+ protected:
+  static Record header() {
+    Record h;
+    h.variant = "duel";
+    h.deal.seed = Seed{0x7133u, 2};
+    h.first_dealer = 0;
+    return h;
+  }
+  // A duel table with both seats taken, its match started.
+  std::shared_ptr<table> open(protocol::TableSettings settings) {
+    table_init init;
+    init.id = "t7";
+    init.match_id = "m7";
+    init.settings = settings;
+    init.state = create_state(header()).state;
+    init.clock = clock_;
+    init.journal = journal_;
+    auto t = std::make_shared<table>(ioc_.get_executor(), std::move(init));
+    for (int s = 0; s < 2; ++s) {
+      peers_.push_back(std::make_shared<recording_peer>());
+      members_.push_back(member_for(peers_.back(), static_cast<std::uint64_t>(s + 1), "p" + std::to_string(s)));
+      t->sit(members_.back(), s, {});
+    }
+    ioc_.poll();
+    for (const json& m : take(0))
+      if (m["type"] == "event") current_ = m["observation"]["current"];
+    take(1);
+    return t;
+  }
+  std::vector<json> take(int seat) {
+    std::vector<json> out;
+    for (const auto& text : peers_[static_cast<std::size_t>(seat)]->take()) out.push_back(json::parse(*text));
+    return out;
+  }
+  // The events seat 0 received since the last look.
+  std::vector<json> events() {
+    std::vector<json> out;
+    for (json& m : take(0))
+      if (m["type"] == "event") out.push_back(std::move(m));
+    take(1);
+    return out;
+  }
+  void advance(std::chrono::milliseconds d) {
+    clock_->advance(d);
+    ioc_.poll();
+  }
+
+  net::io_context ioc_;
+  net::executor_work_guard<net::io_context::executor_type> work_ = net::make_work_guard(ioc_);
+  std::shared_ptr<fake_clock> clock_ = std::make_shared<fake_clock>();
+  std::shared_ptr<recording_journal> journal_ = std::make_shared<recording_journal>();
+  std::vector<std::shared_ptr<recording_peer>> peers_;
+  std::vector<member> members_;
+  int current_ = -1;  // the seat to act after the start
+};
+
+TEST_F(TableTimersTest, ATimeoutPlaysForTheSeatAndRepeatedTimeoutsMarkItAway) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 300;
+  settings.away_after = 2;
+  auto t = open(settings);
+  advance(299ms);
+  EXPECT_TRUE(events().empty()) << "played before the turn was up";
+  std::array<int, 2> timeouts{};
+  bool away_seen = false;
+  for (int i = 0; i < 40 && !away_seen; ++i) {
+    advance(300ms);
+    std::vector<json> all = take(0);
+    take(1);
+    for (const json& m : all) {
+      if (m["type"] == "event") {
+        ASSERT_EQ(m["last_action"]["by_server"], true) << m;
+        EXPECT_TRUE(m["turn_ms_left"].is_number_integer()) << m;
+        ++timeouts[m["last_action"]["seat"].get<std::size_t>()];
+      }
+      if (m["type"] == "table_update")
+        for (const json& seat : m["table"]["seats"])
+          if (seat["away"] == true) {
+            EXPECT_EQ(timeouts[seat["seat"].get<std::size_t>()], 2) << "away after the wrong number of timeouts";
+            away_seen = true;
+          }
+    }
+  }
+  EXPECT_TRUE(away_seen);
+}
+
+TEST_F(TableTimersTest, EachActionGivesTheNextSeatItsWholeTurn) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 2000;
+  auto t = open(settings);
+  ASSERT_GE(current_, 0);
+  std::unique_ptr<State> shadow = create_state(header()).state;  // the table's match, step by step
+  for (int i = 0; i < 4; ++i) {
+    // Over half a turn: a deadline left from the last turn would pass during the next one.
+    advance(1200ms);
+    EXPECT_TRUE(events().empty());
+    const Seat seat = shadow->current_player();
+    const Action action = shadow->legal_actions().front();
+    ASSERT_EQ(shadow->apply(seat, action), Refusal::none);
+    t->act(members_[static_cast<std::size_t>(seat)], action, {});
+    ioc_.poll();
+    ASSERT_EQ(events().size(), 1u);
+  }
+  current_ = shadow->current_player();
+  advance(1999ms);
+  EXPECT_TRUE(events().empty()) << "the turn was cut short";
+  advance(1ms);
+  const auto played = events();
+  ASSERT_EQ(played.size(), 1u);
+  EXPECT_EQ(played[0]["last_action"]["seat"], current_);
+  EXPECT_EQ(played[0]["last_action"]["by_server"], true);
+}
+
+TEST_F(TableTimersTest, AfterTheReconnectWindowTheAbsentSideForfeits) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 600'000;
+  settings.reconnect_ms = 300;
+  auto t = open(settings);
+  t->detach(2);  // seat 1's connection
+  ioc_.poll();
+  // Seat 1 is played for meanwhile when it is to act; only the window's end matters here.
+  advance(299ms);
+  for (const json& e : events()) EXPECT_NE(e["kind"], "abandoned");
+  advance(1ms);
+  const auto ended = events();
+  ASSERT_FALSE(ended.empty());
+  EXPECT_EQ(ended.back()["kind"], "abandoned");
+  EXPECT_EQ(ended.back()["match_result"]["abandoned"], true);
+  EXPECT_EQ(ended.back()["match_result"]["abandoned_by"], 1);
+  EXPECT_EQ(ended.back()["match_result"]["winner"], 0);
+  // The journal hears the same winner: the side that stayed.
+  EXPECT_EQ(journal_->end, match_end::abandoned);
+  EXPECT_EQ(journal_->winner, 0);
+}
+
+TEST_F(TableTimersTest, AfterTheReconnectWindowAFreeSeatPausesTheMatch) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 600'000;
+  settings.reconnect_ms = 300;
+  settings.abandon = protocol::TableSettings::Abandon::free_seat;
+  auto t = open(settings);
+  t->detach(2);
+  ioc_.poll();
+  take(0);
+  advance(300ms);
+  std::optional<json> update;
+  for (json& m : take(0))
+    if (m["type"] == "table_update") update = std::move(m);
+  ASSERT_TRUE(update);
+  EXPECT_EQ((*update)["table"]["status"], "paused");
+  EXPECT_TRUE((*update)["table"]["seats"][1]["player_id"].is_null());
+  // Paused: nothing is timed, however long it waits.
+  advance(3'600'000ms);
+  EXPECT_TRUE(events().empty());
+  // Taken again by anyone, the match goes on.
+  peers_.push_back(std::make_shared<recording_peer>());
+  t->sit(member_for(peers_.back(), 9, "p9"), 1, {});
+  ioc_.poll();
+  std::optional<json> snapshot;
+  for (const auto& text : peers_.back()->take())
+    if (json m = json::parse(*text); m["type"] == "event") snapshot = std::move(m);
+  ASSERT_TRUE(snapshot);
+  EXPECT_EQ((*snapshot)["kind"], "snapshot");
+}
+
+// A stand cancels the turn's wait (the match pauses); a sit queued right behind it resumes the
+// match before the cancelled wait's handler has run. The new turn must still be timed, and played
+// by the server when its time is up.
+TEST_F(TableTimersTest, AStandAndASitInOneBurstLeaveTheTurnTimed) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 100;
+  auto t = open(settings);
+  const auto seat = static_cast<std::size_t>(current_);
+  t->stand(members_[seat], {});
+  t->sit(members_[seat], current_, {});
+  ioc_.poll();  // the stand, the sit, then the cancelled wait's handler
+  bool seated = false;
+  for (const json& m : take(current_))
+    if (m["type"] == "seated") seated = m["seat"] == current_;
+  EXPECT_TRUE(seated);
+  take(1 - current_);
+  advance(99ms);
+  for (const json& m : take(1 - current_)) EXPECT_NE(m["type"], "event") << "played before the turn was up";
+  advance(1ms);
+  std::optional<json> played;
+  for (json& m : take(1 - current_))
+    if (m["type"] == "event") played = std::move(m);
+  ASSERT_TRUE(played) << "the turn was never played for seat " << current_;
+  EXPECT_EQ((*played)["last_action"]["seat"], current_);
+  EXPECT_EQ((*played)["last_action"]["by_server"], true);
+}
+
+}  // namespace
+}  // namespace atout::server::testing
