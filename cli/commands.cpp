@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/rng.hpp"
 #include "atout/state.hpp"
 #include "flags.hpp"

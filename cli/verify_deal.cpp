@@ -3,7 +3,7 @@
 #include <map>
 
 #include "atout/fair_deal.hpp"
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/state.hpp"
 #include "commands.hpp"
 #include "flags.hpp"

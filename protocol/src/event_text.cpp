@@ -188,7 +188,7 @@ class writer {
     ch('}');
   }
 
-  // to_json(Observation) in json.cpp, member for member.
+  // to_json(Observation) in engine_json.cpp, member for member.
   void observation(const Observation& o) {
     const bool playing = o.phase == Phase::playing;
     ch('{');

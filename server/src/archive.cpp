@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/server/stored_match.hpp"
 #include "atout/store/store.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/server/store_journal.hpp"
 #include "atout/server/stored_match.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/server/stored_match.hpp"
 
 namespace atout::server {

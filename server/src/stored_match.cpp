@@ -1,7 +1,7 @@
 // Stored match rows turned back into a Record and the table's settings.
 #include "atout/server/stored_match.hpp"
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 
 namespace atout::server {
 

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/rng.hpp"
 #include "atout/state.hpp"
 

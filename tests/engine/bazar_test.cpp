@@ -9,7 +9,7 @@
 #include <functional>
 
 #include "atout/declarations.hpp"
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/state.hpp"
 #include "test_util.hpp"
 #include "variants/bazar_auction.hpp"

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/state.hpp"
 #include "test_util.hpp"
 

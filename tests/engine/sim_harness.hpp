@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/rng.hpp"
 #include "atout/state.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/rng.hpp"
 #include "atout/server/table.hpp"
 #include "card_scan.hpp"

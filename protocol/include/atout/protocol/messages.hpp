@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 #include "atout/state.hpp"
 
 namespace atout::protocol {

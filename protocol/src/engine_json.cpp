@@ -1,5 +1,5 @@
 // JSON conversions for engine values.
-#include "atout/protocol/json.hpp"
+#include "atout/protocol/engine_json.hpp"
 
 namespace atout::protocol {
 
