@@ -6,9 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -17,7 +17,6 @@
 #include <future>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -45,112 +44,82 @@ struct options {
   bool ack_event = false;  // hello's ack: "event"
 };
 
-const char* const kUsage =
-    "Usage: atout-loadgen [options]\n"
-    "Plays tables of random legal actions against an atout-server over loopback WebSockets and\n"
-    "reports accepted actions per second, round-trip latency (action sent -> accepted), errors by\n"
-    "code and the server's RSS per connection. Human text first, then one JSON line.\n"
-    "\n"
-    "  --port N            the server's port (or use --spawn)\n"
-    "  --host ADDR         the server's address (default 127.0.0.1; loopback only)\n"
-    "  --spawn PATH        start this atout-server on a free port (127.0.0.1, --max-conns-per-ip 0)\n"
-    "                      and stop it at the end\n"
-    "  --server-threads N  --threads for the spawned server (default 2)\n"
-    "  --server-arg ARG    one more argument for the spawned server (repeatable)\n"
-    "  --server-pid PID    read this process's RSS (set by --spawn)\n"
-    "  --tables M          tables playing at once (default 100)\n"
-    "  --variant V         variant to play (default french)\n"
-    "  --idle K            extra connections that say hello and then stay idle (default 0)\n"
-    "  --duration S        seconds of measured play (default 10, at most 3600)\n"
-    "  --actions N         stop after N accepted actions (default: no bound but --duration)\n"
-    "  --threads T         load generator I/O threads (default 1)\n"
-    "  --seed N            seed for the random choices (default 1)\n"
-    "  --think-ms T        each player thinks T ms on average (T/2 to 3T/2) before acting; 0, the\n"
-    "                      default, acts at once, which measures throughput rather than latency\n"
-    "  --ack MODE          how actions are acknowledged (hello's ack): reply, the default (an\n"
-    "                      accepted reply, then the event), or event (the actor's event carries\n"
-    "                      the request id; one message fewer per action)\n"
-    "  --help              print this and exit\n"
-    "Exit status: 0 when actions were accepted and there were no errors, 1 otherwise, 2 for bad\n"
-    "flags.\n";
-
 [[noreturn]] void bad_flag(const std::string& message) {
   std::cerr << "atout-loadgen: " << message << "\nTry 'atout-loadgen --help'.\n";
   std::exit(2);
 }
 
-template <typename T>
-T number(const std::string& flag, const std::string& value, T lo, T hi) {
-  T v{};
-  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-  if (ec != std::errc() || end != value.data() + value.size() || v < lo || v > hi)
-    bad_flag(flag + " must be a number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not '" + value +
-             "'");
-  return v;
-}
-
 options parse(int argc, char** argv) {
   options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    std::optional<std::string> value;
-    if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = flag.substr(eq + 1);
-      flag = flag.substr(0, eq);
-    }
-    if (flag == "--help" || flag == "-h") {
-      std::cout << kUsage;
-      std::exit(0);
-    }
-    static const char* const kValued[] = {"--port",       "--host",    "--spawn",   "--server-threads", "--server-arg",
-                                          "--server-pid", "--tables",  "--variant", "--idle",           "--duration",
-                                          "--actions",    "--threads", "--seed",    "--think-ms",       "--ack"};
-    if (std::find_if(std::begin(kValued), std::end(kValued), [&](const char* f) { return flag == f; }) ==
-        std::end(kValued))
-      bad_flag("unknown option '" + flag + "'");
-    if (!value) {
-      if (i + 1 >= argc) bad_flag(flag + " needs a value");
-      value = argv[++i];
-    }
-    const std::string& v = *value;
-    if (flag == "--port") {
-      o.port = number(flag, v, 1, 65535);
-    } else if (flag == "--host") {
-      beast::error_code ec;
-      const auto address = net::ip::make_address(v, ec);
-      if (ec || !address.is_loopback()) bad_flag("--host must be a loopback address, not '" + v + "'");
-      o.host = v;
-    } else if (flag == "--spawn") {
-      if (::access(v.c_str(), X_OK) != 0) bad_flag("--spawn " + v + " is not an executable");
-      o.spawn = v;
-    } else if (flag == "--server-threads") {
-      o.server_threads = number(flag, v, 1, 256);
-    } else if (flag == "--server-arg") {
-      o.server_args.push_back(v);
-    } else if (flag == "--server-pid") {
-      o.server_pid = number(flag, v, 1, 1 << 30);
-    } else if (flag == "--tables") {
-      o.tables = number(flag, v, 0, 100'000);
-    } else if (flag == "--variant") {
-      if (!find_variant(v)) bad_flag("unknown variant '" + v + "'");
-      o.variant = v;
-    } else if (flag == "--idle") {
-      o.idle = number(flag, v, 0, 1'000'000);
-    } else if (flag == "--duration") {
-      o.duration = number(flag, v, 0.1, 3600.0);
-    } else if (flag == "--actions") {
-      o.actions = number<std::uint64_t>(flag, v, 1, 1'000'000'000'000);
-    } else if (flag == "--threads") {
-      o.threads = number(flag, v, 1, 64);
-    } else if (flag == "--think-ms") {
-      o.think_ms = number(flag, v, 0, 60'000);
-    } else if (flag == "--ack") {
-      if (v != "reply" && v != "event") bad_flag("--ack must be reply or event, not '" + v + "'");
-      o.ack_event = v == "event";
-    } else {
-      o.seed = number<std::uint64_t>(flag, v, 0, UINT64_MAX);
-    }
+  CLI::App app(
+      "Plays tables of random legal actions against an atout-server over loopback WebSockets and\n"
+      "reports accepted actions per second, round-trip latency (action sent -> accepted), errors by\n"
+      "code and the server's RSS per connection. Human text first, then one JSON line.\n"
+      "Exit status: 0 when actions were accepted and there were no errors, 1 otherwise, 2 for bad\n"
+      "flags.",
+      "atout-loadgen");
+  app.set_help_flag("-h,--help", "print this and exit");
+  app.get_formatter()->column_width(30);
+  const CLI::Validator loopback(
+      [](std::string& v) -> std::string {
+        beast::error_code ec;
+        const auto address = net::ip::make_address(v, ec);
+        return ec || !address.is_loopback() ? "must be a loopback address, not '" + v + "'" : std::string();
+      },
+      "ADDR");
+  const CLI::Validator executable(
+      [](std::string& v) { return ::access(v.c_str(), X_OK) != 0 ? v + " is not an executable" : std::string(); },
+      "PATH");
+  const CLI::Validator variant(
+      [](std::string& v) { return find_variant(v) ? std::string() : "unknown variant '" + v + "'"; }, "V");
+  app.add_option("--port", o.port, "the server's port (or use --spawn)")->check(CLI::Range(1, 65535));
+  app.add_option("--host", o.host, "the server's address (loopback only)")->capture_default_str()->check(loopback);
+  app.add_option("--spawn", o.spawn,
+                 "start this atout-server on a free port (127.0.0.1, --max-conns-per-ip 0)\nand stop it at the end")
+      ->check(executable);
+  app.add_option("--server-threads", o.server_threads, "--threads for the spawned server")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  app.add_option("--server-arg", o.server_args,
+                 "one more argument for the spawned server (repeatable); write\n--server-arg=ARG when ARG "
+                 "begins with a dash")
+      ->expected(1)
+      ->take_all()
+      ->allow_extra_args(false);
+  app.add_option("--server-pid", o.server_pid, "read this process's RSS (set by --spawn)")
+      ->check(CLI::Range(1, 1 << 30));
+  app.add_option("--tables", o.tables, "tables playing at once")->capture_default_str()->check(CLI::Range(0, 100'000));
+  app.add_option("--variant", o.variant, "variant to play")->capture_default_str()->check(variant);
+  app.add_option("--idle", o.idle, "extra connections that say hello and then stay idle")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1'000'000));
+  app.add_option("--duration", o.duration, "seconds of measured play (at most 3600)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  app.add_option("--actions", o.actions, "stop after N accepted actions (default: no bound but --duration)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
+  app.add_option("--threads", o.threads, "load generator I/O threads")->capture_default_str()->check(CLI::Range(1, 64));
+  app.add_option("--seed", o.seed, "seed for the random choices")->capture_default_str();
+  app.add_option("--think-ms", o.think_ms,
+                 "each player thinks T ms on average (T/2 to 3T/2) before acting; 0\nacts at once, which "
+                 "measures throughput rather than latency")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 60'000));
+  std::string ack = "reply";
+  app.add_option("--ack", ack,
+                 "how actions are acknowledged (hello's ack): reply (an accepted\nreply, then the event), or "
+                 "event (the actor's event carries the\nrequest id; one message fewer per action)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"reply", "event"}));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    std::exit(0);
+  } catch (const CLI::ParseError& e) {
+    bad_flag(e.what());
   }
+  o.ack_event = ack == "event";
   if (o.port == 0 && o.spawn.empty()) bad_flag("give --port or --spawn");
   if (o.port != 0 && !o.spawn.empty()) bad_flag("give --port or --spawn, not both");
   if (o.tables == 0 && o.idle == 0) bad_flag("nothing to do: --tables and --idle are both 0");

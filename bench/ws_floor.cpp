@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -276,37 +276,41 @@ int drive(int pairs_count, double duration, std::size_t action_bytes, std::size_
   return ok ? 0 : 1;
 }
 
-template <typename T>
-T arg(const char* text, T lo, T hi, const char* what) {
-  T v{};
-  const std::string_view s(text);
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || v < lo || v > hi) {
-    std::fprintf(stderr, "atout-wsfloor: %s must be a number from %s to %s, not '%s'\n", what,
-                 std::to_string(lo).c_str(), std::to_string(hi).c_str(), text);
-    std::exit(2);
-  }
-  return v;
-}
-
 }  // namespace
 }  // namespace atout::loadgen
 
 int main(int argc, char** argv) {
   using namespace atout::loadgen;
-  if (argc != 6) {
-    std::fprintf(stderr,
-                 "Usage: atout-wsfloor PAIRS SECONDS ACTION_BYTES EVENT_BYTES SERVER_THREADS\n"
-                 "Relays a duel's message pattern (one frame up, one event to both seats) over PAIRS\n"
-                 "pairs of loopback WebSockets, with no game and no store, after one second of warm-up,\n"
-                 "and prints one JSON line: actions/s, round trips, CPU per action of the relay and of\n"
-                 "the client. The sizes are payload bytes; atout-server's duel frames measured 87 and\n"
-                 "960 bytes on the wire (81 and 956 of payload). Exit status 0 when every pair played\n"
-                 "and nothing failed, 1 otherwise, 2 for bad arguments.\n");
+  CLI::App app(
+      "Relays a duel's message pattern (one frame up, one event to both seats) over PAIRS\n"
+      "pairs of loopback WebSockets, with no game and no store, after one second of warm-up,\n"
+      "and prints one JSON line: actions/s, round trips, CPU per action of the relay and of\n"
+      "the client. The sizes are payload bytes; atout-server's duel frames measured 87 and\n"
+      "960 bytes on the wire (81 and 956 of payload). Exit status 0 when every pair played\n"
+      "and nothing failed, 1 otherwise, 2 for bad arguments.",
+      "atout-wsfloor");
+  app.set_help_flag("-h,--help", "print this and exit");
+  int pair_count = 0, server_threads = 0;
+  double seconds = 0;
+  std::size_t action_bytes = 0, event_bytes = 0;
+  app.add_option("PAIRS", pair_count, "pairs of connections")->required()->check(CLI::Range(1, 100'000));
+  app.add_option("SECONDS", seconds, "seconds of measured relaying")->required()->check(CLI::Range(0.5, 600.0));
+  app.add_option("ACTION_BYTES", action_bytes, "payload of an action frame")
+      ->required()
+      ->check(CLI::Range(std::size_t{26}, std::size_t{1} << 20));
+  app.add_option("EVENT_BYTES", event_bytes, "payload of an event frame")
+      ->required()
+      ->check(CLI::Range(std::size_t{19}, std::size_t{1} << 20));
+  app.add_option("SERVER_THREADS", server_threads, "I/O threads of the relay")->required()->check(CLI::Range(1, 64));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "atout-wsfloor: %s\n%s", e.what(), app.help().c_str());
     return 2;
   }
   ::signal(SIGPIPE, SIG_IGN);
-  return drive(arg(argv[1], 1, 100'000, "pairs"), arg(argv[2], 0.5, 600.0, "seconds"),
-               arg<std::size_t>(argv[3], 26, 1 << 20, "action bytes"),
-               arg<std::size_t>(argv[4], 19, 1 << 20, "event bytes"), arg(argv[5], 1, 64, "server threads"));
+  return drive(pair_count, seconds, action_bytes, event_bytes, server_threads);
 }
