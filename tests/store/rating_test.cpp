@@ -28,7 +28,7 @@ TEST(Rating, TwoVersusTwoIndividualRatings) {
   EXPECT_NEAR(r[1][1].sigma, 8.111707446126035, 1e-12);
 }
 
-TEST(Rating, ModelDefaultsAreTheIssuesConstants) {
+TEST(Rating, ModelDefaultsAreOpenSkillsPlackettLuceConstants) {
   const RatingModel m;
   EXPECT_DOUBLE_EQ(m.mu, 25.0);
   EXPECT_DOUBLE_EQ(m.sigma, 25.0 / 3);
