@@ -13,12 +13,6 @@ using protocol::EventKind;
 using protocol::RequestId;
 using protocol::TableStatus;
 
-namespace {
-
-bool connected(const std::optional<member>& m) { return m && m->conn != 0; }
-
-}  // namespace
-
 std::string to_string(match_end e) {
   switch (e) {
     case match_end::finished:
@@ -99,7 +93,7 @@ void table::restored() {
     if (self->running())
       for (std::size_t s = 0; s < self->seating_.size(); ++s)
         if (self->seating_.at(static_cast<Seat>(s)).holder &&
-            !connected(self->seating_.at(static_cast<Seat>(s)).holder))
+            !seating::connected(self->seating_.at(static_cast<Seat>(s)).holder))
           self->start_reconnect_window(static_cast<Seat>(s));
     self->note_hand();
     self->schedule_turn();

@@ -14,12 +14,6 @@ using protocol::EventKind;
 using protocol::RequestId;
 using protocol::TableStatus;
 
-namespace {
-
-bool connected(const std::optional<member>& m) { return m && m->conn != 0; }
-
-}  // namespace
-
 void table::start_match() {
   phase_ = phase::running;
   if (journal_) {
@@ -113,7 +107,7 @@ void table::schedule_turn() {
   if (seat == kNoSeat || status() != TableStatus::playing) return clocks_.stop_turn();
   const seating::seat_slot& slot = seating_.at(seat);
   const std::chrono::milliseconds turn(settings_.turn_ms);
-  const bool absent = !connected(slot.holder) || slot.away;
+  const bool absent = !seating::connected(slot.holder) || slot.away;
   clocks_.time_turn(absent ? std::min(turn, kAbsentDelay) : turn,
                     [self = shared_from_this()] { self->on_turn_timeout(); });
 }
@@ -123,7 +117,7 @@ void table::on_turn_timeout() {
   if (!running() || seat == kNoSeat) return;
   seating::seat_slot& slot = seating_.at(seat);
   bool away_now = false;
-  if (connected(slot.holder) && !slot.away && ++slot.timeouts >= settings_.away_after) {
+  if (seating::connected(slot.holder) && !slot.away && ++slot.timeouts >= settings_.away_after) {
     slot.away = true;
     away_now = true;
   }
@@ -203,7 +197,7 @@ void table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> 
   const seat_view::facts f = facts();
   for (std::size_t s = 0; s < seating_.size(); ++s) {
     const auto& holder = seating_.at(static_cast<Seat>(s)).holder;
-    if (!connected(holder)) continue;
+    if (!seating::connected(holder)) continue;
     protocol::Event e = view_.event(*state_, seq_, kind, static_cast<Seat>(s), last, hand_result, f, true);
     if (last && last->seat == static_cast<Seat>(s)) e.id = ack;
     deliver(holder->link, wire(e));

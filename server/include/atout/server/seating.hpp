@@ -35,6 +35,8 @@ class seating {
   bool is_member(std::uint64_t conn) const;
   bool is_watching(std::uint64_t conn) const;
   bool all_seated() const;
+  // A holder whose connection is open (conn == 0: the seat is held for a disconnected player).
+  static bool connected(const std::optional<member>& m) { return m && m->conn != 0; }
   // A seat is held for a player who disconnected and may come back.
   bool any_held() const;
 
