@@ -2,9 +2,9 @@
 #include "atout/server/players.hpp"
 
 #include "atout/server/random.hpp"
+#include "atout/server/store_journal.hpp"
 #include "atout/sha256.hpp"
 #include "atout/store/store.hpp"
-#include "atout/server/store_journal.hpp"
 
 namespace atout::server {
 
