@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "atout/server/table_clock.hpp"
@@ -18,6 +20,20 @@ class fake_clock : public table_clock {
     auto t = std::make_unique<timer>(std::move(strand));
     waits_.push_back(t->wait_);
     return t;
+  }
+
+  // Drops every pending wait without running it, as destroying an io_context destroys its queued
+  // handlers. A wait holds its table (the table holds its timers and so the wait), so a test ends
+  // with this to break that cycle.
+  void drop_pending() {
+    std::vector<std::shared_ptr<wait>> live;
+    for (const auto& weak : waits_)
+      if (auto w = weak.lock()) live.push_back(std::move(w));
+    waits_.clear();
+    for (const auto& w : live) {
+      w->fn = nullptr;
+      ++w->gen;
+    }
   }
 
   // Moves the clock on by `d` and posts every wait now due to its strand, earliest first; the

@@ -15,6 +15,8 @@ using namespace std::chrono_literals;
 
 class TableTimersTest : public ::testing::Test {
  protected:
+  // Tables whose turn is still timed would otherwise outlive the test (see drop_pending).
+  void TearDown() override { clock_->drop_pending(); }
   static Record header() {
     Record h;
     h.variant = "duel";
