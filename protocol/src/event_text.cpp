@@ -293,7 +293,7 @@ class writer {
   std::string& out_;
 };
 
-// The names come from messages.cpp's one mapping, looked up once.
+// The names come from the one mapping in wire_enums.hpp, looked up once.
 const std::string& kind_name(EventKind k) {
   static const std::array<std::string, 4> names = {to_string(EventKind::start), to_string(EventKind::action),
                                                    to_string(EventKind::snapshot), to_string(EventKind::abandoned)};

@@ -1,0 +1,91 @@
+// Protocol v1 replies read from the store: profiles, leaderboards, match histories and replays.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "atout/protocol/basics.hpp"
+#include "atout/protocol/engine_json.hpp"
+#include "atout/protocol/requests.hpp"
+#include "atout/state.hpp"
+
+namespace atout::protocol {
+
+struct RatingInfo {
+  std::string ladder;
+  double mu = 0, sigma = 0, ordinal = 0;  // ordinal = mu - 3 sigma, what is displayed and ranked
+  int matches = 0;
+};
+struct Profile {
+  std::string player_id;
+  std::string name;
+  std::int64_t created_at = 0;  // Unix time, milliseconds
+  std::int64_t last_seen = 0;
+  std::vector<RatingInfo> ratings;
+};
+struct LeaderboardEntry {
+  int rank = 0;  // 1 is first
+  std::string player_id;
+  std::string name;
+  RatingInfo rating;
+};
+struct Leaderboard {
+  std::string ladder;
+  Page page;
+  int total = 0;  // rated players on the ladder
+  std::vector<LeaderboardEntry> entries;
+};
+struct HistoryEntry {
+  std::string match_id;
+  std::string variant;
+  int seat = 0;
+  int team = 0;
+  std::int64_t started_at = 0;
+  std::optional<std::int64_t> ended_at;   // empty while the match goes on
+  std::optional<std::string> end_reason;  // finished, abandoned, aborted
+  std::optional<std::array<int, 2>> match_score;
+  std::optional<int> winner;
+};
+struct History {
+  std::string player_id;
+  Page page;
+  std::vector<HistoryEntry> matches;  // newest first
+};
+struct ReplaySeat {
+  int seat = 0;
+  int team = 0;
+  std::string player_id;
+  std::string name;
+};
+// A hand's deal, now that the match is over: the commitment published before it and its seed.
+struct ReplayDeal {
+  int hand = 0;
+  Seat dealer = 0;
+  std::string commitment;
+  std::string seed;
+};
+// An ended match's full public record: `record` in the atout-record/1 format (with the match
+// seed), so the message itself is a record that `atout replay` reads.
+struct Replay {
+  std::string match_id;
+  std::string table_id;
+  Record record;
+  std::vector<ReplaySeat> seats;
+  std::vector<ReplayDeal> deals;
+  bool rated = false;
+  std::int64_t started_at = 0;
+  std::int64_t ended_at = 0;
+  std::string end_reason;
+  std::optional<std::array<int, 2>> match_score;
+  std::optional<int> winner;
+};
+
+json to_json(const Profile& m, const RequestId& id = {});
+json to_json(const Leaderboard& m, const RequestId& id = {});
+json to_json(const History& m, const RequestId& id = {});
+json to_json(const Replay& m, const RequestId& id = {});
+
+}  // namespace atout::protocol

@@ -1,0 +1,64 @@
+// What every protocol v1 message shares: the version, request ids, and errors with stable codes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace atout::protocol {
+
+inline constexpr int kVersion = 1;
+
+// Stable error codes (docs/protocol.md lists each with its meaning). Engine refusals arrive as
+// `illegal_action` with the engine's own stable code in `reason`.
+enum class ErrorCode : std::uint8_t {
+  bad_json,
+  bad_message,
+  missing_field,
+  invalid_field,
+  unknown_type,
+  unsupported_version,
+  hello_required,
+  already_identified,
+  unknown_token,
+  unknown_variant,
+  bad_option,
+  unknown_table,
+  bad_invite,
+  bad_seat,
+  seat_taken,
+  table_full,
+  already_seated,
+  not_seated,
+  not_at_table,
+  match_not_running,
+  illegal_action,
+  internal_error,
+  chat_too_fast,  // more chat than the rate limit allows; the message was dropped
+  unknown_player,
+  unknown_ladder,
+  unknown_match,
+  match_not_finished,
+};
+
+std::string to_string(ErrorCode c);
+// Every code, in declaration order (for documentation checks and tests).
+const std::vector<ErrorCode>& all_error_codes();
+
+// A client-chosen request id (a string or an integer), echoed in the reply; monostate: none.
+using RequestId = std::variant<std::monostate, std::int64_t, std::string>;
+
+struct Error {
+  ErrorCode code = ErrorCode::internal_error;
+  std::string message;
+  std::optional<std::string> field;     // the offending field, for missing_field / invalid_field
+  std::optional<std::string> reason;    // the engine's refusal code, for illegal_action
+  std::optional<std::string> table_id;  // the table concerned, where there is one
+};
+
+// Every error is made here: its code, a message for people, and the table concerned if any.
+Error make_error(ErrorCode code, std::string message, std::optional<std::string> table_id = std::nullopt);
+
+}  // namespace atout::protocol
