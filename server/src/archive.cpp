@@ -11,15 +11,9 @@
 namespace atout::server {
 
 using protocol::ErrorCode;
+using protocol::make_error;
 
 namespace {
-
-protocol::Error error(ErrorCode code, std::string message) {
-  protocol::Error e;
-  e.code = code;
-  e.message = std::move(message);
-  return e;
-}
 
 protocol::RatingInfo rating_info(const store::RatingRow& r) {
   return protocol::RatingInfo{r.ladder, r.mu, r.sigma, r.ordinal, r.matches};
@@ -38,7 +32,7 @@ void archive::stop() {
 
 archive::reply archive::read(const protocol::GetProfile& r) {
   const auto p = store_->player(r.player_id);
-  if (!p) return error(ErrorCode::unknown_player, "there is no player " + r.player_id);
+  if (!p) return make_error(ErrorCode::unknown_player, "there is no player " + r.player_id);
   protocol::Profile out;
   out.player_id = p->id;
   out.name = p->name;
@@ -52,7 +46,8 @@ archive::reply archive::read(const protocol::GetLeaderboard& r) {
   if (!find_variant(r.ladder)) {
     std::string known;
     for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.id;
-    return error(ErrorCode::unknown_ladder, "there is no ladder '" + r.ladder + "'; ladders are variants: " + known);
+    return make_error(ErrorCode::unknown_ladder,
+                      "there is no ladder '" + r.ladder + "'; ladders are variants: " + known);
   }
   protocol::Leaderboard out;
   out.ladder = r.ladder;
@@ -65,7 +60,7 @@ archive::reply archive::read(const protocol::GetLeaderboard& r) {
 }
 
 archive::reply archive::read(const protocol::GetHistory& r) {
-  if (!store_->player(r.player_id)) return error(ErrorCode::unknown_player, "there is no player " + r.player_id);
+  if (!store_->player(r.player_id)) return make_error(ErrorCode::unknown_player, "there is no player " + r.player_id);
   protocol::History out;
   out.player_id = r.player_id;
   out.page = r.page;
@@ -88,13 +83,13 @@ archive::reply archive::read(const protocol::GetHistory& r) {
 archive::reply archive::read(const protocol::GetReplay& r) {
   // Read without secrets first: a match still being played gives nothing away.
   const auto open = store_->match(r.match_id, false);
-  if (!open) return error(ErrorCode::unknown_match, "there is no match " + r.match_id);
+  if (!open) return make_error(ErrorCode::unknown_match, "there is no match " + r.match_id);
   if (!open->ended_at)
-    return error(ErrorCode::match_not_finished,
-                 "match " + r.match_id + " is still being played; its replay is published when it ends");
+    return make_error(ErrorCode::match_not_finished,
+                      "match " + r.match_id + " is still being played; its replay is published when it ends");
   // Over: nothing is hidden any more, so every seed is published with the record.
   const auto m = store_->match(r.match_id, true);
-  if (!m) return error(ErrorCode::unknown_match, "there is no match " + r.match_id);
+  if (!m) return make_error(ErrorCode::unknown_match, "there is no match " + r.match_id);
   protocol::Replay out;
   out.match_id = m->start.uid;
   out.table_id = m->start.table_id;
@@ -106,7 +101,8 @@ archive::reply archive::read(const protocol::GetReplay& r) {
   out.winner = m->winner;
   decoded_record decoded = decode_record(*m);
   if (!decoded.record)
-    return error(ErrorCode::internal_error, "match " + r.match_id + " is unreadable in the store: " + decoded.error);
+    return make_error(ErrorCode::internal_error,
+                      "match " + r.match_id + " is unreadable in the store: " + decoded.error);
   out.record = std::move(*decoded.record);
   for (const store::SeatRow& s : m->start.seats) out.seats.push_back({s.seat, s.team, s.player, s.name});
   for (const store::HandRow& h : m->hands)

@@ -1,12 +1,14 @@
 // The lobby actor: table creation, look-up by id or invite code, listings and subscriptions.
 #include "atout/server/lobby.hpp"
 
+#include "atout/server/error_wire.hpp"
 #include "atout/server/random.hpp"
 #include "atout/server/table.hpp"
 
 namespace atout::server {
 
 using protocol::ErrorCode;
+using protocol::make_error;
 using protocol::RequestId;
 using protocol::TableStatus;
 
@@ -15,18 +17,14 @@ namespace {
 constexpr std::size_t kInviteBytes = 16;   // 128 bits: not guessable
 constexpr std::size_t kMatchIdBytes = 16;  // 128 bits: unique across restarts
 
-protocol::Error error(ErrorCode code, std::string message, std::optional<std::string> table_id = std::nullopt) {
-  protocol::Error e;
-  e.code = code;
-  e.message = std::move(message);
-  e.table_id = std::move(table_id);
-  return e;
-}
-
 }  // namespace
 
 lobby::lobby(net::any_io_executor ex, std::shared_ptr<server::journal> journal)
     : io_(ex), strand_(net::make_strand(ex)), journal_(std::move(journal)) {}
+
+void lobby::reply_error(const member& m, ErrorCode code, std::string message, const RequestId& id) const {
+  deliver(m.link, error_wire(make_error(code, std::move(message)), id, metrics_.get()));
+}
 
 void lobby::create(protocol::CreateTable request, member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), request = std::move(request), m = std::move(m), id = std::move(id)] {
@@ -39,10 +37,8 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   if (!variant) {
     std::string known;
     for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.id;
-    deliver(m.link, wire(error(ErrorCode::unknown_variant,
-                               "unknown variant '" + request.variant.substr(0, 64) + "'; known: " + known),
-                         id));
-    return;
+    return reply_error(m, ErrorCode::unknown_variant,
+                       "unknown variant '" + request.variant.substr(0, 64) + "'; known: " + known, id);
   }
   Record header;
   header.variant = variant->id;
@@ -53,8 +49,7 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   if (!created.state) {
     const ErrorCode code =
         created.error && created.error->code == "bad_option" ? ErrorCode::bad_option : ErrorCode::internal_error;
-    deliver(m.link, wire(error(code, created.error ? created.error->message : "could not create the match"), id));
-    return;
+    return reply_error(m, code, created.error ? created.error->message : "could not create the match", id);
   }
 
   const std::uint64_t number = next_table_++;
@@ -118,17 +113,17 @@ void lobby::find(protocol::TableRef ref, bool join, found_fn then) {
     if (ref.invite) {
       const auto it = self->by_invite_.find(*ref.invite);
       if (it == self->by_invite_.end())
-        return then(nullptr, error(ErrorCode::bad_invite, "no table has that invite code"));
+        return then(nullptr, make_error(ErrorCode::bad_invite, "no table has that invite code"));
       const entry& e = self->tables_.at(it->second);
       if (ref.table_id && *ref.table_id != e.t->id())
-        return then(nullptr, error(ErrorCode::bad_invite, "that invite code is for another table", ref.table_id));
+        return then(nullptr, make_error(ErrorCode::bad_invite, "that invite code is for another table", ref.table_id));
       return then(e.t, std::nullopt);
     }
-    if (!ref.table_id) return then(nullptr, error(ErrorCode::unknown_table, "no table was named"));
+    if (!ref.table_id) return then(nullptr, make_error(ErrorCode::unknown_table, "no table was named"));
     const auto it = self->by_id_.find(*ref.table_id);
     // A private table is joined only through its invite code; without it, it does not exist.
     if (it == self->by_id_.end() || (join && self->tables_.at(it->second).invite))
-      return then(nullptr, error(ErrorCode::unknown_table, "there is no table " + *ref.table_id, ref.table_id));
+      return then(nullptr, make_error(ErrorCode::unknown_table, "there is no table " + *ref.table_id, ref.table_id));
     then(self->tables_.at(it->second).t, std::nullopt);
   });
 }
@@ -158,9 +153,8 @@ void lobby::drop(std::uint64_t conn) {
 void lobby::chat(member m, std::string text, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), text = std::move(text), id = std::move(id)] {
     if (!self->subscribers_.contains(m.conn))
-      return deliver(m.link, wire(error(ErrorCode::not_at_table,
-                                        "subscribe to the lobby (subscribe_lobby) to chat there, or name a table"),
-                                  id));
+      return self->reply_error(m, ErrorCode::not_at_table,
+                               "subscribe to the lobby (subscribe_lobby) to chat there, or name a table", id);
     protocol::ChatMessage line;
     line.player_id = m.player_id;
     line.name = m.name;

@@ -112,20 +112,9 @@ void metrics::action_done(std::chrono::steady_clock::time_point started) {
   action_latency.observe(std::chrono::steady_clock::now() - started);
 }
 
-void metrics::count_if_error(std::string_view message) {
-  // protocol::serialize writes keys in sorted order, so an error, and only an error, begins with
-  // its code (tests/server/metrics_test.cpp checks this for every code and message kind).
-  constexpr std::string_view kPrefix = R"({"code":")";
-  if (message.substr(0, kPrefix.size()) != kPrefix) return;
-  const std::string_view rest = message.substr(kPrefix.size());
-  const std::string_view code = rest.substr(0, rest.find('"'));
-  for (const protocol::ErrorCode c : protocol::all_error_codes()) {
-    if (protocol::to_string(c) == code) {
-      const auto i = static_cast<std::size_t>(c);
-      if (i < kMaxCodes && errors_[i]) errors_[i]->Increment();
-      return;
-    }
-  }
+void metrics::count_error(protocol::ErrorCode code) {
+  const auto i = static_cast<std::size_t>(code);
+  if (i < kMaxCodes && errors_[i]) errors_[i]->Increment();
 }
 
 std::uint64_t metrics::errors(protocol::ErrorCode code) const {

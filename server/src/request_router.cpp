@@ -2,6 +2,7 @@
 // handing the request to the lobby, a table or the archive.
 #include "atout/server/request_router.hpp"
 
+#include "atout/server/error_wire.hpp"
 #include "atout/server/table.hpp"
 #include "atout/server/ws_session.hpp"
 
@@ -14,10 +15,7 @@ request_router::request_router(std::shared_ptr<context> ctx, connection& conn, c
     : ctx_(std::move(ctx)), conn_(conn), chat_credits_(kChatBurst, kChatRate, now), now_(now) {}
 
 void request_router::reply_error(ErrorCode code, std::string message, const RequestId& id) {
-  protocol::Error e;
-  e.code = code;
-  e.message = std::move(message);
-  conn_.reply(wire(e, id));
+  conn_.reply(error_wire(protocol::make_error(code, std::move(message)), id, ctx_->metrics.get()));
 }
 
 member request_router::me() {
@@ -58,7 +56,8 @@ void request_router::leave_all() {
 void request_router::handle(std::string_view text, clock::time_point now) {
   now_ = now;
   protocol::ParsedRequest parsed = protocol::parse_request(text);
-  if (auto* e = std::get_if<protocol::Error>(&parsed.body)) return conn_.reply(wire(*e, parsed.id));
+  if (auto* e = std::get_if<protocol::Error>(&parsed.body))
+    return conn_.reply(error_wire(*e, parsed.id, ctx_->metrics.get()));
   // Shutting down: nothing new is accepted, so what is saved is what was acknowledged.
   if (ctx_->shutting_down) return;
   const auto& r = std::get<protocol::Request>(parsed.body);
@@ -133,17 +132,20 @@ void request_router::handle(const protocol::Sit& r, const RequestId& id) {
   // it holds no seat for, as if it did not exist.
   const bool resuming = r.last_seq.has_value();
   ctx_->lobby->find(r.where, !resuming,
-                    [m = me(), seat = r.seat, id, last_seq = r.last_seq](std::shared_ptr<table> t, auto error) {
-                      if (error) return deliver(m.link, wire(*error, id));
+                    [m = me(), seat = r.seat, id, last_seq = r.last_seq, counts = ctx_->metrics](
+                        std::shared_ptr<table> t, auto error) {
+                      if (error) return deliver(m.link, error_wire(*error, id, counts.get()));
                       t->sit(m, seat, id, last_seq);
                     });
 }
 
 void request_router::handle(const protocol::Spectate& r, const RequestId& id) {
-  ctx_->lobby->find(r.where, true, [m = me(), id, last_seq = r.last_seq](std::shared_ptr<table> t, auto error) {
-    if (error) return deliver(m.link, wire(*error, id));
-    t->spectate(m, id, last_seq);
-  });
+  ctx_->lobby->find(
+      r.where, true,
+      [m = me(), id, last_seq = r.last_seq, counts = ctx_->metrics](std::shared_ptr<table> t, auto error) {
+        if (error) return deliver(m.link, error_wire(*error, id, counts.get()));
+        t->spectate(m, id, last_seq);
+      });
 }
 
 template <typename Fn>
@@ -152,9 +154,9 @@ void request_router::with_member_table(const std::string& table_id, const Reques
     if (auto t = it->second.lock()) return fn(t);
   }
   ctx_->lobby->find(protocol::TableRef{table_id, std::nullopt}, false,
-                    [link = conn_.weak(), id, fn](std::shared_ptr<table> t, auto error) {
+                    [link = conn_.weak(), id, fn, counts = ctx_->metrics](std::shared_ptr<table> t, auto error) {
                       if (error) {
-                        if (auto self = link.lock()) self->send(wire(*error, id));
+                        if (auto self = link.lock()) self->send(error_wire(*error, id, counts.get()));
                         return;
                       }
                       fn(t);
@@ -194,8 +196,11 @@ void request_router::handle(const protocol::Chat& r, const RequestId& id) {
 template <typename Request>
 void request_router::ask_archive(const Request& r, const RequestId& id) {
   if (!ctx_->archive) return reply_error(ErrorCode::internal_error, "this server keeps no records", id);
-  ctx_->archive->ask(r, [link = conn_.weak(), id](archive::reply reply) {
-    if (auto self = link.lock()) self->send(std::make_shared<const std::string>(archive::message(reply, id)));
+  ctx_->archive->ask(r, [link = conn_.weak(), id, counts = ctx_->metrics](archive::reply reply) {
+    auto self = link.lock();
+    if (!self) return;
+    if (const auto* e = std::get_if<protocol::Error>(&reply)) return self->send(error_wire(*e, id, counts.get()));
+    self->send(std::make_shared<const std::string>(archive::message(reply, id)));
   });
 }
 

@@ -13,24 +13,9 @@ using protocol::EventKind;
 seat_view::seat_view(std::string table_id, std::string match_id)
     : table_id_(std::move(table_id)), match_id_(std::move(match_id)) {}
 
-std::optional<seat_view::hand_deal> seat_view::current_deal(const State& st) const {
-  if (st.is_terminal()) return std::nullopt;
-  const Observation public_view = st.observation(kNoSeat);
-  // Server matches deal every hand from the match seed; a match built from explicit decks (tests)
-  // has nothing to commit to for those hands.
-  const DealSource& source = st.record().deal;
-  const auto hand = static_cast<std::size_t>(public_view.hand);
-  std::optional<Seed> seed;
-  if (hand < source.decks.size()) return std::nullopt;
-  if (hand < source.seeds.size()) {
-    seed = source.seeds[hand];
-  } else if (source.seed) {
-    seed = derive_deal_seed(*source.seed, hand);
-  }
-  if (!seed) return std::nullopt;
-  return hand_deal{public_view.hand, public_view.dealer, *seed,
-                   protocol::DealCommitment{match_id_, public_view.hand,
-                                            atout::deal_commitment(*seed, match_id_, public_view.hand)}};
+std::optional<protocol::DealCommitment> seat_view::commitment(const DealInfo& d) const {
+  if (!d.seed) return std::nullopt;
+  return protocol::DealCommitment{match_id_, d.hand, atout::deal_commitment(*d.seed, match_id_, d.hand)};
 }
 
 protocol::Event seat_view::event(const State& st, std::uint64_t seq, EventKind kind, Seat viewer,
@@ -43,8 +28,8 @@ protocol::Event seat_view::event(const State& st, std::uint64_t seq, EventKind k
   e.observation = st.observation(viewer);
   if (live) {
     e.deal = f.deal;
-  } else if (const auto d = current_deal(st)) {
-    e.deal = d->commitment;
+  } else if (!st.is_terminal()) {
+    e.deal = commitment(st.deal());
   }
   if (st.is_terminal()) e.deal.reset();
   e.hand_result = hand_result;
@@ -91,13 +76,10 @@ std::optional<std::vector<protocol::Event>> seat_view::since(const State& live, 
       out.push_back(event(replay, s, EventKind::start, viewer, std::nullopt, std::nullopt, f, is_live));
     } else if (next < actions.size()) {
       const RecordedAction& a = actions[next++];
-      const std::size_t before = replay.hand_results().size();
-      replay.apply(a.seat, a.action);
-      std::optional<HandResult> ended;
-      if (replay.hand_results().size() > before) ended = replay.hand_results().back();
+      const Step step = replay.step(a.seat, a.action);
       // Whether the server played it is not in the record; the live event said so at the time.
       out.push_back(event(replay, s, EventKind::action, viewer, protocol::LastAction{a.seat, a.action, false, false},
-                          ended, f, is_live));
+                          step.hand_ended, f, is_live));
     } else if (f.abandoned_by) {
       out.push_back(event(replay, s, EventKind::abandoned, viewer, std::nullopt, std::nullopt, f, is_live));
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "atout/server/error_wire.hpp"
 #include "atout/server/lobby.hpp"
 
 namespace atout::server {
@@ -95,7 +96,7 @@ void table::restored() {
         if (self->seating_.at(static_cast<Seat>(s)).holder &&
             !seating::connected(self->seating_.at(static_cast<Seat>(s)).holder))
           self->start_reconnect_window(static_cast<Seat>(s));
-    self->note_hand();
+    if (self->running() && !self->state_->is_terminal()) self->begin_deal(self->state_->deal());
     self->schedule_turn();
     // changed() would close a table nobody is at; a running match's held seats keep it open.
     if (self->running()) return self->changed();
@@ -246,12 +247,9 @@ void table::do_detach(std::uint64_t conn) {
 
 void table::reply_error(const std::weak_ptr<peer>& to, ErrorCode code, std::string message, const RequestId& id,
                         std::optional<std::string> reason) {
-  protocol::Error e;
-  e.code = code;
-  e.message = std::move(message);
+  protocol::Error e = protocol::make_error(code, std::move(message), id_);
   e.reason = std::move(reason);
-  e.table_id = id_;
-  deliver(to, wire(e, id));
+  deliver(to, error_wire(e, id, metrics_.get()));
 }
 
 void table::reply_not_member(const member& m, ErrorCode code, std::string message, const RequestId& id) {

@@ -31,7 +31,7 @@ void table::start_match() {
   }
   changed();
   ++seq_;
-  note_hand();
+  begin_deal(state_->deal());
   schedule_turn();
   broadcast_event(EventKind::start, std::nullopt, std::nullopt);
 }
@@ -48,11 +48,11 @@ void table::do_act(const member& m, const Action& action, const RequestId& id) {
     return reply_error(m.link, ErrorCode::match_not_running,
                        "the match at " + id_ + " is paused until the empty seat is taken", id);
 
-  const std::size_t hands_before = state_->hand_results().size();
-  const Refusal refusal = state_->apply(*seat, action);
-  if (refusal != Refusal::none)
+  const Step step = state_->step(*seat, action);
+  if (!step.applied())
     return reply_error(m.link, ErrorCode::illegal_action,
-                       "the engine refused '" + to_string(action) + "': " + to_string(refusal), id, to_string(refusal));
+                       "the engine refused '" + to_string(action) + "': " + to_string(step.refusal), id,
+                       to_string(step.refusal));
   // The acknowledgement goes first so the actor can tell its own action's event from others'.
   // With `ack: "event"` there is none: the actor's event carries the request id instead.
   const bool by_event = m.ack == protocol::Ack::event;
@@ -60,25 +60,22 @@ void table::do_act(const member& m, const Action& action, const RequestId& id) {
   seating::seat_slot& slot = seating_.at(*seat);
   slot.timeouts = 0;
   const bool was_away = std::exchange(slot.away, false);
-  after_action(*seat, action, hands_before, false, by_event ? id : RequestId{});
+  after_action(*seat, action, step, false, by_event ? id : RequestId{});
   if (was_away) changed();
 }
 
-void table::after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server,
-                         const RequestId& ack) {
+void table::after_action(Seat seat, const Action& action, const Step& step, bool by_server, const RequestId& ack) {
   ++seq_;
   if (journal_) journal_->action(match_id_, seq_, seat, action, by_server);
-  std::optional<HandResult> ended;
-  if (state_->hand_results().size() > hands_before) {
-    ended = state_->hand_results().back();
-    if (journal_) journal_->hand_ended(match_id_, *ended, seq_);
+  if (step.hand_ended && journal_) journal_->hand_ended(match_id_, *step.hand_ended, seq_);
+  if (step.match_ended) {
+    phase_ = phase::finished;
+    deal_.reset();
   }
-  const bool over = state_->is_terminal();
-  if (over) phase_ = phase::finished;
-  note_hand();
+  if (step.deal_started) begin_deal(*step.deal_started);
   schedule_turn();
-  broadcast_event(EventKind::action, protocol::LastAction{seat, action, false, by_server}, ended, ack);
-  if (over) {
+  broadcast_event(EventKind::action, protocol::LastAction{seat, action, false, by_server}, step.hand_ended, ack);
+  if (step.match_ended) {
     if (journal_) journal_->match_ended(match_id_, state_->winner(), state_->match_score(), match_end::finished);
     clocks_.stop_all();
     changed();
@@ -127,13 +124,13 @@ void table::on_turn_timeout() {
     return;
   }
   const Action action = fallback_action(view);
-  const std::size_t hands_before = state_->hand_results().size();
-  if (const Refusal r = state_->apply(seat, action); r != Refusal::none) {
+  const Step step = state_->step(seat, action);
+  if (!step.applied()) {
     spdlog::error("table {}: the engine refused the fallback '{}' for seat {}: {}", id_, to_string(action), seat,
-                  to_string(r));
+                  to_string(step.refusal));
     return;
   }
-  after_action(seat, action, hands_before, true);
+  after_action(seat, action, step, true);
   if (away_now) changed();
 }
 
@@ -162,21 +159,13 @@ void table::on_reconnect_expired(Seat seat) {
   changed();
 }
 
-void table::note_hand() {
-  if (phase_ == phase::waiting || state_->is_terminal()) return;
-  // A new hand is dealt only when one ends, so the count of results tells when to recompute.
-  const std::size_t results = state_->hand_results().size();
-  if (results == deal_results_) return;
-  deal_results_ = results;
-  // The seed is derived (and the public view built) once per hand, for the commitment and the
-  // journal alike.
-  const auto d = view_.current_deal(*state_);
-  deal_.reset();
-  if (!d) return;
-  deal_ = d->commitment;
-  // A restored table recomputes the commitment of the hand in progress; the store may keep it.
-  if (journal_ && d->hand >= hands_stored_)
-    journal_->hand_started(match_id_, d->hand, d->dealer, d->seed, deal_->commitment, seq_ + 1);
+void table::begin_deal(const DealInfo& d) {
+  // The commitment is made once per hand and goes out with every event of that hand.
+  deal_ = view_.commitment(d);
+  // A hand dealt from an explicit deck (tests) has no seed to commit to or to store. A restored
+  // table recomputes the commitment of the hand in progress, which the store may already hold.
+  if (deal_ && journal_ && d.hand >= hands_stored_)
+    journal_->hand_started(match_id_, d.hand, d.dealer, *d.seed, deal_->commitment, seq_ + 1);
 }
 
 seat_view::facts table::facts() const { return seat_view::facts{deal_, abandoned_by_, clocks_.turn_left()}; }

@@ -123,7 +123,6 @@ void ws_session::send(std::shared_ptr<const std::string> message) {
 
 void ws_session::on_send(std::shared_ptr<const std::string> message) {
   if (state_ != state::open) return;
-  ctx_->metrics->count_if_error(*message);
   const session_limits& limits = ctx_->limits;
   // One message is always taken, however large, so only a backlog can trip the byte limit.
   if (queue_.size() >= limits.max_queue_messages ||

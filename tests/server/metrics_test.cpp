@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "atout/server/error_wire.hpp"
 #include "metrics_text.hpp"
 #include "test_client.hpp"
 
@@ -82,10 +83,14 @@ TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
   const json legal = (ea["observation"]["legal"].empty() ? eb : ea)["observation"]["legal"];
   ASSERT_FALSE(legal.empty());
 
-  // Errors: an action out of turn, and bad JSON.
+  // Errors, one found by each part of the server: an action out of turn (the table), bad JSON (the
+  // protocol), an unknown variant (the lobby) and a table that is not there (the lobby's search,
+  // answered by the router).
   EXPECT_EQ(idle.request({{"type", "action"}, {"table_id", table_id}, {"action", legal[0]}})["code"], "illegal_action");
   idle.send_raw("{not json");
   EXPECT_EQ(idle.wait_for("error")["code"], "bad_json");
+  EXPECT_EQ(idle.request({{"type", "create_table"}, {"variant", "skat"}})["code"], "unknown_variant");
+  EXPECT_EQ(idle.request({{"type", "spectate"}, {"table_id", "no-such-table"}})["code"], "unknown_table");
   EXPECT_EQ(actor.request({{"type", "action"}, {"table_id", table_id}, {"action", legal[0]}})["type"], "accepted");
 
   const metrics_page after = fetch_until(server.port(), [](metrics_page& p) {
@@ -96,7 +101,9 @@ TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
   EXPECT_GT(at(after, "atout_action_latency_seconds_sum"), 0);
   EXPECT_EQ(at(after, "atout_errors_total{code=\"illegal_action\"}"), 1);
   EXPECT_EQ(at(after, "atout_errors_total{code=\"bad_json\"}"), 1);
-  EXPECT_EQ(at(after, "atout_errors_total{code=\"unknown_table\"}"), 0);
+  EXPECT_EQ(at(after, "atout_errors_total{code=\"unknown_variant\"}"), 1);
+  EXPECT_EQ(at(after, "atout_errors_total{code=\"unknown_table\"}"), 1);
+  EXPECT_EQ(at(after, "atout_errors_total{code=\"table_full\"}"), 0);
   EXPECT_EQ(at(after, R"(atout_tables{variant="duel",status="playing"})"), 1);
   EXPECT_EQ(at(after, "atout_websocket_connections_open"), 2);
   EXPECT_EQ(at(after, "atout_websocket_connections_total"), 2);
@@ -107,26 +114,19 @@ TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
   EXPECT_TRUE(python_parses(http_get(server.port(), "/metrics").body));
 }
 
-TEST(Metrics, ErrorsAreCountedByCodeFromTheirWireFormAndNothingElseIs) {
+TEST(Metrics, AnErrorIsCountedByItsCodeAsItIsMadeIntoAMessage) {
   metrics m;
   for (const protocol::ErrorCode code : protocol::all_error_codes()) {
-    protocol::Error e;
-    e.code = code;
-    e.message = "m";
-    e.table_id = "t1";
-    m.count_if_error(protocol::serialize(e, protocol::RequestId{std::int64_t{7}}));
-    m.count_if_error(protocol::serialize(e));
+    const protocol::Error e = protocol::make_error(code, "m", "t1");
+    const protocol::RequestId id{std::int64_t{7}};
+    EXPECT_EQ(*error_wire(e, id, &m), protocol::serialize(e, id));
+    EXPECT_EQ(m.errors(code), 1u) << protocol::to_string(code);
+    error_wire(e, {}, &m);
     EXPECT_EQ(m.errors(code), 2u) << protocol::to_string(code);
   }
-  metrics none;
-  none.count_if_error(protocol::serialize(protocol::Pong{}, protocol::RequestId{std::string("code")}));
-  none.count_if_error(protocol::serialize(protocol::Accepted{"t1", 3}));
-  none.count_if_error(protocol::serialize(protocol::Ok{"leave", "t1"}));
-  none.count_if_error(protocol::serialize(protocol::Welcome{"p1", "ann", "tok", false, {}}));
-  none.count_if_error(protocol::serialize(protocol::LobbyRemove{"t1"}));
-  none.count_if_error(protocol::serialize(protocol::TableUpdate{}));
-  none.count_if_error(protocol::serialize(protocol::Event{}));
-  for (const protocol::ErrorCode code : protocol::all_error_codes()) EXPECT_EQ(none.errors(code), 0u);
+  // Without metrics (a table in a test) the message is made all the same.
+  const protocol::Error e = protocol::make_error(protocol::ErrorCode::bad_json, "m");
+  EXPECT_EQ(*error_wire(e, {}, nullptr), protocol::serialize(e));
 }
 
 TEST(Metrics, HistogramBucketsAreCumulativeAndEndAtTheCount) {

@@ -71,6 +71,7 @@ class lobby : public std::enable_shared_from_this<lobby> {
   // Builds a table, new or restored, wired to this lobby, its journal and its metrics.
   std::shared_ptr<table> build(table_init init);
   void notify(const std::shared_ptr<const std::string>& text);
+  void reply_error(const member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id) const;
   protocol::TableList public_tables() const;
 
   net::any_io_executor io_;

@@ -98,8 +98,8 @@ class metrics {
 
   // An action accepted by a table, `started` when the table's `act` was called.
   void action_done(std::chrono::steady_clock::time_point started);
-  // Counts `message` (a server message in wire form) if it is an error.
-  void count_if_error(std::string_view message);
+  // One error sent to a client (see error_wire).
+  void count_error(protocol::ErrorCode code);
   std::uint64_t errors(protocol::ErrorCode code) const;
 
   // The whole exposition, with `tables` for the table gauge.

@@ -28,15 +28,9 @@ class seat_view {
 
   seat_view(std::string table_id, std::string match_id);
 
-  // The commitment to the hand in progress in `st` (none once the match is over, or for a hand
-  // dealt from an explicit deck), and the seed it binds.
-  struct hand_deal {
-    int hand = 0;
-    Seat dealer = 0;
-    Seed seed{};
-    protocol::DealCommitment commitment;
-  };
-  std::optional<hand_deal> current_deal(const State& st) const;
+  // The commitment to deal `d` of this match: none for a hand dealt from an explicit deck, which
+  // has no seed to bind.
+  std::optional<protocol::DealCommitment> commitment(const DealInfo& d) const;
 
   // `viewer`'s view of an event of `st`: the live state (`live`: the deal and turn of `f` apply),
   // or a replay of its record.

@@ -112,10 +112,10 @@ class table : public std::enable_shared_from_this<table> {
   // that the acting seat's event answers (its connection asked for `ack: "event"`).
   void broadcast_event(protocol::EventKind kind, std::optional<protocol::LastAction> last,
                        std::optional<HandResult> hand_result, const protocol::RequestId& ack = {});
-  // Tells the journal of a hand the first time the live state deals it.
-  void note_hand();
-  // After an accepted action: journal it, answer, and tell everyone.
-  void after_action(Seat seat, const Action& action, std::size_t hands_before, bool by_server,
+  // Commits to the deal that just began and tells the journal of it, unless the store has it.
+  void begin_deal(const DealInfo& d);
+  // After an accepted action (`step` says what it did): journal it, answer, and tell everyone.
+  void after_action(Seat seat, const Action& action, const Step& step, bool by_server,
                     const protocol::RequestId& ack = {});
   // Tells members and the lobby that seats or status changed, then closes the table if nobody is
   // left to play or watch.
@@ -138,8 +138,7 @@ class table : public std::enable_shared_from_this<table> {
   std::uint64_t seq_ = 0;
   std::optional<Seat> abandoned_by_;
   int hands_stored_ = 0;
-  std::optional<protocol::DealCommitment> deal_;             // of the live hand, computed once per hand
-  std::size_t deal_results_ = static_cast<std::size_t>(-1);  // hand results when deal_ was computed
+  std::optional<protocol::DealCommitment> deal_;  // of the live hand, made once when it is dealt
 };
 
 }  // namespace atout::server
