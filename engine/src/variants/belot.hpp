@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../game_base.hpp"
+#include "belot_auction.hpp"
 #include "belot_scoring.hpp"
 
 namespace atout {
@@ -22,20 +23,12 @@ class BelotGame final : public GameBase {
   void add_variant_view(Seat seat, Observation& o) const override;
 
  private:
-  bool can_double(Seat seat) const;
-  bool can_redouble(Seat seat) const;
   void end_bidding();
   // The combinations that count toward each seat: all declared ones (automatic) or the shown ones
   // (`declare: manual`).
   std::vector<std::vector<Combo>> counted_combos() const;
 
-  // This deal's auction: the highest bid so far and the double on it.
-  Seat bidder_ = kNoSeat;
-  Trump best_{};
-  int multiplier_ = 1;
-  Seat doubled_by_ = kNoSeat;
-  Seat redoubled_by_ = kNoSeat;
-  int passes_ = 0;  // consecutive passes
+  BelotAuction auction_;
   int last_hand_winner_ = -1;
 
   // The options, read once.

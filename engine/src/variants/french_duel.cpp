@@ -59,55 +59,35 @@ void FrenchDuelGame::deal_first(const std::vector<Card>&) {
     for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
   turn_up_ = stock_[stock_pos_++];
   turn_up_public_ = true;
+  auction_ = FrenchAuction(players_, *turn_up_, any_suit_second_round_);
   phase_ = Phase::bidding;
   current_ = next(dealer_);
 }
 
-bool FrenchDuelGame::second_round_allows(Suit s) const { return s != turn_up_->suit() || any_suit_second_round_; }
-
-void FrenchDuelGame::bidding_legal(std::vector<Action>& out) const {
-  out.push_back(Action::pass());
-  if (round() == 1) {
-    out.push_back(Action::take());
-    return;
-  }
-  for (int s = 0; s < kSuits; ++s)
-    if (second_round_allows(static_cast<Suit>(s))) out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
-}
+void FrenchDuelGame::bidding_legal(std::vector<Action>& out) const { auction_.legal(out); }
 
 Refusal FrenchDuelGame::apply_bid(Seat seat, const Action& a) {
-  if (a.type == ActionType::pass) {
-    bids_.push_back({seat, a});
-    if (static_cast<int>(bids_.size()) == 2 * players_) {
-      all_passed();  // all pass twice, the next player deals
-    } else {
+  if (const Refusal r = auction_.refusal(a); r != Refusal::none) return r;
+  bids_.push_back({seat, auction_.apply(seat, a)});
+  switch (auction_.status()) {
+    case FrenchAuction::Status::open:
       current_ = next(current_);
+      break;
+    case FrenchAuction::Status::all_passed:
+      all_passed();  // all pass twice, the next player deals
+      break;
+    case FrenchAuction::Status::closed: {
+      const Contract c = auction_.contract();
+      // The taker gets the turned-up card and two more; the others three.
+      hands_[static_cast<std::size_t>(c.taker)].insert(*turn_up_);
+      for (int k = 1; k <= players_; ++k) {
+        const Seat s = static_cast<Seat>((dealer_ + k) % players_);
+        give(s, s == c.taker ? 2 : 3);
+      }
+      start_play(c, next(dealer_));  // the player after the dealer leads
+      break;
     }
-    return Refusal::none;
   }
-  if (a.type != ActionType::take) return Refusal::not_allowed;
-  Trump trump = Trump::of(turn_up_->suit());
-  if (round() == 1) {
-    // Round one takes the turned-up suit.
-    if (a.has_trump && !(a.trump == trump)) return Refusal::invalid_trump;
-  } else {
-    // Round two names another suit, or any of the four
-    // under the `second_round: any_suit` option.
-    if (!a.has_trump || a.trump.mode != Mode::suit || !second_round_allows(a.trump.suit)) return Refusal::invalid_trump;
-    trump = a.trump;
-  }
-  Action recorded = Action::take(trump);
-  bids_.push_back({seat, recorded});
-  // The taker gets the turned-up card and two more; the others three.
-  hands_[static_cast<std::size_t>(seat)].insert(*turn_up_);
-  for (int k = 1; k <= players_; ++k) {
-    const Seat s = static_cast<Seat>((dealer_ + k) % players_);
-    give(s, s == seat ? 2 : 3);
-  }
-  Contract c;
-  c.taker = seat;
-  c.trump = trump;
-  start_play(c, next(dealer_));  // the player after the dealer leads
   return Refusal::none;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../game_base.hpp"
+#include "french_auction.hpp"
 
 namespace atout {
 
@@ -30,11 +31,8 @@ class FrenchDuelGame final : public GameBase {
   bool match_finished() override;
 
  private:
-  // Whether round two may name `s`: another suit than the turned-up one, or any suit under
-  // `second_round: any_suit`.
-  bool second_round_allows(Suit s) const;
-  int round() const { return static_cast<int>(bids_.size()) < players_ ? 1 : 2; }
   FrenchDuelConfig config_;
+  FrenchAuction auction_;
   // The options, read once.
   FrenchScoring scoring_;
   int target_ = 0;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../game_base.hpp"
+#include "simple_auction.hpp"
 
 namespace atout {
 
@@ -48,14 +49,9 @@ class SimpleGame final : public GameBase {
   Refusal apply_extra_play(Seat seat, const Action& action) override;
 
  private:
-  // The four taking turns, in order.
-  enum class Turn : std::uint8_t { first_offered, second_offered, first_chooses, second_chooses };
-  Turn turn() const { return static_cast<Turn>(bids_.size()); }
-  bool jack_offered() const { return turn_up_->rank() == Rank::jack; }
-  // Whether `t` may be chosen as "another trump".
-  bool other_trump_allowed(Trump t) const;
   void complete_deal(Seat taker, bool with_offered);
 
+  SimpleAuction auction_;
   // The options, read once.
   bool no_trumps_ = false;
   bool concede_ = false;
