@@ -13,7 +13,7 @@ namespace {
 constexpr int kPackets[] = {3, 2, 3};
 }  // namespace
 
-BazarGame::BazarGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {
+BazarGame::BazarGame(Record header) : VariantGame(std::move(header), 4, CardSet::deck32()) {
   play_rules_ = bazar_play_rules(options());
   declaration_rules_ = bazar_declarations();
   // Every combination is announced and shown by its holder, as actions.

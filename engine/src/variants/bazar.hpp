@@ -2,15 +2,14 @@
 // combinations announced and shown, the published scoring in tens.
 #pragma once
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
 #include "bazar_auction.hpp"
 
 namespace atout {
 
-class BazarGame final : public GameBase {
+class BazarGame final : public VariantGame<BazarGame> {
  public:
   explicit BazarGame(Record header);
-  std::unique_ptr<State> clone() const override { return std::make_unique<BazarGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;

@@ -38,7 +38,7 @@ DeclarationRules belot_declarations() {
   return d;
 }
 
-BelotGame::BelotGame(Record header) : GameBase(std::move(header), kPlayers, CardSet::deck32()) {
+BelotGame::BelotGame(Record header) : VariantGame(std::move(header), kPlayers, CardSet::deck32()) {
   play_rules_ = belot_play_rules(options());
   declaration_rules_ = belot_declarations();
   no_trumps_double_ = option_bool(options(), "no_trumps_double");

@@ -2,16 +2,15 @@
 // Re-Double, 3 more cards, play, scores in tens to 151.
 #pragma once
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
 #include "belot_auction.hpp"
 #include "belot_scoring.hpp"
 
 namespace atout {
 
-class BelotGame final : public GameBase {
+class BelotGame final : public VariantGame<BelotGame> {
  public:
   explicit BelotGame(Record header);
-  std::unique_ptr<State> clone() const override { return std::make_unique<BelotGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;

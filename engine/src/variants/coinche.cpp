@@ -150,7 +150,7 @@ PlayRules coinche_play_rules(const Options& options) {
   return r;
 }
 
-CoincheGame::CoincheGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {
+CoincheGame::CoincheGame(Record header) : VariantGame(std::move(header), 4, CardSet::deck32()) {
   play_rules_ = coinche_play_rules(options());
   // "Declarations as in French play" in every mode (docs/rules/coinche.md).
   declaration_rules_ = french_declarations(option_bool(options(), "declarations"));

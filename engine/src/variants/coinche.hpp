@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
 
 namespace atout {
 
@@ -74,10 +74,9 @@ void score_coinche(HandResult& r, const CoincheScoring& rules);
 
 PlayRules coinche_play_rules(const Options& options);
 
-class CoincheGame final : public GameBase {
+class CoincheGame final : public VariantGame<CoincheGame> {
  public:
   explicit CoincheGame(Record header);
-  std::unique_ptr<State> clone() const override { return std::make_unique<CoincheGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;

@@ -33,7 +33,7 @@ PointTable french_points() {
 }
 
 FrenchDuelGame::FrenchDuelGame(Record header, FrenchDuelConfig config)
-    : GameBase(std::move(header), config.players, CardSet::deck32()), config_(config) {
+    : VariantGame(std::move(header), config.players, CardSet::deck32()), config_(config) {
   play_rules_ = french_duel_play_rules(players_, options());
   declaration_rules_ = french_declarations(option_bool(options(), "declarations"));
   scoring_.capot_value = option_int(options(), "capot");

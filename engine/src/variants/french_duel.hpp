@@ -1,7 +1,7 @@
 // French classic belote and head-to-head belote: a turned-up card, two rounds of taking.
 #pragma once
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
 #include "french_auction.hpp"
 
 namespace atout {
@@ -18,10 +18,9 @@ struct FrenchScoring {
   bool tie_loses = false;
 };
 
-class FrenchDuelGame final : public GameBase {
+class FrenchDuelGame final : public VariantGame<FrenchDuelGame> {
  public:
   FrenchDuelGame(Record header, FrenchDuelConfig config);
-  std::unique_ptr<State> clone() const override { return std::make_unique<FrenchDuelGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;

@@ -7,7 +7,7 @@
 
 namespace atout {
 
-SimpleGame::SimpleGame(Record header) : GameBase(std::move(header), 2, CardSet::deck24()) {
+SimpleGame::SimpleGame(Record header) : VariantGame(std::move(header), 2, CardSet::deck24()) {
   play_rules_ = simple_play_rules();
   declaration_rules_ = simple_declarations();
   // Combinations are announced in the first trick and shown in the second, by the players.

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
 #include "simple_auction.hpp"
 
 namespace atout {
@@ -34,10 +34,9 @@ PointTable simple_points();
 DeclarationRules simple_declarations();
 PlayRules simple_play_rules();
 
-class SimpleGame final : public GameBase {
+class SimpleGame final : public VariantGame<SimpleGame> {
  public:
   explicit SimpleGame(Record header);
-  std::unique_ptr<State> clone() const override { return std::make_unique<SimpleGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;
