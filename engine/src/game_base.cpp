@@ -308,6 +308,17 @@ void GameBase::concede_rest(Seat seat) {
   finish_hand();
 }
 
+std::optional<int> target_winner(const std::array<int, 2>& score, int target) {
+  if (score[0] < target && score[1] < target) return std::nullopt;
+  if (score[0] == score[1]) return std::nullopt;
+  return score[0] > score[1] ? 0 : 1;
+}
+
+bool GameBase::match_finished() {
+  winner_ = target_winner(match_score_, match_target_);
+  return winner_.has_value();
+}
+
 void GameBase::finish_hand() {
   settle_declarations();
   HandResult r;
@@ -317,6 +328,7 @@ void GameBase::finish_hand() {
   r.held_before = held_;
   r.seed = deal_seed_;
   score_hand(r);
+  for (std::size_t t = 0; t < 2; ++t) match_score_[t] += r.teams[t].score;
   r.held_after = held_;
   r.match_score = match_score_;
   results_.push_back(r);

@@ -17,6 +17,9 @@ bool option_bool(const Options& o, const std::string& name);
 int option_int(const Options& o, const std::string& name);
 const std::string& option_str(const Options& o, const std::string& name);
 
+// First to reach or pass the target wins; both at once: the higher; equal: nobody yet.
+std::optional<int> target_winner(const std::array<int, 2>& score, int target);
+
 class GameBase : public State {
  public:
   GameBase(Record header, int players, CardSet deck);
@@ -44,10 +47,12 @@ class GameBase : public State {
   virtual void deal_first(const std::vector<Card>& deck) = 0;
   virtual void bidding_legal(std::vector<Action>& out) const = 0;
   virtual Refusal apply_bid(Seat seat, const Action& action) = 0;
-  // Scores the finished hand into `r` (teams, outcome, match score changes).
+  // Scores the finished hand into `r` (teams, outcome, held points); finish_hand then adds each
+  // side's score to the match.
   virtual void score_hand(HandResult& r) = 0;
-  // True when the match is over after the latest hand; sets winner_.
-  virtual bool match_finished() = 0;
+  // True when the match is over after the latest hand; sets winner_. Default: target_winner over
+  // match_target_.
+  virtual bool match_finished();
   // Actions beside plays during the play phase (announce, show, concede). Default: none.
   virtual void extra_play_legal(Seat, std::vector<Action>&) const {}
   virtual Refusal apply_extra_play(Seat, const Action&) { return Refusal::wrong_phase; }
@@ -90,6 +95,7 @@ class GameBase : public State {
   DeclarationRules declaration_rules_;  // auto-declared at the start of play, or announced
   bool manual_declarations_ = false;    // the `declare: manual` option, where the variant has it
   bool cut_deal_ = false;               // `deal: cut`: the next deal cuts the gathered cards
+  int match_target_ = 0;                // the `target` option, where the variant has one
 
   Record record_;
   int players_;

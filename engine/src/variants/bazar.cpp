@@ -18,7 +18,8 @@ BazarGame::BazarGame(Record header) : VariantGame(std::move(header), 4, CardSet:
   declaration_rules_ = bazar_declarations();
   // Every combination is announced and shown by its holder, as actions.
   manual_declarations_ = true;
-  target_ = option_int(options(), "target");
+  // The first side to reach the target wins; both at once, the higher; equal, play goes on.
+  match_target_ = option_int(options(), "target");
 }
 
 PlayRules bazar_play_rules(const Options& options) {
@@ -66,13 +67,6 @@ void BazarGame::score_hand(HandResult& r) {
   tally_cards(r, bazar_points());
   tally_declarations(r);
   score_bazar(r, team_of(contract_->taker));
-  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
-}
-
-bool BazarGame::match_finished() {
-  // The first side to reach the target wins; both at once, the higher; equal, play goes on.
-  winner_ = target_winner(match_score_, target_);
-  return winner_.has_value();
 }
 
 VariantInfo bazar_variant() {

@@ -16,11 +16,9 @@ class BazarGame final : public VariantGame<BazarGame> {
   void bidding_legal(std::vector<Action>& out) const override;
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
-  bool match_finished() override;
 
  private:
   BazarAuction auction_;
-  int target_ = 0;  // the `target` option, read once
 };
 
 // Bazar's trick rules as PlayRules, with the `undertrump` option for the case they leave open.

@@ -44,7 +44,7 @@ BelotGame::BelotGame(Record header) : VariantGame(std::move(header), kPlayers, C
   no_trumps_double_ = option_bool(options(), "no_trumps_double");
   scoring_.tie_hangs = option_str(options(), "tie") == "hanging";
   scoring_.double_takes_all = option_str(options(), "double_scoring") == "winner_takes_all";
-  target_ = option_int(options(), "target");
+  match_target_ = option_int(options(), "target");
   strictly_ahead_ = option_bool(options(), "strictly_ahead");
 }
 
@@ -135,11 +135,10 @@ void BelotGame::score_hand(HandResult& r) {
   for (Seat s : belote_calls_) r.teams[static_cast<std::size_t>(team_of(s))].belote += kBelotePoints;
   last_hand_winner_ =
       score_belot(r, team_of(contract_->taker), belot_whole(t, nt_double), contract_->multiplier, scoring_, held_);
-  for (std::size_t k = 0; k < 2; ++k) match_score_[k] += r.teams[k].score;
 }
 
 bool BelotGame::match_finished() {
-  winner_ = belot_match_winner(match_score_, target_, strictly_ahead_, last_hand_winner_);
+  winner_ = belot_match_winner(match_score_, match_target_, strictly_ahead_, last_hand_winner_);
   return winner_.has_value();
 }
 

@@ -33,7 +33,6 @@ class BelotGame final : public VariantGame<BelotGame> {
   // The options, read once.
   BelotScoring scoring_;
   bool no_trumps_double_ = false;
-  int target_ = 0;
   bool strictly_ahead_ = true;
 };
 

@@ -158,7 +158,8 @@ CoincheGame::CoincheGame(Record header) : VariantGame(std::move(header), 4, Card
   scoring_.scheme =
       option_str(options(), "scoring") == "contract_only" ? CoincheScheme::contract_only : CoincheScheme::points_made;
   scoring_.declarations_make_contract = option_str(options(), "contract_counts") == "all";
-  target_ = option_int(options(), "target");
+  // The first to reach or pass the target; both at once: the higher; equal: play on.
+  match_target_ = option_int(options(), "target");
 }
 
 bool CoincheGame::belote_call(Seat seat, Card c) const {
@@ -216,13 +217,6 @@ void CoincheGame::score_hand(HandResult& r) {
       }
   }
   score_coinche(r, scoring_);
-  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
-}
-
-bool CoincheGame::match_finished() {
-  // The first to reach or pass the target; both at once: the higher; equal: play on.
-  winner_ = target_winner(match_score_, target_);
-  return winner_.has_value();
 }
 
 VariantInfo coinche_variant() {

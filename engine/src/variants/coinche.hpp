@@ -83,7 +83,6 @@ class CoincheGame final : public VariantGame<CoincheGame> {
   void bidding_legal(std::vector<Action>& out) const override;
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
-  bool match_finished() override;
   bool belote_call(Seat seat, Card c) const override;
 
  private:
@@ -91,7 +90,6 @@ class CoincheGame final : public VariantGame<CoincheGame> {
   // The options, read once.
   bool all_trumps_belote_ = false;
   CoincheScoring scoring_;
-  int target_ = 0;
 };
 
 }  // namespace atout

@@ -38,7 +38,8 @@ FrenchDuelGame::FrenchDuelGame(Record header, FrenchDuelConfig config)
   declaration_rules_ = french_declarations(option_bool(options(), "declarations"));
   scoring_.capot_value = option_int(options(), "capot");
   scoring_.tie_loses = option_str(options(), "tie") == "tie_loses";
-  target_ = option_int(options(), "target");
+  // The first side past the target wins. Equal scores past the target: play on (docs/rules/french.md).
+  match_target_ = option_int(options(), "target");
   any_suit_second_round_ = option_str(options(), "second_round") == "any_suit";
 }
 
@@ -133,23 +134,10 @@ void score_french(HandResult& r, int taker, const FrenchScoring& rules, int& hel
   }
 }
 
-std::optional<int> target_winner(const std::array<int, 2>& score, int target) {
-  if (score[0] < target && score[1] < target) return std::nullopt;
-  if (score[0] == score[1]) return std::nullopt;
-  return score[0] > score[1] ? 0 : 1;
-}
-
 void FrenchDuelGame::score_hand(HandResult& r) {
   tally_cards(r, french_points());
   tally_declarations(r);
   score_french(r, team_of(contract_->taker), scoring_, held_);
-  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
-}
-
-bool FrenchDuelGame::match_finished() {
-  // The first side past the target wins. Equal scores past the target: play on (docs/rules/french.md).
-  winner_ = target_winner(match_score_, target_);
-  return winner_.has_value();
 }
 
 namespace {

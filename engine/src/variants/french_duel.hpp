@@ -27,14 +27,12 @@ class FrenchDuelGame final : public VariantGame<FrenchDuelGame> {
   void bidding_legal(std::vector<Action>& out) const override;
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
-  bool match_finished() override;
 
  private:
   FrenchDuelConfig config_;
   FrenchAuction auction_;
   // The options, read once.
   FrenchScoring scoring_;
-  int target_ = 0;
   bool any_suit_second_round_ = false;
 };
 
@@ -42,9 +40,6 @@ class FrenchDuelGame final : public VariantGame<FrenchDuelGame> {
 // declarations, belote and tricks, and r.capot / r.capot_team. Fills capot_bonus, raw, score,
 // the outcome and the held points (`held` is updated in place).
 void score_french(HandResult& r, int taker_team, const FrenchScoring& rules, int& held);
-
-// First to reach or pass the target wins; both at once: the higher; equal: nobody yet.
-std::optional<int> target_winner(const std::array<int, 2>& score, int target);
 
 // The French declaration table (carrés, sequences, belote), shared by the French-family variants.
 DeclarationRules french_declarations(bool enabled);

@@ -16,6 +16,7 @@ SimpleGame::SimpleGame(Record header) : VariantGame(std::move(header), 2, CardSe
   concede_ = option_bool(options(), "concede");
   scoring_.kaput_value = option_int(options(), "kaput");
   match_ = *parse_simple_match(option_str(options(), "match"));
+  if (!match_.games) match_target_ = match_.goal;
 }
 
 void SimpleGame::deal_first(const std::vector<Card>&) {
@@ -83,16 +84,12 @@ void SimpleGame::score_hand(HandResult& r) {
   tally_cards(r, simple_points());
   tally_declarations(r);
   score_simple(r, team_of(contract_->taker), scoring_);
-  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
 bool SimpleGame::match_finished() {
   const SimpleMatch& m = match_;
-  if (!m.games) {
-    // First to the target; both past it: the higher; equal: play on (as in `french`).
-    winner_ = target_winner(match_score_, m.goal);
-    return winner_.has_value();
-  }
+  // First to the target; both past it: the higher; equal: play on (as in `french`).
+  if (!m.games) return VariantGame::match_finished();
   // The first to win the set number of games, a game being one deal ("the
   // winner of the game in that round").
   std::array<int, 2> won{};
