@@ -76,6 +76,19 @@ void GameBase::give(Seat seat, int n) {
     hands_[static_cast<std::size_t>(seat)].insert(stock_[stock_pos_++]);
 }
 
+void GameBase::deal_packets(std::span<const int> packets) {
+  for (int packet : packets)
+    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+}
+
+void GameBase::deal_after_take(Seat taker) {
+  if (taker != kNoSeat) hands_[static_cast<std::size_t>(taker)].insert(*turn_up_);
+  for (int k = 1; k <= players_; ++k) {
+    const Seat s = static_cast<Seat>((dealer_ + k) % players_);
+    give(s, s == taker ? 2 : 3);
+  }
+}
+
 void GameBase::all_passed() {
   HandResult r;
   r.hand = hand_index_;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "atout/declarations.hpp"
@@ -68,6 +69,11 @@ class GameBase : public State {
   Seat next(Seat s) const { return static_cast<Seat>((s + 1) % players_); }
   // Deals `n` cards from the stock to `seat`.
   void give(Seat seat, int n);
+  // Deals each packet in turn to every seat, from the dealer's successor round to the dealer.
+  void deal_packets(std::span<const int> packets);
+  // Completes the deal once the turned-up card is taken: it goes to `taker` with 2 more cards,
+  // every other seat gets 3, from the dealer's successor. With `taker` kNoSeat every seat gets 3.
+  void deal_after_take(Seat taker);
   // Ends bidding with no contract: scores nothing, records the deal, moves the deal on.
   void all_passed();
   // Enters the play phase with `contract` (hands must be complete). The lead goes to `leader`.

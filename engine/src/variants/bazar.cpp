@@ -36,8 +36,7 @@ PlayRules bazar_play_rules(const Options& options) {
 }
 
 void BazarGame::deal_first(const std::vector<Card>&) {
-  for (int packet : kPackets)
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  deal_packets(kPackets);
   auction_ = BazarAuction{};
   phase_ = Phase::bidding;
   current_ = next(dealer_);  // the player next to the dealer speaks and plays first

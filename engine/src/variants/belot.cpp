@@ -52,8 +52,8 @@ void BelotGame::deal_first(const std::vector<Card>&) {
   auction_ = BelotAuction{};
   // 3 cards to each, then 2, from the dealer's successor in play order
   // (seats follow the direction of play, so the rules' "anti-clockwise" is only a label).
-  for (int packet : {3, 2})
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  static constexpr int kPackets[] = {3, 2};
+  deal_packets(kPackets);
   phase_ = Phase::bidding;
   current_ = next(dealer_);  // the player after the dealer is first
 }
@@ -79,7 +79,8 @@ Refusal BelotGame::apply_bid(Seat seat, const Action& a) {
 
 void BelotGame::end_bidding() {
   // Three more cards each, in the same order.
-  for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), 3);
+  static constexpr int kLastPacket[] = {3};
+  deal_packets(kLastPacket);
   start_play(auction_.contract(), next(dealer_));  // the player after the dealer plays first
   // Belot counts sequences and carrés apart (add_variant_view, score_hand), so the shared machine's
   // single counting side must show nothing.

@@ -174,8 +174,8 @@ bool CoincheGame::belote_call(Seat seat, Card c) const {
 
 void CoincheGame::deal_first(const std::vector<Card>&) {
   // Packets of 3, 3 and 2, from the dealer's successor round to the dealer.
-  for (int packet : {3, 3, 2})
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  static constexpr int kPackets[] = {3, 3, 2};
+  deal_packets(kPackets);
   auction_ = CoincheAuction::start(dealer_);
   phase_ = Phase::bidding;
   current_ = auction_.current;

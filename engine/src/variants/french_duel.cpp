@@ -56,8 +56,7 @@ PlayRules french_duel_play_rules(int players, const Options& options) {
 
 void FrenchDuelGame::deal_first(const std::vector<Card>&) {
   // Packets go round from the player after the dealer.
-  for (int packet : config_.first_packets)
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  deal_packets(config_.first_packets);
   turn_up_ = stock_[stock_pos_++];
   turn_up_public_ = true;
   auction_ = FrenchAuction(players_, *turn_up_, any_suit_second_round_);
@@ -77,17 +76,11 @@ Refusal FrenchDuelGame::apply_bid(Seat seat, const Action& a) {
     case FrenchAuction::Status::all_passed:
       all_passed();  // all pass twice, the next player deals
       break;
-    case FrenchAuction::Status::closed: {
-      const Contract c = auction_.contract();
+    case FrenchAuction::Status::closed:
       // The taker gets the turned-up card and two more; the others three.
-      hands_[static_cast<std::size_t>(c.taker)].insert(*turn_up_);
-      for (int k = 1; k <= players_; ++k) {
-        const Seat s = static_cast<Seat>((dealer_ + k) % players_);
-        give(s, s == c.taker ? 2 : 3);
-      }
-      start_play(c, next(dealer_));  // the player after the dealer leads
+      deal_after_take(auction_.contract().taker);
+      start_play(auction_.contract(), next(dealer_));  // the player after the dealer leads
       break;
-    }
   }
   return Refusal::none;
 }

@@ -22,8 +22,8 @@ SimpleGame::SimpleGame(Record header) : VariantGame(std::move(header), 2, CardSe
 void SimpleGame::deal_first(const std::vector<Card>&) {
   // Six cards each, in packets of 3 from the dealer's opponent, then the offered card,
   // face up for both (an open card).
-  for (int packet = 0; packet < 2; ++packet)
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), 3);
+  static constexpr int kPackets[] = {3, 3};
+  deal_packets(kPackets);
   turn_up_ = stock_[stock_pos_++];
   turn_up_public_ = true;
   auction_ = SimpleAuction(*turn_up_, no_trumps_);
@@ -37,11 +37,7 @@ void SimpleGame::complete_deal(Seat taker, bool with_offered) {
   // With the offered card the taker gets 2 more and the other player 3; the dealer's
   // opponent is served first. Without it both get 3 and the offered card is set
   // aside, out of play, so both still hold 9.
-  if (with_offered) hands_[static_cast<std::size_t>(taker)].insert(*turn_up_);
-  for (int k = 1; k <= players_; ++k) {
-    const Seat s = static_cast<Seat>((dealer_ + k) % players_);
-    give(s, s == taker && with_offered ? 2 : 3);
-  }
+  deal_after_take(with_offered ? taker : kNoSeat);
   // A card set aside is in no hand; it stays known to both players from the taking, but the
   // play-phase view only shows cards in play.
   turn_up_public_ = with_offered;
