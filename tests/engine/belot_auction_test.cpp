@@ -4,8 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <vector>
+
+#include "test_util.hpp"
 
 namespace atout {
 namespace {
@@ -13,17 +14,6 @@ namespace {
 const Trump kClubs = Trump::of(Suit::clubs);
 const Trump kHearts = Trump::of(Suit::hearts);
 const Trump kSpades = Trump::of(Suit::spades);
-
-std::vector<Action> legal(const BelotAuction& a, Seat seat) {
-  std::vector<Action> out;
-  a.legal(seat, out);
-  return out;
-}
-
-bool offers(const BelotAuction& a, Seat seat, const Action& x) {
-  const auto l = legal(a, seat);
-  return std::find(l.begin(), l.end(), x) != l.end();
-}
 
 // Applies `x` by `seat` after checking that it is accepted.
 void speak(BelotAuction& a, Seat seat, const Action& x) {
@@ -35,7 +25,7 @@ TEST(BelotAuction, TheFirstSpeakerMayBidAnyRungOfTheLadder) {
   // Before any bid a player may pass or bid any of Clubs, Diamonds, Hearts, Spades, No Trumps,
   // All Trumps; there is nothing to double yet.
   const BelotAuction a;
-  EXPECT_EQ(legal(a, 1),
+  EXPECT_EQ(test::auction_legal(a, Seat{1}),
             (std::vector<Action>{Action::pass(), Action::bid(0, kClubs), Action::bid(0, Trump::of(Suit::diamonds)),
                                  Action::bid(0, kHearts), Action::bid(0, kSpades), Action::bid(0, Trump::no_trumps()),
                                  Action::bid(0, Trump::all_trumps())}));
@@ -50,8 +40,8 @@ TEST(BelotAuction, EachBidMustClimbTheLadder) {
   EXPECT_EQ(a.refusal(2, Action::bid(0, kHearts)), Refusal::bid_too_low);
   EXPECT_EQ(a.refusal(2, Action::bid(0, kClubs)), Refusal::bid_too_low);
   EXPECT_EQ(a.refusal(2, Action::bid(0, kSpades)), Refusal::none);
-  EXPECT_FALSE(offers(a, 2, Action::bid(0, kHearts)));
-  EXPECT_TRUE(offers(a, 2, Action::bid(0, Trump::all_trumps())));
+  EXPECT_FALSE(test::auction_offers(a, Action::bid(0, kHearts), Seat{2}));
+  EXPECT_TRUE(test::auction_offers(a, Action::bid(0, Trump::all_trumps()), Seat{2}));
 }
 
 TEST(BelotAuction, ABidNamesOnlyATrump) {
@@ -72,10 +62,10 @@ TEST(BelotAuction, OnlyTheOpponentsDoubleAndOnlyOnce) {
   BelotAuction a;
   speak(a, 1, Action::bid(0, kHearts));
   EXPECT_EQ(a.refusal(3, Action::double_()), Refusal::cannot_double);  // the bidder's partner
-  EXPECT_TRUE(offers(a, 2, Action::double_()));
+  EXPECT_TRUE(test::auction_offers(a, Action::double_(), Seat{2}));
   speak(a, 2, Action::double_());
   EXPECT_EQ(a.refusal(0, Action::double_()), Refusal::cannot_double);
-  EXPECT_FALSE(offers(a, 0, Action::double_()));
+  EXPECT_FALSE(test::auction_offers(a, Action::double_(), Seat{0}));
 }
 
 TEST(BelotAuction, OnlyTheDoubledSideRedoublesAfterADouble) {
@@ -85,7 +75,7 @@ TEST(BelotAuction, OnlyTheDoubledSideRedoublesAfterADouble) {
   EXPECT_EQ(a.refusal(3, Action::redouble()), Refusal::cannot_redouble);  // not doubled yet
   speak(a, 2, Action::double_());
   EXPECT_EQ(a.refusal(0, Action::redouble()), Refusal::cannot_redouble);  // the doubling side
-  EXPECT_TRUE(offers(a, 3, Action::redouble()));
+  EXPECT_TRUE(test::auction_offers(a, Action::redouble(), Seat{3}));
   speak(a, 3, Action::redouble());
   EXPECT_EQ(a.refusal(1, Action::redouble()), Refusal::cannot_redouble);  // once only
   const Contract c = a.contract();

@@ -15,12 +15,6 @@ using test::C;
 const Trump kHearts = Trump::of(Suit::hearts);
 const Trump kSpades = Trump::of(Suit::spades);
 
-std::vector<Action> legal(const FrenchAuction& a) {
-  std::vector<Action> out;
-  a.legal(out);
-  return out;
-}
-
 // Every seat passes once, seat 0 first.
 void pass_round(FrenchAuction& a, int players) {
   for (int k = 0; k < players; ++k) {
@@ -33,7 +27,7 @@ TEST(FrenchAuction, FirstRoundOffersPassOrTakeTheTurnedUpSuit) {
   // In the first round a player may only pass or take the turned-up card's suit.
   FrenchAuction a(4, C("9H"), false);
   EXPECT_EQ(a.round(), 1);
-  EXPECT_EQ(legal(a), (std::vector<Action>{Action::pass(), Action::take()}));
+  EXPECT_EQ(test::auction_legal(a), (std::vector<Action>{Action::pass(), Action::take()}));
   EXPECT_EQ(a.refusal(Action::take()), Refusal::none);
   EXPECT_EQ(a.refusal(Action::take(kHearts)), Refusal::none);
   EXPECT_EQ(a.refusal(Action::take(kSpades)), Refusal::invalid_trump);
@@ -55,8 +49,9 @@ TEST(FrenchAuction, SecondRoundNamesAnySuitButTheTurnedUpOne) {
   FrenchAuction a(4, C("9H"), false);
   pass_round(a, 4);
   EXPECT_EQ(a.round(), 2);
-  EXPECT_EQ(legal(a), (std::vector<Action>{Action::pass(), Action::take(Trump::of(Suit::clubs)),
-                                           Action::take(Trump::of(Suit::diamonds)), Action::take(kSpades)}));
+  EXPECT_EQ(test::auction_legal(a),
+            (std::vector<Action>{Action::pass(), Action::take(Trump::of(Suit::clubs)),
+                                 Action::take(Trump::of(Suit::diamonds)), Action::take(kSpades)}));
   EXPECT_EQ(a.refusal(Action::take(kHearts)), Refusal::invalid_trump);
   EXPECT_EQ(a.refusal(Action::take(kSpades)), Refusal::none);
 }
@@ -74,7 +69,7 @@ TEST(FrenchAuction, AnySuitOptionAllowsTheTurnedUpSuitInRoundTwo) {
   // Under `second_round: any_suit` the second round may name any of the four suits.
   FrenchAuction a(4, C("9H"), true);
   pass_round(a, 4);
-  EXPECT_EQ(legal(a).size(), 5U);  // pass and four suits
+  EXPECT_EQ(test::auction_legal(a).size(), 5U);  // pass and four suits
   EXPECT_EQ(a.refusal(Action::take(kHearts)), Refusal::none);
   EXPECT_EQ(a.apply(2, Action::take(kHearts)), Action::take(kHearts));
   EXPECT_EQ(a.contract().taker, 2);

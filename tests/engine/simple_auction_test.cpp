@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "test_util.hpp"
@@ -15,17 +14,6 @@ using test::C;
 
 const Trump kHearts = Trump::of(Suit::hearts);
 const Trump kSpades = Trump::of(Suit::spades);
-
-std::vector<Action> legal(const SimpleAuction& a) {
-  std::vector<Action> out;
-  a.legal(out);
-  return out;
-}
-
-bool offers(const SimpleAuction& a, const Action& x) {
-  const auto l = legal(a);
-  return std::find(l.begin(), l.end(), x) != l.end();
-}
 
 // Both players pass on the offered card (seat 1 speaks first, as the dealer's opponent).
 void pass_offered(SimpleAuction& a) {
@@ -38,7 +26,7 @@ void pass_offered(SimpleAuction& a) {
 TEST(SimpleAuction, FirstPlayerMayTakeTheOfferedCardOrPass) {
   // The first player may take the offered card, making its suit trump, or pass.
   SimpleAuction a(C("9H"), true);
-  EXPECT_EQ(legal(a), (std::vector<Action>{Action::pass(), Action::take()}));
+  EXPECT_EQ(test::auction_legal(a), (std::vector<Action>{Action::pass(), Action::take()}));
   EXPECT_EQ(a.refusal(Action::take(kSpades)), Refusal::invalid_trump);
   EXPECT_EQ(a.apply(1, Action::take()), take_offered(kHearts, C("9H")));
   EXPECT_EQ(a.status(), SimpleAuction::Status::closed);
@@ -51,7 +39,7 @@ TEST(SimpleAuction, SecondPlayerMustTakeAnOfferedJack) {
   // When the offered card is a Jack and the first player passes, the second player must take it.
   SimpleAuction a(C("JH"), true);
   a.apply(1, Action::pass());
-  EXPECT_EQ(legal(a), (std::vector<Action>{Action::take()}));
+  EXPECT_EQ(test::auction_legal(a), (std::vector<Action>{Action::take()}));
   EXPECT_EQ(a.refusal(Action::pass()), Refusal::not_allowed);
 }
 
@@ -59,7 +47,7 @@ TEST(SimpleAuction, SecondPlayerMayPassAnOfferedCardThatIsNoJack) {
   // Any other offered card the second player may pass.
   SimpleAuction a(C("9H"), true);
   a.apply(1, Action::pass());
-  EXPECT_EQ(legal(a), (std::vector<Action>{Action::pass(), Action::take()}));
+  EXPECT_EQ(test::auction_legal(a), (std::vector<Action>{Action::pass(), Action::take()}));
   EXPECT_EQ(a.refusal(Action::pass()), Refusal::none);
 }
 
@@ -68,12 +56,12 @@ TEST(SimpleAuction, ChoosingTurnsNameAnotherTrumpWithOrWithoutTheOfferedCard) {
   // taking the offered card into the hand or not.
   SimpleAuction a(C("9H"), true);
   pass_offered(a);
-  const auto l = legal(a);
+  const auto l = test::auction_legal(a);
   EXPECT_EQ(l.front(), Action::pass());
   EXPECT_EQ(l.size(), 1U + 2U * 4U);  // pass; three other suits and no trump, each with or without
-  EXPECT_TRUE(offers(a, Action::take(kSpades)));
-  EXPECT_TRUE(offers(a, take_offered(Trump::no_trumps(), C("9H"))));
-  EXPECT_FALSE(offers(a, Action::take(kHearts)));
+  EXPECT_TRUE(test::auction_offers(a, Action::take(kSpades)));
+  EXPECT_TRUE(test::auction_offers(a, take_offered(Trump::no_trumps(), C("9H"))));
+  EXPECT_FALSE(test::auction_offers(a, Action::take(kHearts)));
   EXPECT_EQ(a.refusal(Action::take(kHearts)), Refusal::invalid_trump);
   EXPECT_EQ(a.refusal(Action::take()), Refusal::invalid_trump);
   EXPECT_EQ(a.refusal(Action::take(Trump::all_trumps())), Refusal::invalid_trump);
@@ -83,7 +71,7 @@ TEST(SimpleAuction, NoTrumpIsOnlyAChoiceUnderTheOption) {
   // Without the `no_trumps` option the choice of another trump must name a suit.
   SimpleAuction a(C("9H"), false);
   pass_offered(a);
-  EXPECT_EQ(legal(a).size(), 1U + 2U * 3U);
+  EXPECT_EQ(test::auction_legal(a).size(), 1U + 2U * 3U);
   EXPECT_EQ(a.refusal(Action::take(Trump::no_trumps())), Refusal::invalid_trump);
 }
 
@@ -112,7 +100,7 @@ TEST(SimpleAuction, TheSecondPlayerMustChooseInTheLastTurn) {
   pass_offered(a);
   a.apply(1, Action::pass());
   EXPECT_EQ(a.refusal(Action::pass()), Refusal::not_allowed);
-  EXPECT_FALSE(offers(a, Action::pass()));
+  EXPECT_FALSE(test::auction_offers(a, Action::pass()));
   EXPECT_EQ(a.status(), SimpleAuction::Status::open);
 }
 
