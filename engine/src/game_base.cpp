@@ -76,6 +76,19 @@ void GameBase::give(Seat seat, int n) {
     hands_[static_cast<std::size_t>(seat)].insert(stock_[stock_pos_++]);
 }
 
+void GameBase::deal_packets(std::span<const int> packets) {
+  for (int packet : packets)
+    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+}
+
+void GameBase::deal_after_take(Seat taker) {
+  if (taker != kNoSeat) hands_[static_cast<std::size_t>(taker)].insert(*turn_up_);
+  for (int k = 1; k <= players_; ++k) {
+    const Seat s = static_cast<Seat>((dealer_ + k) % players_);
+    give(s, s == taker ? 2 : 3);
+  }
+}
+
 void GameBase::all_passed() {
   HandResult r;
   r.hand = hand_index_;
@@ -308,6 +321,17 @@ void GameBase::concede_rest(Seat seat) {
   finish_hand();
 }
 
+std::optional<int> target_winner(const std::array<int, 2>& score, int target) {
+  if (score[0] < target && score[1] < target) return std::nullopt;
+  if (score[0] == score[1]) return std::nullopt;
+  return score[0] > score[1] ? 0 : 1;
+}
+
+bool GameBase::match_finished() {
+  winner_ = target_winner(match_score_, match_target_);
+  return winner_.has_value();
+}
+
 void GameBase::finish_hand() {
   settle_declarations();
   HandResult r;
@@ -317,6 +341,7 @@ void GameBase::finish_hand() {
   r.held_before = held_;
   r.seed = deal_seed_;
   score_hand(r);
+  for (std::size_t t = 0; t < 2; ++t) match_score_[t] += r.teams[t].score;
   r.held_after = held_;
   r.match_score = match_score_;
   results_.push_back(r);

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "atout/declarations.hpp"
@@ -16,6 +17,9 @@ namespace atout {
 bool option_bool(const Options& o, const std::string& name);
 int option_int(const Options& o, const std::string& name);
 const std::string& option_str(const Options& o, const std::string& name);
+
+// First to reach or pass the target wins; both at once: the higher; equal: nobody yet.
+std::optional<int> target_winner(const std::array<int, 2>& score, int target);
 
 class GameBase : public State {
  public:
@@ -44,10 +48,12 @@ class GameBase : public State {
   virtual void deal_first(const std::vector<Card>& deck) = 0;
   virtual void bidding_legal(std::vector<Action>& out) const = 0;
   virtual Refusal apply_bid(Seat seat, const Action& action) = 0;
-  // Scores the finished hand into `r` (teams, outcome, match score changes).
+  // Scores the finished hand into `r` (teams, outcome, held points); finish_hand then adds each
+  // side's score to the match.
   virtual void score_hand(HandResult& r) = 0;
-  // True when the match is over after the latest hand; sets winner_.
-  virtual bool match_finished() = 0;
+  // True when the match is over after the latest hand; sets winner_. Default: target_winner over
+  // match_target_.
+  virtual bool match_finished();
   // Actions beside plays during the play phase (announce, show, concede). Default: none.
   virtual void extra_play_legal(Seat, std::vector<Action>&) const {}
   virtual Refusal apply_extra_play(Seat, const Action&) { return Refusal::wrong_phase; }
@@ -63,6 +69,11 @@ class GameBase : public State {
   Seat next(Seat s) const { return static_cast<Seat>((s + 1) % players_); }
   // Deals `n` cards from the stock to `seat`.
   void give(Seat seat, int n);
+  // Deals each packet in turn to every seat, from the dealer's successor round to the dealer.
+  void deal_packets(std::span<const int> packets);
+  // Completes the deal once the turned-up card is taken: it goes to `taker` with 2 more cards,
+  // every other seat gets 3, from the dealer's successor. With `taker` kNoSeat every seat gets 3.
+  void deal_after_take(Seat taker);
   // Ends bidding with no contract: scores nothing, records the deal, moves the deal on.
   void all_passed();
   // Enters the play phase with `contract` (hands must be complete). The lead goes to `leader`.
@@ -90,6 +101,7 @@ class GameBase : public State {
   DeclarationRules declaration_rules_;  // auto-declared at the start of play, or announced
   bool manual_declarations_ = false;    // the `declare: manual` option, where the variant has it
   bool cut_deal_ = false;               // `deal: cut`: the next deal cuts the gathered cards
+  int match_target_ = 0;                // the `target` option, where the variant has one
 
   Record record_;
   int players_;

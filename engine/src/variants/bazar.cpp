@@ -13,12 +13,13 @@ namespace {
 constexpr int kPackets[] = {3, 2, 3};
 }  // namespace
 
-BazarGame::BazarGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {
+BazarGame::BazarGame(Record header) : VariantGame(std::move(header), 4, CardSet::deck32()) {
   play_rules_ = bazar_play_rules(options());
   declaration_rules_ = bazar_declarations();
   // Every combination is announced and shown by its holder, as actions.
   manual_declarations_ = true;
-  target_ = option_int(options(), "target");
+  // The first side to reach the target wins; both at once, the higher; equal, play goes on.
+  match_target_ = option_int(options(), "target");
 }
 
 PlayRules bazar_play_rules(const Options& options) {
@@ -35,8 +36,7 @@ PlayRules bazar_play_rules(const Options& options) {
 }
 
 void BazarGame::deal_first(const std::vector<Card>&) {
-  for (int packet : kPackets)
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  deal_packets(kPackets);
   auction_ = BazarAuction{};
   phase_ = Phase::bidding;
   current_ = next(dealer_);  // the player next to the dealer speaks and plays first
@@ -66,13 +66,6 @@ void BazarGame::score_hand(HandResult& r) {
   tally_cards(r, bazar_points());
   tally_declarations(r);
   score_bazar(r, team_of(contract_->taker));
-  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
-}
-
-bool BazarGame::match_finished() {
-  // The first side to reach the target wins; both at once, the higher; equal, play goes on.
-  winner_ = target_winner(match_score_, target_);
-  return winner_.has_value();
 }
 
 VariantInfo bazar_variant() {

@@ -2,26 +2,23 @@
 // combinations announced and shown, the published scoring in tens.
 #pragma once
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
 #include "bazar_auction.hpp"
 
 namespace atout {
 
-class BazarGame final : public GameBase {
+class BazarGame final : public VariantGame<BazarGame> {
  public:
   explicit BazarGame(Record header);
-  std::unique_ptr<State> clone() const override { return std::make_unique<BazarGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;
   void bidding_legal(std::vector<Action>& out) const override;
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
-  bool match_finished() override;
 
  private:
   BazarAuction auction_;
-  int target_ = 0;  // the `target` option, read once
 };
 
 // Bazar's trick rules as PlayRules, with the `undertrump` option for the case they leave open.

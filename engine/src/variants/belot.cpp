@@ -9,8 +9,6 @@ namespace atout {
 namespace {
 constexpr int kPlayers = 4;
 constexpr int kBelotePoints = 20;
-constexpr Trump kLadder[] = {Trump::of(Suit::clubs),  Trump::of(Suit::diamonds), Trump::of(Suit::hearts),
-                             Trump::of(Suit::spades), Trump::no_trumps(),        Trump::all_trumps()};
 }  // namespace
 
 PlayRules belot_play_rules(const Options&) {
@@ -40,107 +38,50 @@ DeclarationRules belot_declarations() {
   return d;
 }
 
-BelotGame::BelotGame(Record header) : GameBase(std::move(header), kPlayers, CardSet::deck32()) {
+BelotGame::BelotGame(Record header) : VariantGame(std::move(header), kPlayers, CardSet::deck32()) {
   play_rules_ = belot_play_rules(options());
   declaration_rules_ = belot_declarations();
   no_trumps_double_ = option_bool(options(), "no_trumps_double");
   scoring_.tie_hangs = option_str(options(), "tie") == "hanging";
   scoring_.double_takes_all = option_str(options(), "double_scoring") == "winner_takes_all";
-  target_ = option_int(options(), "target");
+  match_target_ = option_int(options(), "target");
   strictly_ahead_ = option_bool(options(), "strictly_ahead");
 }
 
 void BelotGame::deal_first(const std::vector<Card>&) {
-  bidder_ = kNoSeat;
-  best_ = Trump{};
-  multiplier_ = 1;
-  doubled_by_ = kNoSeat;
-  redoubled_by_ = kNoSeat;
-  passes_ = 0;
+  auction_ = BelotAuction{};
   // 3 cards to each, then 2, from the dealer's successor in play order
   // (seats follow the direction of play, so the rules' "anti-clockwise" is only a label).
-  for (int packet : {3, 2})
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  static constexpr int kPackets[] = {3, 2};
+  deal_packets(kPackets);
   phase_ = Phase::bidding;
   current_ = next(dealer_);  // the player after the dealer is first
 }
 
-bool BelotGame::can_double(Seat seat) const {
-  // Doubling says you will beat the opponents at their own bid.
-  return bidder_ != kNoSeat && team_of(seat) != team_of(bidder_) && multiplier_ == 1;
-}
-
-bool BelotGame::can_redouble(Seat seat) const {
-  // Only after a Double, by the side that was doubled.
-  return bidder_ != kNoSeat && team_of(seat) == team_of(bidder_) && multiplier_ == 2;
-}
-
-void BelotGame::bidding_legal(std::vector<Action>& out) const {
-  out.push_back(Action::pass());
-  const int floor = bidder_ == kNoSeat ? -1 : belot_ladder_rank(best_);
-  for (Trump t : kLadder)
-    if (belot_ladder_rank(t) > floor) out.push_back(Action::bid(0, t));
-  if (can_double(current_)) out.push_back(Action::double_());
-  if (can_redouble(current_)) out.push_back(Action::redouble());
-}
+void BelotGame::bidding_legal(std::vector<Action>& out) const { auction_.legal(current_, out); }
 
 Refusal BelotGame::apply_bid(Seat seat, const Action& a) {
-  switch (a.type) {
-    case ActionType::pass:
-      bids_.push_back({seat, a});
-      ++passes_;
-      if (bidder_ == kNoSeat && passes_ == players_) {
-        all_passed();  // four passes: the next dealer deals again
-      } else if (bidder_ != kNoSeat && passes_ == players_ - 1) {
-        end_bidding();  // three passes after a bid, double or redouble
-      } else {
-        current_ = next(current_);
-      }
-      return Refusal::none;
-    case ActionType::bid:
-      // A bid names a trump, No Trumps or All Trumps, and nothing else.
-      if (!a.has_trump || a.value != 0 || a.capot) return Refusal::invalid_bid;
-      if (bidder_ != kNoSeat && belot_ladder_rank(a.trump) <= belot_ladder_rank(best_)) return Refusal::bid_too_low;
-      bids_.push_back({seat, Action::bid(0, a.trump)});
-      bidder_ = seat;
-      best_ = a.trump;
-      // A higher bid is a new contract: any double on the old one lapses (docs/rules/belot.md).
-      multiplier_ = 1;
-      doubled_by_ = kNoSeat;
-      redoubled_by_ = kNoSeat;
+  if (const Refusal r = auction_.refusal(seat, a); r != Refusal::none) return r;
+  bids_.push_back({seat, auction_.apply(seat, a)});
+  switch (auction_.status()) {
+    case BelotAuction::Status::open:
+      current_ = next(current_);
       break;
-    case ActionType::double_:
-      if (!can_double(seat)) return Refusal::cannot_double;
-      bids_.push_back({seat, a});
-      multiplier_ = 2;
-      doubled_by_ = seat;
+    case BelotAuction::Status::all_passed:
+      all_passed();  // four passes: the next dealer deals again
       break;
-    case ActionType::redouble:
-      if (!can_redouble(seat)) return Refusal::cannot_redouble;
-      bids_.push_back({seat, a});
-      multiplier_ = 4;
-      redoubled_by_ = seat;
+    case BelotAuction::Status::closed:
+      end_bidding();
       break;
-    case ActionType::take:
-      return Refusal::invalid_bid;  // belot has no turned-up card to take
-    default:
-      return Refusal::wrong_phase;  // plays, declarations and concessions belong to the play
   }
-  passes_ = 0;
-  current_ = next(current_);
   return Refusal::none;
 }
 
 void BelotGame::end_bidding() {
   // Three more cards each, in the same order.
-  for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), 3);
-  Contract c;
-  c.taker = bidder_;
-  c.trump = best_;
-  c.multiplier = multiplier_;
-  c.doubled_by = doubled_by_;
-  c.redoubled_by = redoubled_by_;
-  start_play(c, next(dealer_));  // the player after the dealer plays first
+  static constexpr int kLastPacket[] = {3};
+  deal_packets(kLastPacket);
+  start_play(auction_.contract(), next(dealer_));  // the player after the dealer plays first
   // Belot counts sequences and carrés apart (add_variant_view, score_hand), so the shared machine's
   // single counting side must show nothing.
   if (!manual_declarations()) decl_team_.reset();
@@ -195,11 +136,10 @@ void BelotGame::score_hand(HandResult& r) {
   for (Seat s : belote_calls_) r.teams[static_cast<std::size_t>(team_of(s))].belote += kBelotePoints;
   last_hand_winner_ =
       score_belot(r, team_of(contract_->taker), belot_whole(t, nt_double), contract_->multiplier, scoring_, held_);
-  for (std::size_t k = 0; k < 2; ++k) match_score_[k] += r.teams[k].score;
 }
 
 bool BelotGame::match_finished() {
-  winner_ = belot_match_winner(match_score_, target_, strictly_ahead_, last_hand_winner_);
+  winner_ = belot_match_winner(match_score_, match_target_, strictly_ahead_, last_hand_winner_);
   return winner_.has_value();
 }
 

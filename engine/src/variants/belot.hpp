@@ -2,15 +2,15 @@
 // Re-Double, 3 more cards, play, scores in tens to 151.
 #pragma once
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
+#include "belot_auction.hpp"
 #include "belot_scoring.hpp"
 
 namespace atout {
 
-class BelotGame final : public GameBase {
+class BelotGame final : public VariantGame<BelotGame> {
  public:
   explicit BelotGame(Record header);
-  std::unique_ptr<State> clone() const override { return std::make_unique<BelotGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;
@@ -22,26 +22,17 @@ class BelotGame final : public GameBase {
   void add_variant_view(Seat seat, Observation& o) const override;
 
  private:
-  bool can_double(Seat seat) const;
-  bool can_redouble(Seat seat) const;
   void end_bidding();
   // The combinations that count toward each seat: all declared ones (automatic) or the shown ones
   // (`declare: manual`).
   std::vector<std::vector<Combo>> counted_combos() const;
 
-  // This deal's auction: the highest bid so far and the double on it.
-  Seat bidder_ = kNoSeat;
-  Trump best_{};
-  int multiplier_ = 1;
-  Seat doubled_by_ = kNoSeat;
-  Seat redoubled_by_ = kNoSeat;
-  int passes_ = 0;  // consecutive passes
+  BelotAuction auction_;
   int last_hand_winner_ = -1;
 
   // The options, read once.
   BelotScoring scoring_;
   bool no_trumps_double_ = false;
-  int target_ = 0;
   bool strictly_ahead_ = true;
 };
 

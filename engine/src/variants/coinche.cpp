@@ -150,7 +150,7 @@ PlayRules coinche_play_rules(const Options& options) {
   return r;
 }
 
-CoincheGame::CoincheGame(Record header) : GameBase(std::move(header), 4, CardSet::deck32()) {
+CoincheGame::CoincheGame(Record header) : VariantGame(std::move(header), 4, CardSet::deck32()) {
   play_rules_ = coinche_play_rules(options());
   // "Declarations as in French play" in every mode (docs/rules/coinche.md).
   declaration_rules_ = french_declarations(option_bool(options(), "declarations"));
@@ -158,7 +158,8 @@ CoincheGame::CoincheGame(Record header) : GameBase(std::move(header), 4, CardSet
   scoring_.scheme =
       option_str(options(), "scoring") == "contract_only" ? CoincheScheme::contract_only : CoincheScheme::points_made;
   scoring_.declarations_make_contract = option_str(options(), "contract_counts") == "all";
-  target_ = option_int(options(), "target");
+  // The first to reach or pass the target; both at once: the higher; equal: play on.
+  match_target_ = option_int(options(), "target");
 }
 
 bool CoincheGame::belote_call(Seat seat, Card c) const {
@@ -173,8 +174,8 @@ bool CoincheGame::belote_call(Seat seat, Card c) const {
 
 void CoincheGame::deal_first(const std::vector<Card>&) {
   // Packets of 3, 3 and 2, from the dealer's successor round to the dealer.
-  for (int packet : {3, 3, 2})
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  static constexpr int kPackets[] = {3, 3, 2};
+  deal_packets(kPackets);
   auction_ = CoincheAuction::start(dealer_);
   phase_ = Phase::bidding;
   current_ = auction_.current;
@@ -216,13 +217,6 @@ void CoincheGame::score_hand(HandResult& r) {
       }
   }
   score_coinche(r, scoring_);
-  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
-}
-
-bool CoincheGame::match_finished() {
-  // The first to reach or pass the target; both at once: the higher; equal: play on.
-  winner_ = target_winner(match_score_, target_);
-  return winner_.has_value();
 }
 
 VariantInfo coinche_variant() {

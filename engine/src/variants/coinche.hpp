@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
 
 namespace atout {
 
@@ -74,17 +74,15 @@ void score_coinche(HandResult& r, const CoincheScoring& rules);
 
 PlayRules coinche_play_rules(const Options& options);
 
-class CoincheGame final : public GameBase {
+class CoincheGame final : public VariantGame<CoincheGame> {
  public:
   explicit CoincheGame(Record header);
-  std::unique_ptr<State> clone() const override { return std::make_unique<CoincheGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;
   void bidding_legal(std::vector<Action>& out) const override;
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
-  bool match_finished() override;
   bool belote_call(Seat seat, Card c) const override;
 
  private:
@@ -92,7 +90,6 @@ class CoincheGame final : public GameBase {
   // The options, read once.
   bool all_trumps_belote_ = false;
   CoincheScoring scoring_;
-  int target_ = 0;
 };
 
 }  // namespace atout

@@ -33,12 +33,13 @@ PointTable french_points() {
 }
 
 FrenchDuelGame::FrenchDuelGame(Record header, FrenchDuelConfig config)
-    : GameBase(std::move(header), config.players, CardSet::deck32()), config_(config) {
+    : VariantGame(std::move(header), config.players, CardSet::deck32()), config_(config) {
   play_rules_ = french_duel_play_rules(players_, options());
   declaration_rules_ = french_declarations(option_bool(options(), "declarations"));
   scoring_.capot_value = option_int(options(), "capot");
   scoring_.tie_loses = option_str(options(), "tie") == "tie_loses";
-  target_ = option_int(options(), "target");
+  // The first side past the target wins. Equal scores past the target: play on (docs/rules/french.md).
+  match_target_ = option_int(options(), "target");
   any_suit_second_round_ = option_str(options(), "second_round") == "any_suit";
 }
 
@@ -55,59 +56,32 @@ PlayRules french_duel_play_rules(int players, const Options& options) {
 
 void FrenchDuelGame::deal_first(const std::vector<Card>&) {
   // Packets go round from the player after the dealer.
-  for (int packet : config_.first_packets)
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), packet);
+  deal_packets(config_.first_packets);
   turn_up_ = stock_[stock_pos_++];
   turn_up_public_ = true;
+  auction_ = FrenchAuction(players_, *turn_up_, any_suit_second_round_);
   phase_ = Phase::bidding;
   current_ = next(dealer_);
 }
 
-bool FrenchDuelGame::second_round_allows(Suit s) const { return s != turn_up_->suit() || any_suit_second_round_; }
-
-void FrenchDuelGame::bidding_legal(std::vector<Action>& out) const {
-  out.push_back(Action::pass());
-  if (round() == 1) {
-    out.push_back(Action::take());
-    return;
-  }
-  for (int s = 0; s < kSuits; ++s)
-    if (second_round_allows(static_cast<Suit>(s))) out.push_back(Action::take(Trump::of(static_cast<Suit>(s))));
-}
+void FrenchDuelGame::bidding_legal(std::vector<Action>& out) const { auction_.legal(out); }
 
 Refusal FrenchDuelGame::apply_bid(Seat seat, const Action& a) {
-  if (a.type == ActionType::pass) {
-    bids_.push_back({seat, a});
-    if (static_cast<int>(bids_.size()) == 2 * players_) {
-      all_passed();  // all pass twice, the next player deals
-    } else {
+  if (const Refusal r = auction_.refusal(a); r != Refusal::none) return r;
+  bids_.push_back({seat, auction_.apply(seat, a)});
+  switch (auction_.status()) {
+    case FrenchAuction::Status::open:
       current_ = next(current_);
-    }
-    return Refusal::none;
+      break;
+    case FrenchAuction::Status::all_passed:
+      all_passed();  // all pass twice, the next player deals
+      break;
+    case FrenchAuction::Status::closed:
+      // The taker gets the turned-up card and two more; the others three.
+      deal_after_take(auction_.contract().taker);
+      start_play(auction_.contract(), next(dealer_));  // the player after the dealer leads
+      break;
   }
-  if (a.type != ActionType::take) return Refusal::not_allowed;
-  Trump trump = Trump::of(turn_up_->suit());
-  if (round() == 1) {
-    // Round one takes the turned-up suit.
-    if (a.has_trump && !(a.trump == trump)) return Refusal::invalid_trump;
-  } else {
-    // Round two names another suit, or any of the four
-    // under the `second_round: any_suit` option.
-    if (!a.has_trump || a.trump.mode != Mode::suit || !second_round_allows(a.trump.suit)) return Refusal::invalid_trump;
-    trump = a.trump;
-  }
-  Action recorded = Action::take(trump);
-  bids_.push_back({seat, recorded});
-  // The taker gets the turned-up card and two more; the others three.
-  hands_[static_cast<std::size_t>(seat)].insert(*turn_up_);
-  for (int k = 1; k <= players_; ++k) {
-    const Seat s = static_cast<Seat>((dealer_ + k) % players_);
-    give(s, s == seat ? 2 : 3);
-  }
-  Contract c;
-  c.taker = seat;
-  c.trump = trump;
-  start_play(c, next(dealer_));  // the player after the dealer leads
   return Refusal::none;
 }
 
@@ -153,23 +127,10 @@ void score_french(HandResult& r, int taker, const FrenchScoring& rules, int& hel
   }
 }
 
-std::optional<int> target_winner(const std::array<int, 2>& score, int target) {
-  if (score[0] < target && score[1] < target) return std::nullopt;
-  if (score[0] == score[1]) return std::nullopt;
-  return score[0] > score[1] ? 0 : 1;
-}
-
 void FrenchDuelGame::score_hand(HandResult& r) {
   tally_cards(r, french_points());
   tally_declarations(r);
   score_french(r, team_of(contract_->taker), scoring_, held_);
-  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
-}
-
-bool FrenchDuelGame::match_finished() {
-  // The first side past the target wins. Equal scores past the target: play on (docs/rules/french.md).
-  winner_ = target_winner(match_score_, target_);
-  return winner_.has_value();
 }
 
 namespace {

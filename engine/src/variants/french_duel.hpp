@@ -1,7 +1,8 @@
 // French classic belote and head-to-head belote: a turned-up card, two rounds of taking.
 #pragma once
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
+#include "french_auction.hpp"
 
 namespace atout {
 
@@ -17,27 +18,21 @@ struct FrenchScoring {
   bool tie_loses = false;
 };
 
-class FrenchDuelGame final : public GameBase {
+class FrenchDuelGame final : public VariantGame<FrenchDuelGame> {
  public:
   FrenchDuelGame(Record header, FrenchDuelConfig config);
-  std::unique_ptr<State> clone() const override { return std::make_unique<FrenchDuelGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;
   void bidding_legal(std::vector<Action>& out) const override;
   Refusal apply_bid(Seat seat, const Action& action) override;
   void score_hand(HandResult& r) override;
-  bool match_finished() override;
 
  private:
-  // Whether round two may name `s`: another suit than the turned-up one, or any suit under
-  // `second_round: any_suit`.
-  bool second_round_allows(Suit s) const;
-  int round() const { return static_cast<int>(bids_.size()) < players_ ? 1 : 2; }
   FrenchDuelConfig config_;
+  FrenchAuction auction_;
   // The options, read once.
   FrenchScoring scoring_;
-  int target_ = 0;
   bool any_suit_second_round_ = false;
 };
 
@@ -45,9 +40,6 @@ class FrenchDuelGame final : public GameBase {
 // declarations, belote and tricks, and r.capot / r.capot_team. Fills capot_bonus, raw, score,
 // the outcome and the held points (`held` is updated in place).
 void score_french(HandResult& r, int taker_team, const FrenchScoring& rules, int& held);
-
-// First to reach or pass the target wins; both at once: the higher; equal: nobody yet.
-std::optional<int> target_winner(const std::array<int, 2>& score, int target);
 
 // The French declaration table (carrés, sequences, belote), shared by the French-family variants.
 DeclarationRules french_declarations(bool enabled);

@@ -7,16 +7,7 @@
 
 namespace atout {
 
-namespace {
-// A take that also takes the offered card into the hand: `cards` holds that card.
-Action take_offered(Trump t, Card offered) {
-  Action a = Action::take(t);
-  a.cards = CardSet::of(offered);
-  return a;
-}
-}  // namespace
-
-SimpleGame::SimpleGame(Record header) : GameBase(std::move(header), 2, CardSet::deck24()) {
+SimpleGame::SimpleGame(Record header) : VariantGame(std::move(header), 2, CardSet::deck24()) {
   play_rules_ = simple_play_rules();
   declaration_rules_ = simple_declarations();
   // Combinations are announced in the first trick and shown in the second, by the players.
@@ -25,93 +16,42 @@ SimpleGame::SimpleGame(Record header) : GameBase(std::move(header), 2, CardSet::
   concede_ = option_bool(options(), "concede");
   scoring_.kaput_value = option_int(options(), "kaput");
   match_ = *parse_simple_match(option_str(options(), "match"));
+  if (!match_.games) match_target_ = match_.goal;
 }
 
 void SimpleGame::deal_first(const std::vector<Card>&) {
   // Six cards each, in packets of 3 from the dealer's opponent, then the offered card,
   // face up for both (an open card).
-  for (int packet = 0; packet < 2; ++packet)
-    for (int k = 1; k <= players_; ++k) give(static_cast<Seat>((dealer_ + k) % players_), 3);
+  static constexpr int kPackets[] = {3, 3};
+  deal_packets(kPackets);
   turn_up_ = stock_[stock_pos_++];
   turn_up_public_ = true;
+  auction_ = SimpleAuction(*turn_up_, no_trumps_);
   phase_ = Phase::bidding;
   current_ = next(dealer_);  // the dealer's opponent is the first player
 }
 
-bool SimpleGame::other_trump_allowed(Trump t) const {
-  if (t.mode == Mode::suit) return t.suit != turn_up_->suit();  // "another trump"
-  return t.mode == Mode::no_trumps && no_trumps_;
-}
-
-void SimpleGame::bidding_legal(std::vector<Action>& out) const {
-  switch (turn()) {
-    case Turn::first_offered:
-      out.push_back(Action::pass());
-      out.push_back(Action::take());
-      return;
-    case Turn::second_offered:
-      // The forced Jack: the second player must take it.
-      if (!jack_offered()) out.push_back(Action::pass());
-      out.push_back(Action::take());
-      return;
-    case Turn::first_chooses:
-    case Turn::second_chooses:
-      // The second player is obliged to choose.
-      if (turn() == Turn::first_chooses) out.push_back(Action::pass());
-      for (int s = 0; s <= kSuits; ++s) {
-        const Trump t = s < kSuits ? Trump::of(static_cast<Suit>(s)) : Trump::no_trumps();
-        if (!other_trump_allowed(t)) continue;
-        out.push_back(Action::take(t));
-        out.push_back(take_offered(t, *turn_up_));
-      }
-      return;
-  }
-}
+void SimpleGame::bidding_legal(std::vector<Action>& out) const { auction_.legal(out); }
 
 void SimpleGame::complete_deal(Seat taker, bool with_offered) {
   // With the offered card the taker gets 2 more and the other player 3; the dealer's
   // opponent is served first. Without it both get 3 and the offered card is set
   // aside, out of play, so both still hold 9.
-  if (with_offered) hands_[static_cast<std::size_t>(taker)].insert(*turn_up_);
-  for (int k = 1; k <= players_; ++k) {
-    const Seat s = static_cast<Seat>((dealer_ + k) % players_);
-    give(s, s == taker && with_offered ? 2 : 3);
-  }
+  deal_after_take(with_offered ? taker : kNoSeat);
   // A card set aside is in no hand; it stays known to both players from the taking, but the
   // play-phase view only shows cards in play.
   turn_up_public_ = with_offered;
 }
 
 Refusal SimpleGame::apply_bid(Seat seat, const Action& a) {
-  const Turn now = turn();
-  const bool offered_round = now == Turn::first_offered || now == Turn::second_offered;
-  if (a.type == ActionType::pass) {
-    const bool forced = (now == Turn::second_offered && jack_offered()) || now == Turn::second_chooses;
-    if (forced) return Refusal::not_allowed;  // this player must take
-    bids_.push_back({seat, a});
+  if (const Refusal r = auction_.refusal(a); r != Refusal::none) return r;
+  bids_.push_back({seat, auction_.apply(seat, a)});
+  if (auction_.status() == SimpleAuction::Status::open) {
     current_ = next(current_);
     return Refusal::none;
   }
-  if (a.type != ActionType::take) return Refusal::not_allowed;
-  if (!a.cards.empty() && a.cards != CardSet::of(*turn_up_)) return Refusal::invalid_bid;
-  const Trump offered = Trump::of(turn_up_->suit());
-  Trump trump = offered;
-  bool with_offered = true;
-  if (offered_round) {
-    // Taking the offered card makes its suit trump.
-    if (a.has_trump && !(a.trump == offered)) return Refusal::invalid_trump;
-  } else {
-    // Another trump, with or without the offered card.
-    if (!a.has_trump || !other_trump_allowed(a.trump)) return Refusal::invalid_trump;
-    trump = a.trump;
-    with_offered = !a.cards.empty();
-  }
-  bids_.push_back({seat, with_offered ? take_offered(trump, *turn_up_) : Action::take(trump)});
-  complete_deal(seat, with_offered);
-  Contract c;
-  c.taker = seat;
-  c.trump = trump;
-  start_play(c, next(dealer_));  // the dealer's opponent leads, whoever took
+  complete_deal(seat, auction_.with_offered());
+  start_play(auction_.contract(), next(dealer_));  // the dealer's opponent leads, whoever took
   return Refusal::none;
 }
 
@@ -140,16 +80,12 @@ void SimpleGame::score_hand(HandResult& r) {
   tally_cards(r, simple_points());
   tally_declarations(r);
   score_simple(r, team_of(contract_->taker), scoring_);
-  for (int t = 0; t < 2; ++t) match_score_[static_cast<std::size_t>(t)] += r.teams[static_cast<std::size_t>(t)].score;
 }
 
 bool SimpleGame::match_finished() {
   const SimpleMatch& m = match_;
-  if (!m.games) {
-    // First to the target; both past it: the higher; equal: play on (as in `french`).
-    winner_ = target_winner(match_score_, m.goal);
-    return winner_.has_value();
-  }
+  // First to the target; both past it: the higher; equal: play on (as in `french`).
+  if (!m.games) return VariantGame::match_finished();
   // The first to win the set number of games, a game being one deal ("the
   // winner of the game in that round").
   std::array<int, 2> won{};

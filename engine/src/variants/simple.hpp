@@ -5,7 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "../game_base.hpp"
+#include "../variant_game.hpp"
+#include "simple_auction.hpp"
 
 namespace atout {
 
@@ -33,10 +34,9 @@ PointTable simple_points();
 DeclarationRules simple_declarations();
 PlayRules simple_play_rules();
 
-class SimpleGame final : public GameBase {
+class SimpleGame final : public VariantGame<SimpleGame> {
  public:
   explicit SimpleGame(Record header);
-  std::unique_ptr<State> clone() const override { return std::make_unique<SimpleGame>(*this); }
 
  protected:
   void deal_first(const std::vector<Card>& deck) override;
@@ -48,14 +48,9 @@ class SimpleGame final : public GameBase {
   Refusal apply_extra_play(Seat seat, const Action& action) override;
 
  private:
-  // The four taking turns, in order.
-  enum class Turn : std::uint8_t { first_offered, second_offered, first_chooses, second_chooses };
-  Turn turn() const { return static_cast<Turn>(bids_.size()); }
-  bool jack_offered() const { return turn_up_->rank() == Rank::jack; }
-  // Whether `t` may be chosen as "another trump".
-  bool other_trump_allowed(Trump t) const;
   void complete_deal(Seat taker, bool with_offered);
 
+  SimpleAuction auction_;
   // The options, read once.
   bool no_trumps_ = false;
   bool concede_ = false;
