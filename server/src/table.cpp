@@ -72,11 +72,7 @@ void table::leave(member m, RequestId id) {
 void table::act(member m, Action action, RequestId id) {
   // The action's latency runs from here to its event being queued to every recipient.
   net::post(strand_, [self = shared_from_this(), m = std::move(m), action, id = std::move(id),
-                      started = std::chrono::steady_clock::now()] {
-    const std::uint64_t seq_before = self->seq_;
-    self->do_act(m, action, id);
-    if (self->metrics_ && self->seq_ != seq_before) self->metrics_->action_done(started);
-  });
+                      started = std::chrono::steady_clock::now()] { self->do_act(m, action, id, started); });
 }
 
 void table::chat(member m, std::string text, RequestId id) {

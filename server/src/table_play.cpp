@@ -36,7 +36,8 @@ void table::start_match() {
   broadcast_event(EventKind::start, std::nullopt, std::nullopt);
 }
 
-void table::do_act(const member& m, const Action& action, const RequestId& id) {
+void table::do_act(const member& m, const Action& action, const RequestId& id,
+                   std::chrono::steady_clock::time_point started) {
   const auto seat = seating_.seat_of(m.conn);
   if (!seat) return reply_not_member(m, ErrorCode::not_seated, "you have no seat at " + id_, id);
   if (phase_ == phase::waiting)
@@ -61,6 +62,7 @@ void table::do_act(const member& m, const Action& action, const RequestId& id) {
   slot.timeouts = 0;
   const bool was_away = std::exchange(slot.away, false);
   after_action(*seat, action, step, false, by_event ? id : RequestId{});
+  if (metrics_) metrics_->action_done(started);
   if (was_away) changed();
 }
 

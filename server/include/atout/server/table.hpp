@@ -85,7 +85,9 @@ class table : public std::enable_shared_from_this<table> {
   void do_spectate(member m, const protocol::RequestId& id, std::optional<std::uint64_t> last_seq);
   void do_stand(const member& m, const protocol::RequestId& id);
   void do_leave(const member& m, const protocol::RequestId& id);
-  void do_act(const member& m, const Action& action, const protocol::RequestId& id);
+  // `started`: when act() was called, for the action-latency metric of an accepted action.
+  void do_act(const member& m, const Action& action, const protocol::RequestId& id,
+              std::chrono::steady_clock::time_point started);
   void do_chat(const member& m, const std::string& text, const protocol::RequestId& id);
   void do_detach(std::uint64_t conn);
 
