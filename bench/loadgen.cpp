@@ -26,7 +26,7 @@
 namespace atout::loadgen {
 namespace {
 
-struct options {
+struct Options {
   std::string host = "127.0.0.1";
   int port = 0;
   std::string spawn;       // an atout-server binary to start and stop
@@ -49,8 +49,8 @@ struct options {
   std::exit(2);
 }
 
-options parse(int argc, char** argv) {
-  options o;
+Options parse(int argc, char** argv) {
+  Options o;
   CLI::App app(
       "Plays tables of random legal actions against an atout-server over loopback WebSockets and\n"
       "reports accepted actions per second, round-trip latency (action sent -> accepted), errors by\n"
@@ -152,13 +152,13 @@ bool reachable(const tcp::endpoint& e) {
   return !ec;
 }
 
-struct spawned {
+struct Spawned {
   pid_t pid = 0;
   std::filesystem::path db;
 };
 
-spawned spawn_server(const options& o, unsigned short port) {
-  spawned s;
+Spawned spawn_server(const Options& o, unsigned short port) {
+  Spawned s;
   s.db = std::filesystem::temp_directory_path() / ("atout-loadgen-" + std::to_string(::getpid()) + ".db");
   std::vector<std::string> args = {o.spawn,
                                    "--bind",
@@ -190,7 +190,7 @@ spawned spawn_server(const options& o, unsigned short port) {
   return s;
 }
 
-void stop_server(spawned& s) {
+void stop_server(Spawned& s) {
   if (s.pid <= 0) return;
   ::kill(s.pid, SIGTERM);
   for (int i = 0; i < 200; ++i) {
@@ -213,23 +213,23 @@ void stop_server(spawned& s) {
 
 // Opens connections on one worker thread, at most kWindow handshakes at a time so the server's
 // accept backlog never overflows.
-struct worker {
+struct Worker {
   static constexpr int kWindow = 64;
-  using opener = std::function<void(std::function<void(bool)>)>;
+  using Opener = std::function<void(std::function<void(bool)>)>;
 
-  worker_state state;
+  WorkerState state;
   net::executor_work_guard<net::io_context::executor_type> guard{state.ioc.get_executor()};
   std::thread thread;
-  std::vector<std::shared_ptr<connection>> idle;
-  std::vector<std::shared_ptr<table_bot>> bots;
-  std::deque<opener> to_open;  // worker thread only
+  std::vector<std::shared_ptr<Connection>> idle;
+  std::vector<std::shared_ptr<TableBot>> bots;
+  std::deque<Opener> to_open;  // worker thread only
   int in_flight = 0;
   std::atomic<int> opened{0};  // finished openings, failed ones included
 
   // On the worker thread.
   void pump() {
     while (in_flight < kWindow && !to_open.empty()) {
-      opener next = std::move(to_open.front());
+      Opener next = std::move(to_open.front());
       to_open.pop_front();
       ++in_flight;
       next([this](bool) {
@@ -243,7 +243,7 @@ struct worker {
 
 // Runs `fn` on the worker's thread and waits for it.
 template <typename Fn>
-void on_worker(worker& w, Fn fn) {
+void on_worker(Worker& w, Fn fn) {
   std::promise<void> done;
   net::post(w.state.ioc, [&] {
     fn();
@@ -254,17 +254,17 @@ void on_worker(worker& w, Fn fn) {
 
 // Waits until `pred` holds, for at most `limit`; false on time-out.
 bool wait_until(const std::function<bool()>& pred, std::chrono::seconds limit) {
-  const auto deadline = steady::now() + limit;
+  const auto deadline = Steady::now() + limit;
   while (!pred()) {
-    if (steady::now() > deadline) return false;
+    if (Steady::now() > deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return true;
 }
 
-int run(const options& o) {
+int run(const Options& o) {
   raise_fd_limit();
-  spawned server;
+  Spawned server;
   int port = o.port;
   int pid = o.server_pid;
   if (!o.spawn.empty()) {
@@ -280,9 +280,9 @@ int run(const options& o) {
   }
 
   std::atomic<std::uint64_t> accepted{0};
-  std::vector<std::unique_ptr<worker>> workers;
+  std::vector<std::unique_ptr<Worker>> workers;
   for (int i = 0; i < o.threads; ++i) {
-    auto w = std::make_unique<worker>();
+    auto w = std::make_unique<Worker>();
     w->state.server = endpoint;
     w->state.variant = o.variant;
     w->state.think_ms = o.think_ms;
@@ -300,7 +300,7 @@ int run(const options& o) {
   // Idle connections first, so the server's memory per idle connection is measured alone.
   const long rss_start = rss_kib(pid);
   for (int i = 0; i < o.idle; ++i) {
-    worker& w = *workers[static_cast<std::size_t>(i % o.threads)];
+    Worker& w = *workers[static_cast<std::size_t>(i % o.threads)];
     net::post(w.state.ioc, [&w] {
       w.to_open.push_back([&w](std::function<void(bool)> done) { open_idle(w.state, w.idle, std::move(done)); });
       if (w.to_open.size() == 1) w.pump();
@@ -313,16 +313,16 @@ int run(const options& o) {
   // Tables: connect every seat, then play.
   const int players = find_variant(o.variant)->players;
   for (int t = 0; t < o.tables; ++t) {
-    worker& w = *workers[static_cast<std::size_t>(t % o.threads)];
+    Worker& w = *workers[static_cast<std::size_t>(t % o.threads)];
     const std::uint64_t seed = o.seed * 1'000'003 + static_cast<std::uint64_t>(t);
     net::post(w.state.ioc, [&w, players, seed] {
-      auto bot = std::make_shared<table_bot>(w.state, players, seed);
+      auto bot = std::make_shared<TableBot>(w.state, players, seed);
       w.bots.push_back(bot);
       w.to_open.push_back([bot](std::function<void(bool)> done) { bot->connect(std::move(done)); });
       if (w.to_open.size() == 1) w.pump();
     });
   }
-  const auto setup_start = steady::now();
+  const auto setup_start = Steady::now();
   // Every seat connects before any table plays, so the connections open on an unloaded server.
   const bool connected_ok = wait_until([&] { return opened() >= o.idle + o.tables; }, std::chrono::seconds(300));
   for (auto& w : workers)
@@ -335,26 +335,26 @@ int run(const options& o) {
     return n;
   };
   const bool tables_ok = connected_ok && wait_until([&] { return started() >= o.tables; }, std::chrono::seconds(300));
-  const double setup_s = std::chrono::duration<double>(steady::now() - setup_start).count();
+  const double setup_s = std::chrono::duration<double>(Steady::now() - setup_start).count();
   const long rss_tables = rss_kib(pid);
 
   // The measured window.
   for (auto& w : workers) on_worker(*w, [&] { w->state.measuring = true; });
-  const auto t0 = steady::now();
+  const auto t0 = Steady::now();
   const double server_cpu0 = cpu_seconds(pid);
   const double self_cpu0 = cpu_seconds(::getpid());
   const std::uint64_t accepted_before = accepted.load();
   const auto limit = std::chrono::duration<double>(o.duration);
-  while (steady::now() - t0 < limit && (o.actions == 0 || accepted.load() - accepted_before < o.actions))
+  while (Steady::now() - t0 < limit && (o.actions == 0 || accepted.load() - accepted_before < o.actions))
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   for (auto& w : workers) on_worker(*w, [&] { w->state.measuring = false; });
-  const double window_s = std::chrono::duration<double>(steady::now() - t0).count();
+  const double window_s = std::chrono::duration<double>(Steady::now() - t0).count();
   const double server_cpu = pid > 0 ? cpu_seconds(pid) - server_cpu0 : -1;
   const double self_cpu = cpu_seconds(::getpid()) - self_cpu0;
   const long rss_end = rss_kib(pid);
 
   // Stop, then merge what the workers counted.
-  worker_stats total;
+  WorkerStats total;
   std::vector<std::uint32_t> rtts;
   for (auto& w : workers) {
     on_worker(*w, [&] {
@@ -365,7 +365,7 @@ int run(const options& o) {
     w->guard.reset();
     w->state.ioc.stop();
     w->thread.join();
-    const worker_stats& s = w->state.stats;
+    const WorkerStats& s = w->state.stats;
     total.actions += s.actions;
     total.all_actions += s.all_actions;
     total.matches += s.matches;
@@ -457,7 +457,7 @@ int run(const options& o) {
 }  // namespace atout::loadgen
 
 int main(int argc, char** argv) {
-  const atout::loadgen::options o = atout::loadgen::parse(argc, argv);
+  const atout::loadgen::Options o = atout::loadgen::parse(argc, argv);
   try {
     return atout::loadgen::run(o);
   } catch (const std::exception& e) {

@@ -114,9 +114,9 @@ double percentile(const std::vector<std::uint32_t>& sorted, double p) {
 
 // ---- connection ----------------------------------------------------------------------------------
 
-connection::connection(worker_state& w) : w_(w), ws_(w.ioc) {}
+Connection::Connection(WorkerState& w) : w_(w), ws_(w.ioc) {}
 
-void connection::start(open_fn on_open, message_fn on_message) {
+void Connection::start(OpenFn on_open, MessageFn on_message) {
   on_message_ = std::move(on_message);
   beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
   beast::get_lowest_layer(ws_).async_connect(
@@ -135,13 +135,13 @@ void connection::start(open_fn on_open, message_fn on_message) {
       });
 }
 
-void connection::send(std::string text) {
+void Connection::send(std::string text) {
   if (!open_) return;
   out_.push_back(std::move(text));
   if (!writing_) do_write();
 }
 
-void connection::do_write() {
+void Connection::do_write() {
   writing_ = true;
   ws_.async_write(net::buffer(out_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
     self->writing_ = false;
@@ -154,7 +154,7 @@ void connection::do_write() {
   });
 }
 
-void connection::do_read() {
+void Connection::do_read() {
   ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
     if (ec) {
       if (self->open_ && !self->w_.stopping) ++self->w_.stats.closed_early;
@@ -168,7 +168,7 @@ void connection::do_read() {
   });
 }
 
-void connection::close() {
+void Connection::close() {
   open_ = false;
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().close(ignored);
@@ -176,17 +176,17 @@ void connection::close() {
 
 // ---- table_bot -----------------------------------------------------------------------------------
 
-table_bot::table_bot(worker_state& w, int players, std::uint64_t seed)
+TableBot::TableBot(WorkerState& w, int players, std::uint64_t seed)
     : w_(w),
       sent_(static_cast<std::size_t>(players)),
       pending_(static_cast<std::size_t>(players), false),
       pending_mark_(static_cast<std::size_t>(players)),
       rng_(Seed{0x10AD, seed}),
       think_(w.ioc) {
-  for (int s = 0; s < players; ++s) seats_.push_back(std::make_shared<connection>(w));
+  for (int s = 0; s < players; ++s) seats_.push_back(std::make_shared<Connection>(w));
 }
 
-void table_bot::connect(std::function<void(bool)> on_ready) {
+void TableBot::connect(std::function<void(bool)> on_ready) {
   auto shared_ready = std::make_shared<std::function<void(bool)>>(std::move(on_ready));
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     seats_[s]->start(
@@ -206,14 +206,14 @@ void table_bot::connect(std::function<void(bool)> on_ready) {
   }
 }
 
-void table_bot::play() {
+void TableBot::play() {
   for (std::size_t s = 0; s < seats_.size(); ++s)
     seats_[s]->send(R"({"type":"hello","protocol":1,"name":"load)" + std::to_string(s) +
                     (w_.ack_event ? R"(","ack":"event"})" : R"("})"));
   create_table();
 }
 
-void table_bot::create_table() {
+void TableBot::create_table() {
   const nlohmann::json request = {{"type", "create_table"},
                                   {"variant", w_.variant},
                                   {"settings", {{"turn_ms", w_.turn_ms}, {"rated", false}}},
@@ -221,12 +221,12 @@ void table_bot::create_table() {
   seats_[0]->send(request.dump());
 }
 
-void table_bot::close() {
+void TableBot::close() {
   think_.cancel();
   for (auto& c : seats_) c->close();
 }
 
-void table_bot::on_message(int seat, std::string_view text) {
+void TableBot::on_message(int seat, std::string_view text) {
   if (w_.stopping) return;
   const auto s = static_cast<std::size_t>(seat);
   if (contains(text, R"("type":"event")")) return on_event(seat, text);
@@ -246,18 +246,18 @@ void table_bot::on_message(int seat, std::string_view text) {
   }
 }
 
-void table_bot::accepted(std::size_t s) {
+void TableBot::accepted(std::size_t s) {
   pending_[s] = false;
   ++w_.stats.all_actions;
   if (w_.measuring) {
     ++w_.stats.actions;
-    const auto rtt = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - sent_[s]).count();
+    const auto rtt = std::chrono::duration_cast<std::chrono::microseconds>(Steady::now() - sent_[s]).count();
     w_.stats.rtt_us.push_back(static_cast<std::uint32_t>(rtt));
   }
   if (w_.on_action) w_.on_action();
 }
 
-void table_bot::on_event(int seat, std::string_view text) {
+void TableBot::on_event(int seat, std::string_view text) {
   if (table_id_.empty() || table_id_of(text) != table_id_) return;  // an event of a finished match
   // With ack "event", the event answering this seat's action carries its id just before "kind"
   // (keys are sorted, and the id is a top-level key only there).
@@ -296,22 +296,22 @@ void table_bot::on_event(int seat, std::string_view text) {
   });
 }
 
-void table_bot::act(int seat, std::string request, std::int64_t id) {
+void TableBot::act(int seat, std::string request, std::int64_t id) {
   const auto s = static_cast<std::size_t>(seat);
   pending_[s] = true;
   if (w_.ack_event) pending_mark_[s] = R"("id":)" + std::to_string(id) + R"(,"kind":)";
-  sent_[s] = steady::now();
+  sent_[s] = Steady::now();
   seats_[s]->send(std::move(request));
 }
 
 // ---- idle connections ----------------------------------------------------------------------------
 
-void open_idle(worker_state& w, std::vector<std::shared_ptr<connection>>& keep, std::function<void(bool)> done) {
-  auto c = std::make_shared<connection>(w);
+void open_idle(WorkerState& w, std::vector<std::shared_ptr<Connection>>& keep, std::function<void(bool)> done) {
+  auto c = std::make_shared<Connection>(w);
   keep.push_back(c);
   auto shared_done = std::make_shared<std::function<void(bool)>>(std::move(done));
   auto welcomed = std::make_shared<bool>(false);
-  std::weak_ptr<connection> weak = c;
+  std::weak_ptr<Connection> weak = c;
   c->start(
       [weak, shared_done, &w](bool ok) {
         if (!ok) {

@@ -22,10 +22,10 @@ namespace net = server::net;
 namespace beast = server::beast;
 namespace websocket = server::websocket;
 using tcp = server::tcp;
-using steady = std::chrono::steady_clock;
+using Steady = std::chrono::steady_clock;
 
 // What one worker counted; merged by the main thread once the workers have stopped.
-struct worker_stats {
+struct WorkerStats {
   std::uint64_t actions = 0;      // accepted, inside the measuring window
   std::uint64_t all_actions = 0;  // accepted, ever
   std::uint64_t matches = 0;      // finished inside the measuring window
@@ -38,9 +38,9 @@ struct worker_stats {
 };
 
 // Shared by every client of one worker.
-struct worker_state {
+struct WorkerState {
   net::io_context ioc{1};
-  worker_stats stats;
+  WorkerStats stats;
   tcp::endpoint server;
   std::string variant;
   int turn_ms = 600'000;
@@ -52,13 +52,13 @@ struct worker_state {
 };
 
 // One WebSocket connection.
-class connection : public std::enable_shared_from_this<connection> {
+class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  using message_fn = std::function<void(std::string_view)>;
-  using open_fn = std::function<void(bool ok)>;
+  using MessageFn = std::function<void(std::string_view)>;
+  using OpenFn = std::function<void(bool ok)>;
 
-  explicit connection(worker_state& w);
-  void start(open_fn on_open, message_fn on_message);
+  explicit Connection(WorkerState& w);
+  void start(OpenFn on_open, MessageFn on_message);
   void send(std::string text);
   void close();
   bool is_open() const { return open_; }
@@ -67,20 +67,20 @@ class connection : public std::enable_shared_from_this<connection> {
   void do_read();
   void do_write();
 
-  worker_state& w_;
+  WorkerState& w_;
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
   std::deque<std::string> out_;
-  message_fn on_message_;
+  MessageFn on_message_;
   bool open_ = false;
   bool writing_ = false;
 };
 
 // A table of scripted players: creates a table, seats everyone, and plays random legal actions
 // until the run stops, starting a new match whenever one ends.
-class table_bot : public std::enable_shared_from_this<table_bot> {
+class TableBot : public std::enable_shared_from_this<TableBot> {
  public:
-  table_bot(worker_state& w, int players, std::uint64_t seed);
+  TableBot(WorkerState& w, int players, std::uint64_t seed);
   // Connects the seats; `on_ready` runs once every seat is connected (or one failed).
   void connect(std::function<void(bool ok)> on_ready);
   void play();
@@ -94,9 +94,9 @@ class table_bot : public std::enable_shared_from_this<table_bot> {
   // The pending action of `seat` was accepted: counts it and its round trip.
   void accepted(std::size_t seat);
 
-  worker_state& w_;
-  std::vector<std::shared_ptr<connection>> seats_;
-  std::vector<steady::time_point> sent_;  // per seat: when its pending action went out
+  WorkerState& w_;
+  std::vector<std::shared_ptr<Connection>> seats_;
+  std::vector<Steady::time_point> sent_;  // per seat: when its pending action went out
   std::vector<bool> pending_;
   std::vector<std::string> pending_mark_;  // per seat, with ack "event": `"id":N,"kind":` of its pending action
   std::string table_id_;
@@ -116,6 +116,6 @@ void raise_fd_limit();
 double percentile(const std::vector<std::uint32_t>& sorted, double p);
 
 // Opens one connection, says hello and then only answers pings.
-void open_idle(worker_state& w, std::vector<std::shared_ptr<connection>>& keep, std::function<void(bool)> done);
+void open_idle(WorkerState& w, std::vector<std::shared_ptr<Connection>>& keep, std::function<void(bool)> done);
 
 }  // namespace atout::loadgen

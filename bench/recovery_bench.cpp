@@ -20,7 +20,7 @@ namespace srv = atout::server;
 constexpr int kTables = 1000;
 constexpr int kMaxActions = 220;  // up to six hands or so; tables stop part way
 
-struct filled {
+struct Filled {
   std::string path;
   std::int64_t actions = 0;
   std::vector<Record> records;  // the same matches in memory, for the engine-only baseline
@@ -28,22 +28,22 @@ struct filled {
 
 // A database holding kTables french matches, each stopped after a random number of actions (up
 // to kMaxActions), written through the server's journal exactly as tables write them.
-const filled& database() {
-  static const filled f = [] {
-    filled out;
+const Filled& database() {
+  static const Filled f = [] {
+    Filled out;
     const auto dir = std::filesystem::temp_directory_path() / "atout_recovery_bench";
     std::filesystem::remove_all(dir);
     out.path = (dir / "bench.db").string();
     std::string error;
     std::shared_ptr<store::Store> s = store::Store::open(out.path, {}, error);
     if (!s) throw std::runtime_error(error);
-    srv::store_journal journal(s);
+    srv::StoreJournal journal(s);
     for (int p = 0; p < 4 * kTables; ++p)
       s->add_player("p" + std::to_string(p), "player " + std::to_string(p), "hash" + std::to_string(p), 0);
     Rng rng(Seed{0xBE4Cu, 1});
     std::vector<Action> legal;
     for (int t = 0; t < kTables; ++t) {
-      srv::match_opened m;
+      srv::MatchOpened m;
       m.match_id = "m" + std::to_string(t);
       m.table_id = "t" + std::to_string(t + 1);
       m.header.variant = "french";
@@ -88,7 +88,7 @@ const filled& database() {
 // Start-up recovery of kTables unfinished tables: read every unfinished match with its log,
 // replay each through the engine, build its table and register it with the lobby.
 void BM_RecoverTables(benchmark::State& state) {
-  const filled& f = database();
+  const Filled& f = database();
   std::string error;
   std::shared_ptr<store::Store> s = store::Store::open(f.path, {}, error);
   if (!s) {
@@ -98,8 +98,8 @@ void BM_RecoverTables(benchmark::State& state) {
   int restored = 0;
   for (auto _ : state) {
     srv::net::io_context ioc;
-    auto lobby = std::make_shared<srv::lobby>(ioc.get_executor());
-    const srv::recovery_report r = srv::recover(*s, *lobby);
+    auto lobby = std::make_shared<srv::Lobby>(ioc.get_executor());
+    const srv::RecoveryReport r = srv::recover(*s, *lobby);
     ioc.run();  // the lobby's registrations of the restored tables
     restored = r.restored;
     benchmark::DoNotOptimize(r);
@@ -111,7 +111,7 @@ BENCHMARK(BM_RecoverTables)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // The baseline: the same logs replayed through the engine from memory (no store, no tables).
 void BM_ReplayLogsOnly(benchmark::State& state) {
-  const filled& f = database();
+  const Filled& f = database();
   for (auto _ : state)
     for (const Record& r : f.records) benchmark::DoNotOptimize(replay(r));
   state.counters["actions_replayed"] = static_cast<double>(f.actions);
@@ -129,10 +129,10 @@ void BM_JournalActions(benchmark::State& state) {
     state.SkipWithError(error.c_str());
     return;
   }
-  srv::store_journal journal(s);
+  srv::StoreJournal journal(s);
   for (int p = 0; p < 4; ++p) s->add_player("p" + std::to_string(p), "P", "hash" + std::to_string(p), 0);
   for (int t = 0; t < kTables; ++t) {
-    srv::match_opened m;
+    srv::MatchOpened m;
     m.match_id = "m" + std::to_string(t);
     m.table_id = "t" + std::to_string(t);
     m.header.variant = "french";

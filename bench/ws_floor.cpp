@@ -26,17 +26,17 @@ namespace {
 
 // ---- The relay server (child process) ------------------------------------------------------------
 
-class relay_session;
+class RelaySession;
 
 // Pairs by id; each member is registered by its first frame.
-struct pairs {
+struct Pairs {
   std::mutex mutex;
-  std::unordered_map<std::string, std::weak_ptr<relay_session>[2]> members;
+  std::unordered_map<std::string, std::weak_ptr<RelaySession>[2]> members;
 };
 
-class relay_session : public std::enable_shared_from_this<relay_session> {
+class RelaySession : public std::enable_shared_from_this<RelaySession> {
  public:
-  relay_session(tcp::socket&& socket, pairs& p, std::size_t event_bytes)
+  RelaySession(tcp::socket&& socket, Pairs& p, std::size_t event_bytes)
       : ws_(std::move(socket)), pairs_(p), event_bytes_(event_bytes) {}
 
   void run() {
@@ -112,10 +112,10 @@ class relay_session : public std::enable_shared_from_this<relay_session> {
 
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
-  pairs& pairs_;
+  Pairs& pairs_;
   std::size_t event_bytes_;
   std::deque<std::shared_ptr<const std::string>> queue_;
-  std::weak_ptr<relay_session> partner_;
+  std::weak_ptr<RelaySession> partner_;
   int seat_ = 0;
 };
 
@@ -126,7 +126,7 @@ class relay_session : public std::enable_shared_from_this<relay_session> {
   const unsigned short port = acceptor.local_endpoint().port();
   if (::write(ready, &port, sizeof port) != static_cast<ssize_t>(sizeof port)) std::_Exit(1);
   ::close(ready);
-  pairs p;
+  Pairs p;
   net::steady_timer backoff(ioc);
   std::function<void()> accept = [&] {
     acceptor.async_accept(net::make_strand(ioc), [&](beast::error_code ec, tcp::socket socket) {
@@ -136,7 +136,7 @@ class relay_session : public std::enable_shared_from_this<relay_session> {
         return backoff.async_wait([&](beast::error_code) { accept(); });
       }
       socket.set_option(tcp::no_delay(true), ec);
-      std::make_shared<relay_session>(std::move(socket), p, event_bytes)->run();
+      std::make_shared<RelaySession>(std::move(socket), p, event_bytes)->run();
       accept();
     });
   };
@@ -149,9 +149,9 @@ class relay_session : public std::enable_shared_from_this<relay_session> {
 
 // ---- The driver ----------------------------------------------------------------------------------
 
-struct pair_bot {
-  std::shared_ptr<connection> seats[2];
-  steady::time_point sent[2];
+struct PairBot {
+  std::shared_ptr<Connection> seats[2];
+  Steady::time_point sent[2];
   bool pending[2] = {false, false};
   std::uint64_t answered = 0;  // actions of this pair answered, ever
 };
@@ -191,16 +191,16 @@ int drive(int pairs_count, double duration, std::size_t action_bytes, std::size_
     return 1;
   }
 
-  worker_state w;
+  WorkerState w;
   w.server = tcp::endpoint(net::ip::make_address("127.0.0.1"), port);
-  std::vector<pair_bot> bots(static_cast<std::size_t>(pairs_count));
+  std::vector<PairBot> bots(static_cast<std::size_t>(pairs_count));
   // Exactly `action_bytes` of payload: 26 of them are the text around the padding.
   const std::string action =
       R"({"type":"action","pad":")" + std::string(action_bytes > 26 ? action_bytes - 26 : 0, 'y') + "\"}";
   int open = 0, failed = 0;
   for (std::size_t b = 0; b < bots.size(); ++b) {
     for (int s = 0; s < 2; ++s) {
-      auto c = std::make_shared<connection>(w);
+      auto c = std::make_shared<Connection>(w);
       bots[b].seats[s] = c;
       c->start(
           [&, b, s](bool ok) {
@@ -217,12 +217,12 @@ int drive(int pairs_count, double duration, std::size_t action_bytes, std::size_
               if (w.measuring) {
                 ++w.stats.actions;
                 w.stats.rtt_us.push_back(static_cast<std::uint32_t>(
-                    std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - bot.sent[s]).count()));
+                    std::chrono::duration_cast<std::chrono::microseconds>(Steady::now() - bot.sent[s]).count()));
               }
             }
             if (w.stopping || text.size() < 9 || text[8] != static_cast<char>('0' + s)) return;
             bot.pending[s] = true;
-            bot.sent[s] = steady::now();
+            bot.sent[s] = Steady::now();
             bot.seats[s]->send(action);
           });
     }
@@ -230,18 +230,18 @@ int drive(int pairs_count, double duration, std::size_t action_bytes, std::size_
   // Warm up for a second, then measure the window.
   net::steady_timer timer(w.ioc);
   double server_cpu0 = 0, own_cpu0 = 0, server_cpu1 = 0, own_cpu1 = 0;
-  steady::time_point t0, t1;
+  Steady::time_point t0, t1;
   timer.expires_after(std::chrono::seconds(1));
   timer.async_wait([&](beast::error_code) {
     w.measuring = true;
-    t0 = steady::now();
+    t0 = Steady::now();
     server_cpu0 = cpu_seconds(child);
     own_cpu0 = own_cpu_seconds();
-    timer.expires_after(std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(duration)));
+    timer.expires_after(std::chrono::duration_cast<Steady::duration>(std::chrono::duration<double>(duration)));
     timer.async_wait([&](beast::error_code) {
       w.measuring = false;
       w.stopping = true;
-      t1 = steady::now();
+      t1 = Steady::now();
       server_cpu1 = cpu_seconds(child);
       own_cpu1 = own_cpu_seconds();
       for (auto& bot : bots)
@@ -256,7 +256,7 @@ int drive(int pairs_count, double duration, std::size_t action_bytes, std::size_
   // exit of its own) means the relay failed during the run.
   const bool relay_ok = WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM;
   const bool every_pair_played =
-      std::all_of(bots.begin(), bots.end(), [](const pair_bot& bot) { return bot.answered > 0; });
+      std::all_of(bots.begin(), bots.end(), [](const PairBot& bot) { return bot.answered > 0; });
 
   const double window = std::chrono::duration<double>(t1 - t0).count();
   const double n = static_cast<double>(w.stats.actions);

@@ -9,16 +9,16 @@ namespace atout::cli {
 
 int run_backup(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::string db, to;
-  std::vector<flag> flags = {{"--db", &db}, {"--to", &to}};
-  const flags_outcome parsed = parse_flags(flags, args, "backup", err);
-  if (parsed == flags_outcome::help) {
+  std::vector<Flag> flags = {{"--db", &db}, {"--to", &to}};
+  const FlagsOutcome parsed = parse_flags(flags, args, "backup", err);
+  if (parsed == FlagsOutcome::help) {
     out << "usage: atout backup --db PATH --to FILE\n\n"
            "Copies the database at PATH into FILE (which must not exist) while a server may be\n"
            "running on it: SQLite's VACUUM INTO through a read-only connection, a consistent\n"
            "snapshot of the last committed state.\n";
     return kExitOk;
   }
-  if (parsed == flags_outcome::bad) return kExitBadInput;
+  if (parsed == FlagsOutcome::bad) return kExitBadInput;
   if (db.empty() || to.empty()) {
     err << "atout backup: --db and --to are required\n";
     return kExitBadInput;

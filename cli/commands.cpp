@@ -60,9 +60,9 @@ std::string describe(Refusal r) {
 }
 
 // The inputs of replay and legal: they take no flags, so every argument but -h is an input.
-flags_outcome inputs_of(const std::vector<std::string>& args, const std::string& cmd, std::ostream& err,
+FlagsOutcome inputs_of(const std::vector<std::string>& args, const std::string& cmd, std::ostream& err,
                         std::vector<std::string>& inputs) {
-  std::vector<flag> none;
+  std::vector<Flag> none;
   return parse_flags(none, args, cmd, err, &inputs);
 }
 
@@ -130,9 +130,9 @@ int load(const std::string& cmd, const json& j, std::ostream& err, std::unique_p
 
 int run_replay(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
   std::vector<std::string> inputs;
-  const flags_outcome parsed = inputs_of(args, "replay", err, inputs);
-  if (parsed == flags_outcome::bad) return kExitBadInput;
-  if (parsed == flags_outcome::help) {
+  const FlagsOutcome parsed = inputs_of(args, "replay", err, inputs);
+  if (parsed == FlagsOutcome::bad) return kExitBadInput;
+  if (parsed == FlagsOutcome::help) {
     out << "usage: atout replay FILE|-\n\n"
            "Reads a record (docs/records.md), checks every action with the engine and prints the\n"
            "scored result as JSON. Exits 1 naming the first refused action's index and reason, and 2\n"
@@ -208,9 +208,9 @@ int legal_for_position(const json& j, std::ostream& out, std::ostream& err) {
 
 int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
   std::vector<std::string> inputs;
-  const flags_outcome parsed = inputs_of(args, "legal", err, inputs);
-  if (parsed == flags_outcome::bad) return kExitBadInput;
-  if (parsed == flags_outcome::help) {
+  const FlagsOutcome parsed = inputs_of(args, "legal", err, inputs);
+  if (parsed == FlagsOutcome::bad) return kExitBadInput;
+  if (parsed == FlagsOutcome::help) {
     out << "usage: atout legal FILE|-\n\n"
            "Given a record, prints the legal actions of the seat to act at its end. Given a position\n"
            "{\"variant\", \"options\"?, \"contract\": {\"trump\"}, \"seat\", \"hand\": [cards],\n"
@@ -254,11 +254,11 @@ int simulate_help(std::ostream& out) {
 
 int run_simulate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::string variant, options_text, games_text, seed_text;
-  std::vector<flag> flags = {
+  std::vector<Flag> flags = {
       {"--variant", &variant, true}, {"--games", &games_text}, {"--seed", &seed_text}, {"--options", &options_text}};
-  const flags_outcome parsed = parse_flags(flags, args, "simulate", err);
-  if (parsed == flags_outcome::help) return simulate_help(out);
-  if (parsed == flags_outcome::bad) return kExitBadInput;
+  const FlagsOutcome parsed = parse_flags(flags, args, "simulate", err);
+  if (parsed == FlagsOutcome::help) return simulate_help(out);
+  if (parsed == FlagsOutcome::bad) return kExitBadInput;
   long long games = 1;
   if (flags[1].given) {
     try {

@@ -6,17 +6,17 @@
 
 namespace atout::cli {
 
-flags_outcome parse_flags(std::vector<flag>& flags, const std::vector<std::string>& args, const std::string& cmd,
+FlagsOutcome parse_flags(std::vector<Flag>& flags, const std::vector<std::string>& args, const std::string& cmd,
                           std::ostream& err, std::vector<std::string>* extra) {
   // `--help` wins wherever it stands, before any other argument is judged.
   for (const std::string& a : args)
-    if (a == "--help" || a == "-h") return flags_outcome::help;
+    if (a == "--help" || a == "-h") return FlagsOutcome::help;
   CLI::App app;
   app.set_help_flag();
   app.allow_extras();
   std::vector<CLI::Option*> options;
   // Required flags are checked below, after unknown arguments, which are reported first.
-  for (flag& f : flags) options.push_back(app.add_option(f.name, *f.value));
+  for (Flag& f : flags) options.push_back(app.add_option(f.name, *f.value));
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them back to front
   try {
     app.parse(reversed);
@@ -24,10 +24,10 @@ flags_outcome parse_flags(std::vector<flag>& flags, const std::vector<std::strin
     // CLI11 words a missing value as "<flag>: 1 required <TYPE> missing".
     const std::string what = e.what();
     err << "atout " << cmd << ": " << what.substr(0, what.find(':')) << " needs a value\n";
-    return flags_outcome::bad;
+    return FlagsOutcome::bad;
   } catch (const CLI::ParseError& e) {
     err << "atout " << cmd << ": " << e.what() << "\n";
-    return flags_outcome::bad;
+    return FlagsOutcome::bad;
   }
   for (std::size_t i = 0; i < flags.size(); ++i) flags[i].given = options[i]->count() != 0;
   std::vector<std::string> rest = app.remaining();
@@ -35,14 +35,14 @@ flags_outcome parse_flags(std::vector<flag>& flags, const std::vector<std::strin
     *extra = std::move(rest);
   } else if (!rest.empty()) {
     err << "atout " << cmd << ": unknown argument '" << rest.front() << "'\n";
-    return flags_outcome::bad;
+    return FlagsOutcome::bad;
   }
-  for (const flag& f : flags)
+  for (const Flag& f : flags)
     if (f.required && !f.given) {
       err << "atout " << cmd << ": " << f.name << " is required\n";
-      return flags_outcome::bad;
+      return FlagsOutcome::bad;
     }
-  return flags_outcome::ok;
+  return FlagsOutcome::ok;
 }
 
 }  // namespace atout::cli

@@ -12,12 +12,12 @@ namespace atout::cli {
 
 int run_verify_deal(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::map<std::string, std::string> v;
-  std::vector<flag> flags;  // the required ones first, in the order their absence is reported
+  std::vector<Flag> flags;  // the required ones first, in the order their absence is reported
   for (const char* required : {"--seed", "--match", "--hand", "--commitment"})
     flags.push_back({required, &v[required], true});
   for (const char* optional : {"--variant", "--dealer"}) flags.push_back({optional, &v[optional]});
-  const flags_outcome parsed = parse_flags(flags, args, "verify-deal", err);
-  if (parsed == flags_outcome::help) {
+  const FlagsOutcome parsed = parse_flags(flags, args, "verify-deal", err);
+  if (parsed == FlagsOutcome::help) {
     out << "usage: atout verify-deal --seed HEX --match ID --hand N --commitment HEX\n"
            "                         [--variant V] [--dealer D]\n\n"
            "Checks that HEX (the seed revealed after hand N of match ID) is the one the server\n"
@@ -29,8 +29,8 @@ int run_verify_deal(const std::vector<std::string>& args, std::ostream& out, std
            "Deals under the `deal: cut` option depend on the previous hand and are not covered.\n";
     return kExitOk;
   }
-  if (parsed == flags_outcome::bad) return kExitBadInput;
-  for (const flag& f : flags)
+  if (parsed == FlagsOutcome::bad) return kExitBadInput;
+  for (const Flag& f : flags)
     if (!f.given) v.erase(f.name);
   const auto seed = Seed::parse(v["--seed"]);
   if (!seed) {

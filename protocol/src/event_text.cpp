@@ -14,9 +14,9 @@ namespace atout::protocol {
 
 namespace {
 
-class writer {
+class Writer {
  public:
-  explicit writer(std::string& out) : out_(out) {}
+  explicit Writer(std::string& out) : out_(out) {}
 
   void raw(std::string_view s) { out_.append(s); }
   void ch(char c) { out_.push_back(c); }
@@ -305,14 +305,14 @@ const std::string& kind_name(EventKind k) {
 std::string action_text(const Action& a, bool by_server) {
   std::string out;
   out.reserve(64);
-  writer(out).action(a, std::nullopt, by_server);
+  Writer(out).action(a, std::nullopt, by_server);
   return out;
 }
 
 std::string serialize(const Event& e) {
   std::string out;
   out.reserve(1024);
-  writer w(out);
+  Writer w(out);
   w.ch('{');
   bool first = true;
   if (e.deal) {

@@ -21,16 +21,16 @@ protocol::RatingInfo rating_info(const store::RatingRow& r) {
 
 }  // namespace
 
-archive::archive(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
+Archive::Archive(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
 
-archive::~archive() { stop(); }
+Archive::~Archive() { stop(); }
 
-void archive::stop() {
+void Archive::stop() {
   pool_.stop();
   pool_.join();
 }
 
-archive::reply archive::read(const protocol::GetProfile& r) {
+Archive::Reply Archive::read(const protocol::GetProfile& r) {
   const auto p = store_->player(r.player_id);
   if (!p) return make_error(ErrorCode::unknown_player, "there is no player " + r.player_id);
   protocol::Profile out;
@@ -42,7 +42,7 @@ archive::reply archive::read(const protocol::GetProfile& r) {
   return out;
 }
 
-archive::reply archive::read(const protocol::GetLeaderboard& r) {
+Archive::Reply Archive::read(const protocol::GetLeaderboard& r) {
   if (!find_variant(r.ladder)) {
     std::string known;
     for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.id;
@@ -59,7 +59,7 @@ archive::reply archive::read(const protocol::GetLeaderboard& r) {
   return out;
 }
 
-archive::reply archive::read(const protocol::GetHistory& r) {
+Archive::Reply Archive::read(const protocol::GetHistory& r) {
   if (!store_->player(r.player_id)) return make_error(ErrorCode::unknown_player, "there is no player " + r.player_id);
   protocol::History out;
   out.player_id = r.player_id;
@@ -80,7 +80,7 @@ archive::reply archive::read(const protocol::GetHistory& r) {
   return out;
 }
 
-archive::reply archive::read(const protocol::GetReplay& r) {
+Archive::Reply Archive::read(const protocol::GetReplay& r) {
   // Read without secrets first: a match still being played gives nothing away.
   const auto open = store_->match(r.match_id, false);
   if (!open) return make_error(ErrorCode::unknown_match, "there is no match " + r.match_id);
@@ -99,7 +99,7 @@ archive::reply archive::read(const protocol::GetReplay& r) {
   out.end_reason = m->end_reason;
   if (m->score0 && m->score1) out.match_score = std::array<int, 2>{*m->score0, *m->score1};
   out.winner = m->winner;
-  decoded_record decoded = decode_record(*m);
+  DecodedRecord decoded = decode_record(*m);
   if (!decoded.record)
     return make_error(ErrorCode::internal_error,
                       "match " + r.match_id + " is unreadable in the store: " + decoded.error);
@@ -110,11 +110,11 @@ archive::reply archive::read(const protocol::GetReplay& r) {
   return out;
 }
 
-std::string archive::message(const reply& r, const protocol::RequestId& id) {
+std::string Archive::message(const Reply& r, const protocol::RequestId& id) {
   return std::visit([&](const auto& m) { return protocol::serialize(m, id); }, r);
 }
 
-std::pair<http::status, std::string> archive::http_response(const reply& r) {
+std::pair<http::status, std::string> Archive::http_response(const Reply& r) {
   if (const auto* e = std::get_if<protocol::Error>(&r)) {
     http::status status = http::status::internal_server_error;
     switch (e->code) {
@@ -165,7 +165,7 @@ void add_page(std::string_view query, protocol::json& request) {
 
 }  // namespace
 
-bool http_api(archive& a, std::string_view target, std::function<void(http::status, std::string)> respond) {
+bool http_api(Archive& a, std::string_view target, std::function<void(http::status, std::string)> respond) {
   const auto q = target.find('?');
   const std::string_view path = target.substr(0, q);
   const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
@@ -192,8 +192,8 @@ bool http_api(archive& a, std::string_view target, std::function<void(http::stat
   // The same checks as the WebSocket requests, so both give the same codes for the same mistakes.
   protocol::ParsedRequest parsed =
       protocol::parse_request(request.dump(-1, ' ', false, protocol::json::error_handler_t::replace));
-  auto answer = [respond](archive::reply r) {
-    auto [status, body] = archive::http_response(r);
+  auto answer = [respond](Archive::Reply r) {
+    auto [status, body] = Archive::http_response(r);
     respond(status, std::move(body));
   };
   if (auto* e = std::get_if<protocol::Error>(&parsed.body)) {

@@ -15,10 +15,10 @@ namespace {
 
 // Where a pass reads its values from. The config file pass has no --config option (CLI11 owns it
 // there) and no environment, so each source is checked, and reported, on its own.
-enum class source { command_line, config_file };
+enum class Source { command_line, config_file };
 
-parse_result fail(std::string message) {
-  parse_result r;
+ParseResult fail(std::string message) {
+  ParseResult r;
   r.exit_code = 2;
   r.message = "atout-server: " + std::move(message) + "\nTry 'atout-server --help'.\n";
   return r;
@@ -63,9 +63,9 @@ CLI::Validator whole(long lo, long hi) {
 
 const CLI::Validator kDbPath([](std::string& value) { return check_db(value).value_or(std::string()); }, "PATH");
 
-class flag_set {
+class FlagSet {
  public:
-  flag_set(CLI::App& app, source from) : app_(app), from_(from) {}
+  FlagSet(CLI::App& app, Source from) : app_(app), from_(from) {}
 
   // An integer flag in [lo, hi]; `store` receives it. Integers only: "1.5" and "80a" are refused.
   template <typename Store>
@@ -80,7 +80,7 @@ class flag_set {
   CLI::Option* add(CLI::Option* o, const std::string& name, const char* value_name, const std::string& def,
                    const std::string& help) {
     std::string shown = std::string(value_name) + " (default " + (def.empty() ? "none" : def);
-    if (from_ == source::command_line) {
+    if (from_ == Source::command_line) {
       o->envname(env_name(name));
       shown += ", env " + env_name(name);
     }
@@ -88,11 +88,11 @@ class flag_set {
   }
 
   CLI::App& app_;
-  source from_;
+  Source from_;
 };
 
 // Declares every flag on `app`, each writing into `c` when it is given.
-void declare(CLI::App& app, config& c, source from, std::string* config_file) {
+void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
   app.description(
       "Serves the Atout protocol v1 over WebSocket (path /ws) and HTTP (/healthz, /api/tables,\n"
       "/api/variants, /metrics) on one port.\n"
@@ -103,8 +103,8 @@ void declare(CLI::App& app, config& c, source from, std::string* config_file) {
       "which wins over the config file, which wins over the default. See docs/operations.md.");
   app.set_help_flag("-h,--help", "print this and exit");
   app.get_formatter()->column_width(34);
-  flag_set f(app, from);
-  if (from == source::command_line)
+  FlagSet f(app, from);
+  if (from == Source::command_line)
     f.text("config", *config_file, "FILE", "read flags from this file (TOML: key = value)")->check(CLI::ExistingFile);
   f.integer("port", 0, 65535, c.port, "TCP port; 0 picks a free one and logs it",
             [&c](long v) { c.port = static_cast<unsigned short>(v); });
@@ -171,38 +171,38 @@ std::string env_name(const std::string& flag) {
 }
 
 std::string usage() {
-  config c;
+  Config c;
   std::string config_file;
   CLI::App app("", "atout-server");
-  declare(app, c, source::command_line, &config_file);
+  declare(app, c, Source::command_line, &config_file);
   return app.help();
 }
 
-parse_result parse_args(const std::vector<std::string>& args) {
+ParseResult parse_args(const std::vector<std::string>& args) {
   // CLI11 reads a config file before the environment, so the environment would lose to the file.
   // Three passes give the documented order instead: the command line and environment alone (to
   // find --config, --help and any bad value), then the file onto the defaults, then the command
   // line and environment again on top.
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them back to front
-  config first;
+  Config first;
   std::string config_file;
   {
     CLI::App app("", "atout-server");
-    declare(app, first, source::command_line, &config_file);
+    declare(app, first, Source::command_line, &config_file);
     try {
       app.parse(std::vector<std::string>(reversed));
     } catch (const CLI::CallForHelp&) {
-      parse_result r;
+      ParseResult r;
       r.message = app.help();
       return r;
     } catch (const CLI::ParseError& e) {
       return fail(explain(e, app, args));
     }
   }
-  config c;
+  Config c;
   if (!config_file.empty()) {
     CLI::App app("", "atout-server");
-    declare(app, c, source::config_file, nullptr);
+    declare(app, c, Source::config_file, nullptr);
     app.set_config("--config");
     app.allow_config_extras(CLI::config_extras_mode::error);
     try {
@@ -213,7 +213,7 @@ parse_result parse_args(const std::vector<std::string>& args) {
   }
   {
     CLI::App app("", "atout-server");
-    declare(app, c, source::command_line, &config_file);
+    declare(app, c, Source::command_line, &config_file);
     try {
       app.parse(std::move(reversed));
     } catch (const CLI::ParseError& e) {
@@ -221,7 +221,7 @@ parse_result parse_args(const std::vector<std::string>& args) {
     }
   }
   if (auto e = check_db(c.db)) return fail(*e);
-  parse_result r;
+  ParseResult r;
   r.cfg = c;
   return r;
 }

@@ -8,24 +8,24 @@
 
 namespace atout::server {
 
-http_session::http_session(tcp::socket&& socket, std::shared_ptr<context> ctx, std::optional<ip_slot> slot)
+HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<Context> ctx, std::optional<IpSlot> slot)
     : stream_(std::move(socket)), ctx_(std::move(ctx)), slot_(std::move(slot)) {}
 
-void http_session::run() {
+void HttpSession::run() {
   // Start on the connection's strand: the accept handler ran elsewhere.
-  net::dispatch(stream_.get_executor(), beast::bind_front_handler(&http_session::do_read, shared_from_this()));
+  net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
 }
 
-void http_session::do_read() {
+void HttpSession::do_read() {
   parser_.emplace();
   parser_->body_limit(kMaxRequestBytes);
   parser_->header_limit(kMaxRequestBytes);
   // A refused connection gets less time to say what it wanted.
   stream_.expires_after(std::chrono::seconds(slot_ ? 30 : 5));
-  http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+  http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
 }
 
-void http_session::on_read(beast::error_code ec, std::size_t) {
+void HttpSession::on_read(beast::error_code ec, std::size_t) {
   if (ec == http::error::end_of_stream) return do_close();
   if (ec) {
     spdlog::debug("http: read failed: {}", ec.message());
@@ -46,7 +46,7 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     if (!websocket::is_upgrade(req))
       return respond(http::status::upgrade_required,
                      R"({"error":"upgrade_required","message":"open a WebSocket here"})");
-    std::make_shared<ws_session>(stream_.release_socket(), ctx_, std::move(*slot_))->run(std::move(req));
+    std::make_shared<WsSession>(stream_.release_socket(), ctx_, std::move(*slot_))->run(std::move(req));
     return;
   }
   if (req.method() != http::verb::get && req.method() != http::verb::head)
@@ -74,7 +74,7 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     if (http_api(*ctx_->archive, target, std::move(reply))) return;
   }
   if (path == "/metrics") {
-    ctx_->lobby->census([self = shared_from_this()](table_census tables) {
+    ctx_->lobby->census([self = shared_from_this()](TableCensus tables) {
       net::post(self->stream_.get_executor(), [self, tables = std::move(tables)] {
         self->respond(http::status::ok, self->ctx_->metrics->render(tables), kMetricsContentType);
       });
@@ -84,7 +84,7 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   respond(http::status::not_found, R"({"error":"not_found"})");
 }
 
-void http_session::respond(http::status status, std::string body, std::string_view content_type) {
+void HttpSession::respond(http::status status, std::string body, std::string_view content_type) {
   response_ = std::make_shared<http::response<http::string_body>>(status, version_);
   response_->set(http::field::server, "atout-server");
   response_->set(http::field::content_type, content_type);
@@ -92,17 +92,17 @@ void http_session::respond(http::status status, std::string body, std::string_vi
   response_->body() = std::move(body);
   response_->prepare_payload();
   http::async_write(stream_, *response_,
-                    beast::bind_front_handler(&http_session::on_write, shared_from_this(), keep_alive_));
+                    beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive_));
 }
 
-void http_session::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
+void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
   if (ec) return;
   if (!keep_alive) return do_close();
   response_.reset();
   do_read();
 }
 
-void http_session::do_close() {
+void HttpSession::do_close() {
   beast::error_code ignored;
   stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
 }

@@ -7,10 +7,10 @@ namespace atout::server {
 
 // ---- message_credits -----------------------------------------------------------------------------
 
-message_credits::message_credits(double burst, double rate, std::chrono::steady_clock::time_point start)
+MessageCredits::MessageCredits(double burst, double rate, std::chrono::steady_clock::time_point start)
     : burst_(burst), rate_(rate), credits_(burst), last_(start) {}
 
-bool message_credits::take(std::chrono::steady_clock::time_point now) {
+bool MessageCredits::take(std::chrono::steady_clock::time_point now) {
   const double elapsed = std::chrono::duration<double>(now - last_).count();
   if (elapsed > 0) {
     credits_ = std::min(burst_, credits_ + elapsed * rate_);
@@ -21,20 +21,20 @@ bool message_credits::take(std::chrono::steady_clock::time_point now) {
   return true;
 }
 
-std::chrono::milliseconds message_credits::wait() const {
+std::chrono::milliseconds MessageCredits::wait() const {
   if (credits_ >= 1) return std::chrono::milliseconds(0);
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>((1 - credits_) / rate_));
 }
 
 // ---- ip_slot -------------------------------------------------------------------------------------
 
-ip_slot::ip_slot(std::shared_ptr<conn_limiter> owner, net::ip::address address, bool capped)
+IpSlot::IpSlot(std::shared_ptr<ConnLimiter> owner, net::ip::address address, bool capped)
     : owner_(std::move(owner)), address_(std::move(address)), capped_(capped) {}
 
-ip_slot::ip_slot(ip_slot&& other) noexcept
+IpSlot::IpSlot(IpSlot&& other) noexcept
     : owner_(std::move(other.owner_)), address_(other.address_), capped_(other.capped_) {}
 
-ip_slot& ip_slot::operator=(ip_slot&& other) noexcept {
+IpSlot& IpSlot::operator=(IpSlot&& other) noexcept {
   if (this != &other) {
     release();
     owner_ = std::move(other.owner_);
@@ -44,9 +44,9 @@ ip_slot& ip_slot::operator=(ip_slot&& other) noexcept {
   return *this;
 }
 
-ip_slot::~ip_slot() { release(); }
+IpSlot::~IpSlot() { release(); }
 
-void ip_slot::release() {
+void IpSlot::release() {
   if (!owner_) return;
   owner_->release(address_, capped_);
   owner_.reset();
@@ -54,10 +54,10 @@ void ip_slot::release() {
 
 // ---- conn_limiter --------------------------------------------------------------------------------
 
-conn_limiter::conn_limiter(int max_per_ip, std::shared_ptr<server::metrics> m)
+ConnLimiter::ConnLimiter(int max_per_ip, std::shared_ptr<server::Metrics> m)
     : max_per_ip_(max_per_ip), metrics_(std::move(m)) {}
 
-std::optional<ip_slot> conn_limiter::admit(const net::ip::address& address) {
+std::optional<IpSlot> ConnLimiter::admit(const net::ip::address& address) {
   metrics_->connections_total.fetch_add(1, std::memory_order_relaxed);
   if (max_per_ip_ > 0) {
     std::lock_guard lock(mutex_);
@@ -69,16 +69,16 @@ std::optional<ip_slot> conn_limiter::admit(const net::ip::address& address) {
     ++n;
   }
   metrics_->connections_open.fetch_add(1, std::memory_order_relaxed);
-  return ip_slot(shared_from_this(), address, max_per_ip_ > 0);
+  return IpSlot(shared_from_this(), address, max_per_ip_ > 0);
 }
 
-int conn_limiter::open_from(const net::ip::address& address) const {
+int ConnLimiter::open_from(const net::ip::address& address) const {
   std::lock_guard lock(mutex_);
   const auto it = open_.find(address);
   return it == open_.end() ? 0 : it->second;
 }
 
-void conn_limiter::release(const net::ip::address& address, bool capped) {
+void ConnLimiter::release(const net::ip::address& address, bool capped) {
   metrics_->connections_open.fetch_sub(1, std::memory_order_relaxed);
   if (!capped) return;
   std::lock_guard lock(mutex_);

@@ -7,10 +7,10 @@
 
 namespace atout::server {
 
-listener::listener(net::io_context& ioc, std::shared_ptr<context> ctx)
+Listener::Listener(net::io_context& ioc, std::shared_ptr<Context> ctx)
     : ioc_(ioc), acceptor_(net::make_strand(ioc)), backoff_(acceptor_.get_executor()), ctx_(std::move(ctx)) {}
 
-beast::error_code listener::open(const tcp::endpoint& endpoint) {
+beast::error_code Listener::open(const tcp::endpoint& endpoint) {
   beast::error_code ec;
   acceptor_.open(endpoint.protocol(), ec);
   if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
@@ -19,14 +19,14 @@ beast::error_code listener::open(const tcp::endpoint& endpoint) {
   return ec;
 }
 
-tcp::endpoint listener::local_endpoint() const {
+tcp::endpoint Listener::local_endpoint() const {
   beast::error_code ec;
   return acceptor_.local_endpoint(ec);
 }
 
-void listener::run() { do_accept(); }
+void Listener::run() { do_accept(); }
 
-void listener::stop() {
+void Listener::stop() {
   net::post(acceptor_.get_executor(), [self = shared_from_this()] {
     beast::error_code ignored;
     self->acceptor_.close(ignored);
@@ -34,12 +34,12 @@ void listener::stop() {
   });
 }
 
-void listener::do_accept() {
+void Listener::do_accept() {
   // Each connection gets its own strand, so its handlers never run concurrently.
-  acceptor_.async_accept(net::make_strand(ioc_), beast::bind_front_handler(&listener::on_accept, shared_from_this()));
+  acceptor_.async_accept(net::make_strand(ioc_), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
 }
 
-void listener::on_accept(beast::error_code ec, tcp::socket socket) {
+void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   if (ec == net::error::operation_aborted) return;
   if (ec) {
     // Running out of descriptors passes as connections close; wait a little rather than spin.
@@ -57,7 +57,7 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
   // the event back until the client acknowledges the reply.
   beast::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
-  if (!peer_ec) std::make_shared<http_session>(std::move(socket), ctx_, ctx_->conns->admit(remote.address()))->run();
+  if (!peer_ec) std::make_shared<HttpSession>(std::move(socket), ctx_, ctx_->conns->admit(remote.address()))->run();
   do_accept();
 }
 

@@ -19,20 +19,20 @@ constexpr std::size_t kMatchIdBytes = 16;  // 128 bits: unique across restarts
 
 }  // namespace
 
-lobby::lobby(net::any_io_executor ex, std::shared_ptr<server::journal> journal)
+Lobby::Lobby(net::any_io_executor ex, std::shared_ptr<server::Journal> journal)
     : io_(ex), strand_(net::make_strand(ex)), journal_(std::move(journal)) {}
 
-void lobby::reply_error(const member& m, ErrorCode code, std::string message, const RequestId& id) const {
+void Lobby::reply_error(const Member& m, ErrorCode code, std::string message, const RequestId& id) const {
   deliver(m.link, error_wire(make_error(code, std::move(message)), id, metrics_.get()));
 }
 
-void lobby::create(protocol::CreateTable request, member m, RequestId id) {
+void Lobby::create(protocol::CreateTable request, Member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), request = std::move(request), m = std::move(m), id = std::move(id)] {
     self->do_create(request, m, id);
   });
 }
 
-void lobby::do_create(const protocol::CreateTable& request, member m, const RequestId& id) {
+void Lobby::do_create(const protocol::CreateTable& request, Member m, const RequestId& id) {
   const VariantInfo* variant = find_variant(request.variant);
   if (!variant) {
     std::string known;
@@ -54,9 +54,9 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
 
   const std::uint64_t number = next_table_++;
   const std::string table_id = "t" + std::to_string(number);
-  entry e;
+  Entry e;
   if (request.is_private) e.invite = random_hex(kInviteBytes);
-  table_init init;
+  TableInit init;
   init.id = table_id;
   init.match_id = random_hex(kMatchIdBytes);
   init.is_private = request.is_private;
@@ -75,15 +75,15 @@ void lobby::do_create(const protocol::CreateTable& request, member m, const Requ
   tables_.emplace(number, std::move(e));
 }
 
-std::shared_ptr<table> lobby::build(table_init init) {
+std::shared_ptr<Table> Lobby::build(TableInit init) {
   init.lobby = weak_from_this();
   init.journal = journal_;
   init.metrics = metrics_;
-  return std::make_shared<table>(io_, std::move(init));
+  return std::make_shared<Table>(io_, std::move(init));
 }
 
-void lobby::restore(table_init init) {
-  entry e;
+void Lobby::restore(TableInit init) {
+  Entry e;
   e.invite = init.invite;
   const bool is_private = init.is_private;
   const std::string table_id = init.id;
@@ -108,13 +108,13 @@ void lobby::restore(table_init init) {
   });
 }
 
-void lobby::find(protocol::TableRef ref, bool join, found_fn then) {
+void Lobby::find(protocol::TableRef ref, bool join, FoundFn then) {
   net::post(strand_, [self = shared_from_this(), ref = std::move(ref), join, then = std::move(then)] {
     if (ref.invite) {
       const auto it = self->by_invite_.find(*ref.invite);
       if (it == self->by_invite_.end())
         return then(nullptr, make_error(ErrorCode::bad_invite, "no table has that invite code"));
-      const entry& e = self->tables_.at(it->second);
+      const Entry& e = self->tables_.at(it->second);
       if (ref.table_id && *ref.table_id != e.t->id())
         return then(nullptr, make_error(ErrorCode::bad_invite, "that invite code is for another table", ref.table_id));
       return then(e.t, std::nullopt);
@@ -128,29 +128,29 @@ void lobby::find(protocol::TableRef ref, bool join, found_fn then) {
   });
 }
 
-void lobby::list(std::function<void(protocol::TableList)> then) {
+void Lobby::list(std::function<void(protocol::TableList)> then) {
   net::post(strand_, [self = shared_from_this(), then = std::move(then)] { then(self->public_tables()); });
 }
 
-void lobby::subscribe(member m, RequestId id) {
+void Lobby::subscribe(Member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)] {
     self->subscribers_[m.conn] = m.link;
     deliver(m.link, wire(self->public_tables(), id));
   });
 }
 
-void lobby::unsubscribe(member m, RequestId id) {
+void Lobby::unsubscribe(Member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)] {
     self->subscribers_.erase(m.conn);
     deliver(m.link, wire(protocol::Ok{"unsubscribe_lobby", std::nullopt}, id));
   });
 }
 
-void lobby::drop(std::uint64_t conn) {
+void Lobby::drop(std::uint64_t conn) {
   net::post(strand_, [self = shared_from_this(), conn] { self->subscribers_.erase(conn); });
 }
 
-void lobby::chat(member m, std::string text, RequestId id) {
+void Lobby::chat(Member m, std::string text, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), text = std::move(text), id = std::move(id)] {
     if (!self->subscribers_.contains(m.conn))
       return self->reply_error(m, ErrorCode::not_at_table,
@@ -164,7 +164,7 @@ void lobby::chat(member m, std::string text, RequestId id) {
   });
 }
 
-void lobby::held_seats(std::string player_id, std::function<void(std::vector<protocol::HeldSeat>)> then) {
+void Lobby::held_seats(std::string player_id, std::function<void(std::vector<protocol::HeldSeat>)> then) {
   net::post(strand_, [self = shared_from_this(), player_id = std::move(player_id), then = std::move(then)] {
     std::vector<protocol::HeldSeat> out;
     for (const auto& [number, e] : self->tables_) {
@@ -177,22 +177,22 @@ void lobby::held_seats(std::string player_id, std::function<void(std::vector<pro
   });
 }
 
-void lobby::table_changed(protocol::TableSummary summary) {
+void Lobby::table_changed(protocol::TableSummary summary) {
   net::post(strand_, [self = shared_from_this(), summary = std::move(summary)] {
     const auto it = self->by_id_.find(summary.table_id);
     if (it == self->by_id_.end()) return;
-    entry& e = self->tables_.at(it->second);
+    Entry& e = self->tables_.at(it->second);
     e.summary = summary;
     if (!e.invite) self->notify(wire(protocol::LobbyUpdate{summary}));
   });
 }
 
-void lobby::table_closed(std::string table_id) {
+void Lobby::table_closed(std::string table_id) {
   net::post(strand_, [self = shared_from_this(), table_id = std::move(table_id)] {
     const auto it = self->by_id_.find(table_id);
     if (it == self->by_id_.end()) return;
     const auto number = it->second;
-    const entry& e = self->tables_.at(number);
+    const Entry& e = self->tables_.at(number);
     if (e.invite) {
       self->by_invite_.erase(*e.invite);
     } else {
@@ -203,7 +203,7 @@ void lobby::table_closed(std::string table_id) {
   });
 }
 
-void lobby::notify(const std::shared_ptr<const std::string>& message) {
+void Lobby::notify(const std::shared_ptr<const std::string>& message) {
   std::erase_if(subscribers_, [&](auto& kv) {
     auto p = kv.second.lock();
     if (!p) return true;
@@ -212,16 +212,16 @@ void lobby::notify(const std::shared_ptr<const std::string>& message) {
   });
 }
 
-void lobby::census(std::function<void(table_census)> then) {
+void Lobby::census(std::function<void(TableCensus)> then) {
   net::post(strand_, [self = shared_from_this(), then = std::move(then)] {
-    table_census counts;
+    TableCensus counts;
     for (const auto& [number, e] : self->tables_)
       if (e.summary) ++counts[{e.summary->variant, e.summary->status}];
     then(std::move(counts));
   });
 }
 
-protocol::TableList lobby::public_tables() const {
+protocol::TableList Lobby::public_tables() const {
   protocol::TableList out;
   for (const auto& [number, e] : tables_)
     if (!e.invite && e.summary) out.tables.push_back(*e.summary);

@@ -7,15 +7,15 @@
 
 int main(int argc, char** argv) {
   namespace srv = atout::server;
-  const srv::parse_result parsed = srv::parse_args(std::vector<std::string>(argv + 1, argv + argc));
+  const srv::ParseResult parsed = srv::parse_args(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.cfg) {
     (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message;
     return parsed.exit_code;
   }
-  const srv::config& cfg = *parsed.cfg;
+  const srv::Config& cfg = *parsed.cfg;
   spdlog::set_level(spdlog::level::from_str(cfg.log_level));
   try {
-    srv::server s(cfg);
+    srv::Server s(cfg);
     if (auto e = s.open()) {
       spdlog::critical("{}", *e);
       return 1;

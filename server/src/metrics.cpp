@@ -27,13 +27,13 @@ prometheus::Histogram& new_latency(prometheus::Registry& r) {
       .Name(kLatencyName)
       .Help(kLatencyHelp)
       .Register(r)
-      .Add({}, prometheus::Histogram::BucketBoundaries(latency_histogram::kBounds.begin(),
-                                                       latency_histogram::kBounds.end()));
+      .Add({}, prometheus::Histogram::BucketBoundaries(LatencyHistogram::kBounds.begin(),
+                                                       LatencyHistogram::kBounds.end()));
 }
 
 // The table gauge is a snapshot of the lobby's census at render time, so it is built here rather
 // than kept in the registry, with its labels in the order the page has always shown them.
-prometheus::MetricFamily tables_family(const table_census& tables) {
+prometheus::MetricFamily tables_family(const TableCensus& tables) {
   prometheus::MetricFamily f{"atout_tables", "Open tables by variant and status.", prometheus::MetricType::Gauge, {}};
   for (const auto& [key, n] : tables) {
     prometheus::ClientMetric m;
@@ -48,29 +48,29 @@ prometheus::MetricFamily tables_family(const table_census& tables) {
 
 // ---- metric_counter, metric_gauge ----------------------------------------------------------------
 
-void metric_counter::fetch_add(std::uint64_t n, std::memory_order) { c_->Increment(static_cast<double>(n)); }
-std::uint64_t metric_counter::load(std::memory_order) const { return static_cast<std::uint64_t>(c_->Value()); }
+void MetricCounter::fetch_add(std::uint64_t n, std::memory_order) { c_->Increment(static_cast<double>(n)); }
+std::uint64_t MetricCounter::load(std::memory_order) const { return static_cast<std::uint64_t>(c_->Value()); }
 
-void metric_gauge::fetch_add(std::int64_t n, std::memory_order) { g_->Increment(static_cast<double>(n)); }
-void metric_gauge::fetch_sub(std::int64_t n, std::memory_order) { g_->Decrement(static_cast<double>(n)); }
-std::int64_t metric_gauge::load(std::memory_order) const { return static_cast<std::int64_t>(g_->Value()); }
+void MetricGauge::fetch_add(std::int64_t n, std::memory_order) { g_->Increment(static_cast<double>(n)); }
+void MetricGauge::fetch_sub(std::int64_t n, std::memory_order) { g_->Decrement(static_cast<double>(n)); }
+std::int64_t MetricGauge::load(std::memory_order) const { return static_cast<std::int64_t>(g_->Value()); }
 
 // ---- latency_histogram ---------------------------------------------------------------------------
 
-void latency_histogram::observe(std::chrono::nanoseconds d) {
+void LatencyHistogram::observe(std::chrono::nanoseconds d) {
   h_->Observe(d.count() < 0 ? 0.0 : std::chrono::duration<double>(d).count());
 }
 
-std::uint64_t latency_histogram::count() const { return h_->Collect().histogram.sample_count; }
+std::uint64_t LatencyHistogram::count() const { return h_->Collect().histogram.sample_count; }
 
-void latency_histogram::render(std::string& out, std::string_view name, std::string_view help) const {
+void LatencyHistogram::render(std::string& out, std::string_view name, std::string_view help) const {
   prometheus::MetricFamily f{std::string(name), std::string(help), prometheus::MetricType::Histogram, {h_->Collect()}};
   out += prometheus::TextSerializer().Serialize({f});
 }
 
 // ---- metrics -------------------------------------------------------------------------------------
 
-metrics::metrics()
+Metrics::Metrics()
     : registry_(std::make_shared<prometheus::Registry>()),
       connections_open(
           new_gauge(*registry_, "atout_connections_open", "TCP connections (HTTP and WebSocket) open now.")),
@@ -105,24 +105,24 @@ metrics::metrics()
   }
 }
 
-metrics::~metrics() = default;
+Metrics::~Metrics() = default;
 
-void metrics::action_done(std::chrono::steady_clock::time_point started) {
+void Metrics::action_done(std::chrono::steady_clock::time_point started) {
   actions_accepted.fetch_add(1);
   action_latency.observe(std::chrono::steady_clock::now() - started);
 }
 
-void metrics::count_error(protocol::ErrorCode code) {
+void Metrics::count_error(protocol::ErrorCode code) {
   const auto i = static_cast<std::size_t>(code);
   if (i < kMaxCodes && errors_[i]) errors_[i]->Increment();
 }
 
-std::uint64_t metrics::errors(protocol::ErrorCode code) const {
+std::uint64_t Metrics::errors(protocol::ErrorCode code) const {
   const auto i = static_cast<std::size_t>(code);
   return i < kMaxCodes && errors_[i] ? static_cast<std::uint64_t>(errors_[i]->Value()) : 0;
 }
 
-std::string metrics::render(const table_census& tables) const {
+std::string Metrics::render(const TableCensus& tables) const {
   std::vector<prometheus::MetricFamily> families = registry_->Collect();
   families.push_back(tables_family(tables));
   return prometheus::TextSerializer().Serialize(families);

@@ -17,10 +17,10 @@ constexpr std::size_t kPlayerIdBytes = 8;
 std::string token_hash(const std::string& token) { return to_hex(sha256(token)); }
 }  // namespace
 
-players::players(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
+Players::Players(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
 
-players::issued players::create_guest(const std::optional<std::string>& name) {
-  issued out;
+Players::Issued Players::create_guest(const std::optional<std::string>& name) {
+  Issued out;
   out.token = random_hex(kTokenBytes);
   out.who.id = "p" + random_hex(kPlayerIdBytes);
   out.who.name = name ? *name : "guest-" + out.who.id;
@@ -33,9 +33,9 @@ players::issued players::create_guest(const std::optional<std::string>& name) {
   return out;
 }
 
-std::optional<player> players::resume(const std::string& token) {
+std::optional<Player> Players::resume(const std::string& token) {
   const std::string h = token_hash(token);
-  std::optional<player> found;
+  std::optional<Player> found;
   {
     std::lock_guard lock(mutex_);
     if (const auto it = by_token_hash_.find(h); it != by_token_hash_.end()) found = it->second;
@@ -43,7 +43,7 @@ std::optional<player> players::resume(const std::string& token) {
   if (!found && store_) {
     // One indexed read, once per connection that resumes after a restart.
     if (auto row = store_->player_by_token_hash(h)) {
-      found = player{row->id, row->name};
+      found = Player{row->id, row->name};
       std::lock_guard lock(mutex_);
       by_token_hash_.emplace(h, *found);
     }

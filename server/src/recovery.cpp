@@ -26,8 +26,8 @@ std::int64_t hand_end_seq(const store::MatchRow& m, int n) {
 
 }  // namespace
 
-rebuilt rebuild(const store::MatchRow& m) {
-  rebuilt out;
+Rebuilt rebuild(const store::MatchRow& m) {
+  Rebuilt out;
   // The log is a prefix of what the table accepted: batches commit whole and in order.
   std::int64_t expected = 2;  // the start event is seq 1
   for (const store::ActionRow& a : m.actions) {
@@ -37,7 +37,7 @@ rebuilt rebuild(const store::MatchRow& m) {
     }
     ++expected;
   }
-  decoded_record decoded = decode_record(m);
+  DecodedRecord decoded = decode_record(m);
   if (!decoded.record) {
     out.error = decoded.error;
     return out;
@@ -64,8 +64,8 @@ rebuilt rebuild(const store::MatchRow& m) {
     out.ended = std::move(r.state);
     return out;
   }
-  stored_table stored = read_table_json(m.start.table_json);
-  table_init init;
+  StoredTable stored = read_table_json(m.start.table_json);
+  TableInit init;
   init.id = m.start.table_id;
   init.match_id = m.start.uid;
   init.is_private = stored.is_private;
@@ -78,7 +78,7 @@ rebuilt rebuild(const store::MatchRow& m) {
       out.error = "the store's seat " + std::to_string(s.seat) + " is out of range or repeated";
       return out;
     }
-    member held;
+    Member held;
     held.conn = 0;
     held.player_id = s.player;
     held.name = s.name;
@@ -90,11 +90,11 @@ rebuilt rebuild(const store::MatchRow& m) {
   return out;
 }
 
-recovery_report recover(store::Store& store, lobby& lobby) {
-  recovery_report report;
+RecoveryReport recover(store::Store& store, Lobby& lobby) {
+  RecoveryReport report;
   const std::int64_t now = unix_ms();
   for (const store::MatchRow& m : store.unfinished_matches()) {
-    rebuilt b = rebuild(m);
+    Rebuilt b = rebuild(m);
     if (!b.error.empty()) {
       spdlog::error("recovery: match {} at table {} cannot be rebuilt, marked aborted: {}", m.start.uid,
                     m.start.table_id, b.error);

@@ -11,15 +11,15 @@ namespace atout::server {
 using protocol::ErrorCode;
 using protocol::RequestId;
 
-request_router::request_router(std::shared_ptr<context> ctx, connection& conn, clock::time_point now)
+RequestRouter::RequestRouter(std::shared_ptr<Context> ctx, Connection& conn, Clock::time_point now)
     : ctx_(std::move(ctx)), conn_(conn), chat_credits_(kChatBurst, kChatRate, now), now_(now) {}
 
-void request_router::reply_error(ErrorCode code, std::string message, const RequestId& id) {
+void RequestRouter::reply_error(ErrorCode code, std::string message, const RequestId& id) {
   conn_.reply(error_wire(protocol::make_error(code, std::move(message)), id, ctx_->metrics.get()));
 }
 
-member request_router::me() {
-  member m;
+Member RequestRouter::me() {
+  Member m;
   m.conn = conn_.id();
   if (player_) {
     m.player_id = player_->id;
@@ -32,7 +32,7 @@ member request_router::me() {
 
 // ---- Membership ----------------------------------------------------------------------------------
 
-void request_router::joined(const std::string& table_id, std::weak_ptr<table> t) {
+void RequestRouter::joined(const std::string& table_id, std::weak_ptr<Table> t) {
   // A table that seats us after we closed must still learn that we are gone.
   if (!conn_.open()) {
     if (auto live = t.lock()) live->detach(conn_.id());
@@ -41,9 +41,9 @@ void request_router::joined(const std::string& table_id, std::weak_ptr<table> t)
   tables_[table_id] = std::move(t);
 }
 
-void request_router::departed(const std::string& table_id) { tables_.erase(table_id); }
+void RequestRouter::departed(const std::string& table_id) { tables_.erase(table_id); }
 
-void request_router::leave_all() {
+void RequestRouter::leave_all() {
   ctx_->sessions->remove(conn_.id(), player_ ? player_->id : std::string());
   ctx_->lobby->drop(conn_.id());
   for (auto& [id, t] : tables_)
@@ -53,7 +53,7 @@ void request_router::leave_all() {
 
 // ---- Requests ------------------------------------------------------------------------------------
 
-void request_router::handle(std::string_view text, clock::time_point now) {
+void RequestRouter::handle(std::string_view text, Clock::time_point now) {
   now_ = now;
   protocol::ParsedRequest parsed = protocol::parse_request(text);
   if (auto* e = std::get_if<protocol::Error>(&parsed.body))
@@ -66,7 +66,7 @@ void request_router::handle(std::string_view text, clock::time_point now) {
   std::visit([&](const auto& x) { handle(x, parsed.id); }, r);
 }
 
-void request_router::handle(const protocol::Hello& r, const RequestId& id) {
+void RequestRouter::handle(const protocol::Hello& r, const RequestId& id) {
   if (player_) return reply_error(ErrorCode::already_identified, "this connection is already " + player_->id, id);
   protocol::Welcome w;
   if (r.token) {
@@ -99,7 +99,7 @@ void request_router::handle(const protocol::Hello& r, const RequestId& id) {
   });
 }
 
-void request_router::welcome(protocol::Welcome w, std::vector<protocol::ResumeAt> resume, const RequestId& id) {
+void RequestRouter::welcome(protocol::Welcome w, std::vector<protocol::ResumeAt> resume, const RequestId& id) {
   if (!conn_.open()) return;
   conn_.reply(wire(w, id));
   // Each resumed table answers with `seated` (or an error) and the events missed since last_seq.
@@ -107,54 +107,54 @@ void request_router::welcome(protocol::Welcome w, std::vector<protocol::ResumeAt
     handle(protocol::Sit{{at.table_id, std::nullopt}, std::nullopt, at.last_seq}, {});
 }
 
-void request_router::handle(const protocol::ListVariants&, const RequestId& id) {
+void RequestRouter::handle(const protocol::ListVariants&, const RequestId& id) {
   protocol::VariantList list;
   for (const VariantInfo& v : variants()) list.variants.push_back(&v);
   conn_.reply(wire(list, id));
 }
 
-void request_router::handle(const protocol::ListTables&, const RequestId& id) {
+void RequestRouter::handle(const protocol::ListTables&, const RequestId& id) {
   ctx_->lobby->list([link = conn_.weak(), id](protocol::TableList tables) {
     if (auto self = link.lock()) self->send(wire(tables, id));
   });
 }
 
-void request_router::handle(const protocol::SubscribeLobby&, const RequestId& id) { ctx_->lobby->subscribe(me(), id); }
+void RequestRouter::handle(const protocol::SubscribeLobby&, const RequestId& id) { ctx_->lobby->subscribe(me(), id); }
 
-void request_router::handle(const protocol::UnsubscribeLobby&, const RequestId& id) {
+void RequestRouter::handle(const protocol::UnsubscribeLobby&, const RequestId& id) {
   ctx_->lobby->unsubscribe(me(), id);
 }
 
-void request_router::handle(const protocol::CreateTable& r, const RequestId& id) { ctx_->lobby->create(r, me(), id); }
+void RequestRouter::handle(const protocol::CreateTable& r, const RequestId& id) { ctx_->lobby->create(r, me(), id); }
 
-void request_router::handle(const protocol::Sit& r, const RequestId& id) {
+void RequestRouter::handle(const protocol::Sit& r, const RequestId& id) {
   // Taking back a held seat finds a private table by id too: the table itself then refuses anyone
   // it holds no seat for, as if it did not exist.
   const bool resuming = r.last_seq.has_value();
   ctx_->lobby->find(r.where, !resuming,
                     [m = me(), seat = r.seat, id, last_seq = r.last_seq, counts = ctx_->metrics](
-                        std::shared_ptr<table> t, auto error) {
+                        std::shared_ptr<Table> t, auto error) {
                       if (error) return deliver(m.link, error_wire(*error, id, counts.get()));
                       t->sit(m, seat, id, last_seq);
                     });
 }
 
-void request_router::handle(const protocol::Spectate& r, const RequestId& id) {
+void RequestRouter::handle(const protocol::Spectate& r, const RequestId& id) {
   ctx_->lobby->find(
       r.where, true,
-      [m = me(), id, last_seq = r.last_seq, counts = ctx_->metrics](std::shared_ptr<table> t, auto error) {
+      [m = me(), id, last_seq = r.last_seq, counts = ctx_->metrics](std::shared_ptr<Table> t, auto error) {
         if (error) return deliver(m.link, error_wire(*error, id, counts.get()));
         t->spectate(m, id, last_seq);
       });
 }
 
 template <typename Fn>
-void request_router::with_member_table(const std::string& table_id, const RequestId& id, Fn fn) {
+void RequestRouter::with_member_table(const std::string& table_id, const RequestId& id, Fn fn) {
   if (const auto it = tables_.find(table_id); it != tables_.end()) {
     if (auto t = it->second.lock()) return fn(t);
   }
   ctx_->lobby->find(protocol::TableRef{table_id, std::nullopt}, false,
-                    [link = conn_.weak(), id, fn, counts = ctx_->metrics](std::shared_ptr<table> t, auto error) {
+                    [link = conn_.weak(), id, fn, counts = ctx_->metrics](std::shared_ptr<Table> t, auto error) {
                       if (error) {
                         if (auto self = link.lock()) self->send(error_wire(*error, id, counts.get()));
                         return;
@@ -163,22 +163,22 @@ void request_router::with_member_table(const std::string& table_id, const Reques
                     });
 }
 
-void request_router::handle(const protocol::Stand& r, const RequestId& id) {
-  with_member_table(r.table_id, id, [m = me(), id](const std::shared_ptr<table>& t) { t->stand(m, id); });
+void RequestRouter::handle(const protocol::Stand& r, const RequestId& id) {
+  with_member_table(r.table_id, id, [m = me(), id](const std::shared_ptr<Table>& t) { t->stand(m, id); });
 }
 
-void request_router::handle(const protocol::Leave& r, const RequestId& id) {
-  with_member_table(r.table_id, id, [m = me(), id](const std::shared_ptr<table>& t) { t->leave(m, id); });
+void RequestRouter::handle(const protocol::Leave& r, const RequestId& id) {
+  with_member_table(r.table_id, id, [m = me(), id](const std::shared_ptr<Table>& t) { t->leave(m, id); });
 }
 
-void request_router::handle(const protocol::Act& r, const RequestId& id) {
+void RequestRouter::handle(const protocol::Act& r, const RequestId& id) {
   with_member_table(r.table_id, id,
-                    [m = me(), action = r.action, id](const std::shared_ptr<table>& t) { t->act(m, action, id); });
+                    [m = me(), action = r.action, id](const std::shared_ptr<Table>& t) { t->act(m, action, id); });
 }
 
-void request_router::handle(const protocol::Ping&, const RequestId& id) { conn_.reply(wire(protocol::Pong{}, id)); }
+void RequestRouter::handle(const protocol::Ping&, const RequestId& id) { conn_.reply(wire(protocol::Pong{}, id)); }
 
-void request_router::handle(const protocol::Chat& r, const RequestId& id) {
+void RequestRouter::handle(const protocol::Chat& r, const RequestId& id) {
   // Chat has a budget of its own, on top of the connection's: it can never crowd out play,
   // whatever a client sends.
   if (!chat_credits_.take(now_)) {
@@ -190,23 +190,23 @@ void request_router::handle(const protocol::Chat& r, const RequestId& id) {
   }
   if (!r.table_id) return ctx_->lobby->chat(me(), r.text, id);
   with_member_table(*r.table_id, id,
-                    [m = me(), text = r.text, id](const std::shared_ptr<table>& t) { t->chat(m, text, id); });
+                    [m = me(), text = r.text, id](const std::shared_ptr<Table>& t) { t->chat(m, text, id); });
 }
 
 template <typename Request>
-void request_router::ask_archive(const Request& r, const RequestId& id) {
+void RequestRouter::ask_archive(const Request& r, const RequestId& id) {
   if (!ctx_->archive) return reply_error(ErrorCode::internal_error, "this server keeps no records", id);
-  ctx_->archive->ask(r, [link = conn_.weak(), id, counts = ctx_->metrics](archive::reply reply) {
+  ctx_->archive->ask(r, [link = conn_.weak(), id, counts = ctx_->metrics](Archive::Reply reply) {
     auto self = link.lock();
     if (!self) return;
     if (const auto* e = std::get_if<protocol::Error>(&reply)) return self->send(error_wire(*e, id, counts.get()));
-    self->send(std::make_shared<const std::string>(archive::message(reply, id)));
+    self->send(std::make_shared<const std::string>(Archive::message(reply, id)));
   });
 }
 
-void request_router::handle(const protocol::GetProfile& r, const RequestId& id) { ask_archive(r, id); }
-void request_router::handle(const protocol::GetLeaderboard& r, const RequestId& id) { ask_archive(r, id); }
-void request_router::handle(const protocol::GetHistory& r, const RequestId& id) { ask_archive(r, id); }
-void request_router::handle(const protocol::GetReplay& r, const RequestId& id) { ask_archive(r, id); }
+void RequestRouter::handle(const protocol::GetProfile& r, const RequestId& id) { ask_archive(r, id); }
+void RequestRouter::handle(const protocol::GetLeaderboard& r, const RequestId& id) { ask_archive(r, id); }
+void RequestRouter::handle(const protocol::GetHistory& r, const RequestId& id) { ask_archive(r, id); }
+void RequestRouter::handle(const protocol::GetReplay& r, const RequestId& id) { ask_archive(r, id); }
 
 }  // namespace atout::server

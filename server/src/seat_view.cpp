@@ -10,17 +10,17 @@ namespace atout::server {
 
 using protocol::EventKind;
 
-seat_view::seat_view(std::string table_id, std::string match_id)
+SeatView::SeatView(std::string table_id, std::string match_id)
     : table_id_(std::move(table_id)), match_id_(std::move(match_id)) {}
 
-std::optional<protocol::DealCommitment> seat_view::commitment(const DealInfo& d) const {
+std::optional<protocol::DealCommitment> SeatView::commitment(const DealInfo& d) const {
   if (!d.seed) return std::nullopt;
   return protocol::DealCommitment{match_id_, d.hand, atout::deal_commitment(*d.seed, match_id_, d.hand)};
 }
 
-protocol::Event seat_view::event(const State& st, std::uint64_t seq, EventKind kind, Seat viewer,
+protocol::Event SeatView::event(const State& st, std::uint64_t seq, EventKind kind, Seat viewer,
                                  const std::optional<protocol::LastAction>& last,
-                                 const std::optional<HandResult>& hand_result, const facts& f, bool live) const {
+                                 const std::optional<HandResult>& hand_result, const Facts& f, bool live) const {
   protocol::Event e;
   e.table_id = table_id_;
   e.seq = seq;
@@ -55,8 +55,8 @@ protocol::Event seat_view::event(const State& st, std::uint64_t seq, EventKind k
   return e;
 }
 
-std::optional<std::vector<protocol::Event>> seat_view::since(const State& live, std::uint64_t seq, Seat viewer,
-                                                             std::uint64_t last_seq, const facts& f) const {
+std::optional<std::vector<protocol::Event>> SeatView::since(const State& live, std::uint64_t seq, Seat viewer,
+                                                             std::uint64_t last_seq, const Facts& f) const {
   std::vector<protocol::Event> out;
   if (last_seq == seq) return out;
   if (last_seq > seq || seq - last_seq > kMaxReplayEvents) return std::nullopt;

@@ -1,32 +1,28 @@
 // Wiring: one io_context run by --threads threads; strands give each connection, table and the
 // lobby their own serial order.
-// table.hpp (through recovery.hpp) comes before server.hpp: it names `server::lobby`, which the
-// class `server` would otherwise shadow.
-#include "atout/server/recovery.hpp"
-// clang-format off
 #include "atout/server/server.hpp"
-// clang-format on
 
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 
+#include "atout/server/recovery.hpp"
 #include "atout/server/store_journal.hpp"
 #include "atout/server/ws_session.hpp"
 #include "atout/store/store.hpp"
 
 namespace atout::server {
 
-server::server(config cfg) : cfg_(std::move(cfg)), ioc_(cfg_.threads), ctx_(std::make_shared<context>()) {
-  ctx_->limits = session_limits{cfg_.msg_burst,          cfg_.msg_rate,        cfg_.idle_timeout,
+Server::Server(Config cfg) : cfg_(std::move(cfg)), ioc_(cfg_.threads), ctx_(std::make_shared<Context>()) {
+  ctx_->limits = SessionLimits{cfg_.msg_burst,          cfg_.msg_rate,        cfg_.idle_timeout,
                                 cfg_.max_queue_messages, cfg_.max_queue_bytes, cfg_.close_grace};
-  ctx_->conns = std::make_shared<conn_limiter>(cfg_.max_conns_per_ip, ctx_->metrics);
-  listener_ = std::make_shared<listener>(ioc_, ctx_);
+  ctx_->conns = std::make_shared<ConnLimiter>(cfg_.max_conns_per_ip, ctx_->metrics);
+  listener_ = std::make_shared<Listener>(ioc_, ctx_);
 }
 
-server::~server() { stop(); }
+Server::~Server() { stop(); }
 
-std::optional<std::string> server::open() {
+std::optional<std::string> Server::open() {
   // The store refuses a file it cannot trust before writing a byte of it; its reason is shown as is.
   std::string error;
   std::unique_ptr<store::Store> opened = store::Store::open(cfg_.db, store::OpenOptions{}, error);
@@ -34,15 +30,15 @@ std::optional<std::string> server::open() {
   store_ = std::move(opened);
   store_->writer().on_error([](const std::string& e) { spdlog::error("store: {}", e); });
   spdlog::info("database {} at schema version {}", cfg_.db, store_->schema_version());
-  auto journal = std::make_shared<store_journal>(store_);
-  ctx_->lobby = std::make_shared<lobby>(ioc_.get_executor(), journal);
+  auto journal = std::make_shared<StoreJournal>(store_);
+  ctx_->lobby = std::make_shared<Lobby>(ioc_.get_executor(), journal);
   ctx_->lobby->use_metrics(ctx_->metrics);
-  ctx_->players = std::make_shared<players>(store_);
-  ctx_->archive = std::make_shared<archive>(store_);
+  ctx_->players = std::make_shared<Players>(store_);
+  ctx_->archive = std::make_shared<Archive>(store_);
 
   // Every unfinished match is back at its table before the first connection is accepted.
   const auto started = std::chrono::steady_clock::now();
-  const recovery_report r = recover(*store_, *ctx_->lobby);
+  const RecoveryReport r = recover(*store_, *ctx_->lobby);
   const auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
   spdlog::info("recovery: {} table(s) restored, {} match(es) found finished, {} aborted, in {} ms", r.restored,
@@ -57,13 +53,13 @@ std::optional<std::string> server::open() {
   return std::nullopt;
 }
 
-unsigned short server::port() const { return listener_->local_endpoint().port(); }
+unsigned short Server::port() const { return listener_->local_endpoint().port(); }
 
-void server::start() {
+void Server::start() {
   for (int i = 0; i < cfg_.threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
 }
 
-void server::run_until_signal() {
+void Server::run_until_signal() {
   // The signal is awaited on a context of its own, so that the shutdown below can wait for the
   // I/O threads without being one of them.
   net::io_context signal_ioc;
@@ -80,14 +76,14 @@ void server::run_until_signal() {
   spdlog::info("stopped");
 }
 
-std::size_t server::shutdown(std::chrono::milliseconds grace) {
+std::size_t Server::shutdown(std::chrono::milliseconds grace) {
   const auto deadline = std::chrono::steady_clock::now() + grace;
   ctx_->shutting_down = true;
   listener_->stop();
   flush_persistence();
   for (const auto& s : ctx_->sessions->all())
     s->kick(protocol::Goodbye{protocol::Goodbye::Reason::shutdown, "the server is shutting down; reconnect later"},
-            ws_session::kCloseShutdown);
+            WsSession::kCloseShutdown);
   // A session object lives until its close handshake and its last handler are done.
   while (ctx_->live_sessions.load() > 0 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -96,13 +92,13 @@ std::size_t server::shutdown(std::chrono::milliseconds grace) {
   return left;
 }
 
-void server::flush_persistence() {
+void Server::flush_persistence() {
   // Connections stopped taking requests when shutting_down was set; every action accepted before
   // is journaled, and this waits until the writer has committed it.
   if (store_) store_->flush();
 }
 
-void server::stop() {
+void Server::stop() {
   listener_->stop();
   ioc_.stop();
   for (auto& t : threads_)

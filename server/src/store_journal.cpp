@@ -13,9 +13,9 @@ std::int64_t unix_ms() {
       .count();
 }
 
-store_journal::store_journal(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
+StoreJournal::StoreJournal(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
 
-void store_journal::match_started(const match_opened& m) {
+void StoreJournal::match_started(const MatchOpened& m) {
   store::MatchStart s;
   s.uid = m.match_id;
   s.table_id = m.table_id;
@@ -32,7 +32,7 @@ void store_journal::match_started(const match_opened& m) {
   store_->begin_match(s);
 }
 
-void store_journal::hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
+void StoreJournal::hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
                                  const std::string& commitment, std::uint64_t first_seq) {
   store::HandRow h;
   h.number = hand;
@@ -44,25 +44,25 @@ void store_journal::hand_started(const std::string& match_id, int hand, Seat dea
   store_->begin_hand(match_id, h);
 }
 
-void store_journal::action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action,
+void StoreJournal::action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action,
                            bool by_server) {
   store_->add_action(match_id, static_cast<std::int64_t>(seq), seat, protocol::action_text(action, by_server),
                      unix_ms());
 }
 
-void store_journal::hand_ended(const std::string& match_id, const HandResult& result, std::uint64_t last_seq) {
+void StoreJournal::hand_ended(const std::string& match_id, const HandResult& result, std::uint64_t last_seq) {
   store_->end_hand(match_id, result.hand, static_cast<std::int64_t>(last_seq), protocol::to_json(result).dump());
 }
 
-void store_journal::seat_changed(const std::string& match_id, Seat seat, const std::string& player_id) {
+void StoreJournal::seat_changed(const std::string& match_id, Seat seat, const std::string& player_id) {
   store_->change_seat(match_id, seat, player_id);
 }
 
-void store_journal::match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,
-                                match_end why) {
+void StoreJournal::match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,
+                                MatchEnd why) {
   // An aborted match has no result: it did not replay, so neither its score nor a winner stands.
   std::optional<int> s0, s1;
-  if (why == match_end::aborted) {
+  if (why == MatchEnd::aborted) {
     winner.reset();
   } else {
     s0 = score[0];

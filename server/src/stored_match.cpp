@@ -11,8 +11,8 @@ std::string table_json(bool is_private, const std::optional<std::string>& invite
   return j.dump();
 }
 
-stored_table read_table_json(const std::string& text) {
-  stored_table out;
+StoredTable read_table_json(const std::string& text) {
+  StoredTable out;
   if (text.empty()) return out;
   const auto parsed = protocol::parse_text(text);
   if (!parsed || !parsed.value->is_object()) return out;
@@ -36,8 +36,8 @@ stored_table read_table_json(const std::string& text) {
   return out;
 }
 
-decoded_record decode_record(const store::MatchRow& m) {
-  decoded_record out;
+DecodedRecord decode_record(const store::MatchRow& m) {
+  DecodedRecord out;
   Record rec;
   rec.variant = m.start.variant;
   const auto options = protocol::parse_text(m.start.options_json);

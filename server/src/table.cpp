@@ -14,19 +14,19 @@ using protocol::EventKind;
 using protocol::RequestId;
 using protocol::TableStatus;
 
-std::string to_string(match_end e) {
+std::string to_string(MatchEnd e) {
   switch (e) {
-    case match_end::finished:
+    case MatchEnd::finished:
       return "finished";
-    case match_end::abandoned:
+    case MatchEnd::abandoned:
       return "abandoned";
-    case match_end::aborted:
+    case MatchEnd::aborted:
       return "aborted";
   }
   return "aborted";
 }
 
-table::table(net::any_io_executor ex, table_init init)
+Table::Table(net::any_io_executor ex, TableInit init)
     : strand_(net::make_strand(ex)),
       id_(std::move(init.id)),
       match_id_(std::move(init.match_id)),
@@ -44,53 +44,53 @@ table::table(net::any_io_executor ex, table_init init)
       hands_stored_(init.hands_stored) {
   for (std::size_t s = 0; s < init.held.size() && s < seating_.size(); ++s)
     seating_.at(static_cast<Seat>(s)).holder = std::move(init.held[s]);
-  if (init.started) phase_ = state_->is_terminal() ? phase::finished : phase::running;
+  if (init.started) phase_ = state_->is_terminal() ? Lifecycle::finished : Lifecycle::running;
 }
 
 // ---- Posting onto the strand ---------------------------------------------------------------------
 
-void table::sit(member m, std::optional<int> seat, RequestId id, std::optional<std::uint64_t> last_seq) {
+void Table::sit(Member m, std::optional<int> seat, RequestId id, std::optional<std::uint64_t> last_seq) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), seat, id = std::move(id), last_seq]() mutable {
     self->do_sit(std::move(m), seat, id, last_seq);
   });
 }
 
-void table::spectate(member m, RequestId id, std::optional<std::uint64_t> last_seq) {
+void Table::spectate(Member m, RequestId id, std::optional<std::uint64_t> last_seq) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id), last_seq]() mutable {
     self->do_spectate(std::move(m), id, last_seq);
   });
 }
 
-void table::stand(member m, RequestId id) {
+void Table::stand(Member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)] { self->do_stand(m, id); });
 }
 
-void table::leave(member m, RequestId id) {
+void Table::leave(Member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)] { self->do_leave(m, id); });
 }
 
-void table::act(member m, Action action, RequestId id) {
+void Table::act(Member m, Action action, RequestId id) {
   // The action's latency runs from here to its event being queued to every recipient.
   net::post(strand_, [self = shared_from_this(), m = std::move(m), action, id = std::move(id),
                       started = std::chrono::steady_clock::now()] { self->do_act(m, action, id, started); });
 }
 
-void table::chat(member m, std::string text, RequestId id) {
+void Table::chat(Member m, std::string text, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), text = std::move(text), id = std::move(id)] {
     self->do_chat(m, text, id);
   });
 }
 
-void table::detach(std::uint64_t conn) {
+void Table::detach(std::uint64_t conn) {
   net::post(strand_, [self = shared_from_this(), conn] { self->do_detach(conn); });
 }
 
-void table::restored() {
+void Table::restored() {
   net::post(strand_, [self = shared_from_this()] {
     if (self->running())
       for (std::size_t s = 0; s < self->seating_.size(); ++s)
         if (self->seating_.at(static_cast<Seat>(s)).holder &&
-            !seating::connected(self->seating_.at(static_cast<Seat>(s)).holder))
+            !Seating::connected(self->seating_.at(static_cast<Seat>(s)).holder))
           self->start_reconnect_window(static_cast<Seat>(s));
     if (self->running() && !self->state_->is_terminal()) self->begin_deal(self->state_->deal());
     self->schedule_turn();
@@ -102,8 +102,8 @@ void table::restored() {
 
 // ---- Handlers (on the strand) --------------------------------------------------------------------
 
-void table::do_sit(member m, std::optional<int> want, const RequestId& id, std::optional<std::uint64_t> last_seq) {
-  if (phase_ == phase::closed) return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
+void Table::do_sit(Member m, std::optional<int> want, const RequestId& id, std::optional<std::uint64_t> last_seq) {
+  if (phase_ == Lifecycle::closed) return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
   if (seating_.seat_of(m.conn)) return reply_error(m.link, ErrorCode::already_seated, "you already sit at " + id_, id);
   const int players = state_->players();
 
@@ -120,7 +120,7 @@ void table::do_sit(member m, std::optional<int> want, const RequestId& id, std::
       return reply_error(m.link, ErrorCode::already_seated,
                          "seat " + std::to_string(*held) + " at " + id_ + " is held for you; sit there", id);
     chosen = *held;
-    const member& previous = *seating_.at(chosen).holder;
+    const Member& previous = *seating_.at(chosen).holder;
     if (previous.conn != 0)
       if (auto p = previous.link.lock()) p->departed(id_);
   } else if (want) {
@@ -145,8 +145,8 @@ void table::do_sit(member m, std::optional<int> want, const RequestId& id, std::
   if (auto p = m.link.lock()) p->joined(id_, weak_from_this());
   deliver(m.link, wire(protocol::Seated{id_, chosen, held.has_value()}, id));
 
-  if (phase_ == phase::waiting && seating_.all_seated()) return start_match();
-  if (phase_ != phase::waiting) {
+  if (phase_ == Lifecycle::waiting && seating_.all_seated()) return start_match();
+  if (phase_ != Lifecycle::waiting) {
     if (!held && running() && journal_) journal_->seat_changed(match_id_, chosen, m.player_id);
     schedule_turn();
     if (held && last_seq) {
@@ -158,15 +158,15 @@ void table::do_sit(member m, std::optional<int> want, const RequestId& id, std::
   changed();
 }
 
-void table::do_spectate(member m, const RequestId& id, std::optional<std::uint64_t> last_seq) {
-  if (phase_ == phase::closed) return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
+void Table::do_spectate(Member m, const RequestId& id, std::optional<std::uint64_t> last_seq) {
+  if (phase_ == Lifecycle::closed) return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
   if (seating_.seat_of(m.conn))
     return reply_error(m.link, ErrorCode::already_seated, "you sit at " + id_ + "; stand up to watch", id);
   const bool watching = seating_.is_watching(m.conn);
   seating_.watch(m);
   if (auto p = m.link.lock()) p->joined(id_, weak_from_this());
   deliver(m.link, wire(protocol::Watching{id_}, id));
-  if (phase_ != phase::waiting) {
+  if (phase_ != Lifecycle::waiting) {
     if (last_seq) {
       send_since(m, kNoSeat, *last_seq);
     } else {
@@ -176,7 +176,7 @@ void table::do_spectate(member m, const RequestId& id, std::optional<std::uint64
   if (!watching) changed();
 }
 
-void table::do_stand(const member& m, const RequestId& id) {
+void Table::do_stand(const Member& m, const RequestId& id) {
   const auto seat = seating_.seat_of(m.conn);
   if (!seat) return reply_not_member(m, ErrorCode::not_seated, "you have no seat at " + id_, id);
   seating_.vacate(*seat);
@@ -184,11 +184,11 @@ void table::do_stand(const member& m, const RequestId& id) {
   seating_.watch(m);
   schedule_turn();
   deliver(m.link, wire(protocol::Ok{"stand", id_}, id));
-  if (phase_ != phase::waiting) send_snapshot(m, kNoSeat);
+  if (phase_ != Lifecycle::waiting) send_snapshot(m, kNoSeat);
   changed();
 }
 
-void table::do_leave(const member& m, const RequestId& id) {
+void Table::do_leave(const Member& m, const RequestId& id) {
   bool was_member = false;
   if (const auto seat = seating_.seat_of(m.conn)) {
     seating_.vacate(*seat);
@@ -203,8 +203,8 @@ void table::do_leave(const member& m, const RequestId& id) {
   changed();
 }
 
-void table::do_chat(const member& m, const std::string& text, const RequestId& id) {
-  if (phase_ == phase::closed || !seating_.is_member(m.conn))
+void Table::do_chat(const Member& m, const std::string& text, const RequestId& id) {
+  if (phase_ == Lifecycle::closed || !seating_.is_member(m.conn))
     return reply_not_member(m, ErrorCode::not_at_table, "you are not at " + id_, id);
   protocol::ChatMessage line;
   line.table_id = id_;
@@ -216,10 +216,10 @@ void table::do_chat(const member& m, const std::string& text, const RequestId& i
   deliver(m.link, wire(protocol::Ok{"chat", id_}, id));
 }
 
-void table::do_detach(std::uint64_t conn) {
+void Table::do_detach(std::uint64_t conn) {
   bool touched = false;
   for (std::size_t s = 0; s < seating_.size(); ++s) {
-    seating::seat_slot& slot = seating_.at(static_cast<Seat>(s));
+    Seating::SeatSlot& slot = seating_.at(static_cast<Seat>(s));
     if (!slot.holder || slot.holder->conn != conn) continue;
     touched = true;
     if (running()) {
@@ -241,20 +241,20 @@ void table::do_detach(std::uint64_t conn) {
 
 // ---- Replies and events --------------------------------------------------------------------------
 
-void table::reply_error(const std::weak_ptr<peer>& to, ErrorCode code, std::string message, const RequestId& id,
+void Table::reply_error(const std::weak_ptr<Peer>& to, ErrorCode code, std::string message, const RequestId& id,
                         std::optional<std::string> reason) {
   protocol::Error e = protocol::make_error(code, std::move(message), id_);
   e.reason = std::move(reason);
   deliver(to, error_wire(e, id, metrics_.get()));
 }
 
-void table::reply_not_member(const member& m, ErrorCode code, std::string message, const RequestId& id) {
-  if (phase_ == phase::closed || (private_ && !seating_.is_member(m.conn)))
+void Table::reply_not_member(const Member& m, ErrorCode code, std::string message, const RequestId& id) {
+  if (phase_ == Lifecycle::closed || (private_ && !seating_.is_member(m.conn)))
     return reply_error(m.link, ErrorCode::unknown_table, "there is no table " + id_, id);
   reply_error(m.link, code, std::move(message), id);
 }
 
-protocol::TableSummary table::summary() const {
+protocol::TableSummary Table::summary() const {
   protocol::TableSummary s;
   s.table_id = id_;
   s.variant = state_->record().variant;
@@ -263,7 +263,7 @@ protocol::TableSummary table::summary() const {
   s.status = status();
   s.settings = settings_;
   for (std::size_t i = 0; i < seating_.size(); ++i) {
-    const seating::seat_slot& slot = seating_.at(static_cast<Seat>(i));
+    const Seating::SeatSlot& slot = seating_.at(static_cast<Seat>(i));
     protocol::SeatInfo info;
     info.seat = static_cast<int>(i);
     if (const auto& h = slot.holder) {
@@ -279,14 +279,14 @@ protocol::TableSummary table::summary() const {
   return s;
 }
 
-void table::changed() {
+void Table::changed() {
   const protocol::TableSummary s = summary();
   const std::size_t sent = seating_.deliver_to_members(wire(protocol::TableUpdate{s}));
   auto l = lobby_.lock();
   if (l) l->table_changed(s);
   // Nobody left to play or watch, and no seat held for a player who may come back: close.
-  if (sent == 0 && !(seating_.any_held() && running()) && phase_ != phase::closed) {
-    phase_ = phase::closed;
+  if (sent == 0 && !(seating_.any_held() && running()) && phase_ != Lifecycle::closed) {
+    phase_ = Lifecycle::closed;
     clocks_.stop_all();
     if (l) l->table_closed(id_);
   }

@@ -7,13 +7,13 @@ namespace atout::server {
 
 namespace {
 
-class steady_timer final : public table_timer {
+class SteadyTimer final : public TableTimer {
  public:
-  explicit steady_timer(net::strand<net::any_io_executor> strand)
-      : s_(std::make_shared<shared>(net::steady_timer(std::move(strand)))) {}
-  ~steady_timer() override { cancel(); }
+  explicit SteadyTimer(net::strand<net::any_io_executor> strand)
+      : s_(std::make_shared<Shared>(net::steady_timer(std::move(strand)))) {}
+  ~SteadyTimer() override { cancel(); }
 
-  void wait_until(time_point when, std::function<void()> fn) override {
+  void wait_until(TimePoint when, std::function<void()> fn) override {
     // Setting the expiry cancels a pending wait; its completion then carries a stale number. A
     // completion already queued before the cancel is told apart by that number too.
     s_->timer.expires_at(when);
@@ -30,31 +30,31 @@ class steady_timer final : public table_timer {
     ++s_->wait;
     s_->pending = false;
   }
-  time_point due() const override { return s_->pending ? s_->timer.expiry() : time_point::max(); }
+  TimePoint due() const override { return s_->pending ? s_->timer.expiry() : TimePoint::max(); }
 
  private:
   // Kept alive by a pending completion, so one that runs after the table is gone finds its timer.
-  struct shared {
-    explicit shared(net::steady_timer t) : timer(std::move(t)) {}
+  struct Shared {
+    explicit Shared(net::steady_timer t) : timer(std::move(t)) {}
     net::steady_timer timer;
     std::uint64_t wait = 0;
     bool pending = false;
   };
-  std::shared_ptr<shared> s_;
+  std::shared_ptr<Shared> s_;
 };
 
-class steady_clock final : public table_clock {
+class SteadyClock final : public TableClock {
  public:
-  time_point now() const override { return std::chrono::steady_clock::now(); }
-  std::unique_ptr<table_timer> make_timer(net::strand<net::any_io_executor> strand) override {
-    return std::make_unique<steady_timer>(std::move(strand));
+  TimePoint now() const override { return std::chrono::steady_clock::now(); }
+  std::unique_ptr<TableTimer> make_timer(net::strand<net::any_io_executor> strand) override {
+    return std::make_unique<SteadyTimer>(std::move(strand));
   }
 };
 
 }  // namespace
 
-std::shared_ptr<table_clock> steady_table_clock() {
-  static const std::shared_ptr<table_clock> clock = std::make_shared<steady_clock>();
+std::shared_ptr<TableClock> steady_table_clock() {
+  static const std::shared_ptr<TableClock> clock = std::make_shared<SteadyClock>();
   return clock;
 }
 

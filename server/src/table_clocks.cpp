@@ -3,13 +3,13 @@
 
 namespace atout::server {
 
-table_clocks::table_clocks(std::shared_ptr<table_clock> clock, net::strand<net::any_io_executor> strand,
+TableClocks::TableClocks(std::shared_ptr<TableClock> clock, net::strand<net::any_io_executor> strand,
                            std::size_t seats)
     : clock_(std::move(clock)), turn_(clock_->make_timer(strand)) {
   for (std::size_t s = 0; s < seats; ++s) windows_.push_back(clock_->make_timer(strand));
 }
 
-void table_clocks::time_turn(std::chrono::milliseconds length, std::function<void()> on_timeout) {
+void TableClocks::time_turn(std::chrono::milliseconds length, std::function<void()> on_timeout) {
   turn_deadline_ = clock_->now() + length;
   turn_armed_ = true;
   // Most actions push the deadline later: the wait under way stays (no cancellation and new wait
@@ -18,7 +18,7 @@ void table_clocks::time_turn(std::chrono::milliseconds length, std::function<voi
   wait_turn(std::move(on_timeout));
 }
 
-void table_clocks::wait_turn(std::function<void()> on_timeout) {
+void TableClocks::wait_turn(std::function<void()> on_timeout) {
   // The wait holds `on_timeout`, which holds the table and so this object.
   turn_->wait_until(turn_deadline_, [this, on_timeout = std::move(on_timeout)]() mutable {
     if (!turn_armed_) return;
@@ -28,28 +28,28 @@ void table_clocks::wait_turn(std::function<void()> on_timeout) {
   });
 }
 
-void table_clocks::stop_turn() {
+void TableClocks::stop_turn() {
   turn_armed_ = false;
   turn_->cancel();  // nothing to time: the wait goes, and with it its hold on the table
 }
 
-std::optional<std::chrono::milliseconds> table_clocks::turn_left() const {
+std::optional<std::chrono::milliseconds> TableClocks::turn_left() const {
   if (!turn_armed_) return std::nullopt;
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(turn_deadline_ - clock_->now());
   return std::max(left, std::chrono::milliseconds(0));
 }
 
-void table_clocks::open_window(std::size_t seat, std::chrono::milliseconds length, std::function<void()> on_expiry) {
+void TableClocks::open_window(std::size_t seat, std::chrono::milliseconds length, std::function<void()> on_expiry) {
   windows_[seat]->wait_until(clock_->now() + length, std::move(on_expiry));
 }
 
-void table_clocks::end_window(std::size_t seat) { windows_[seat]->cancel(); }
+void TableClocks::end_window(std::size_t seat) { windows_[seat]->cancel(); }
 
-bool table_clocks::window_open(std::size_t seat) const {
-  return windows_[seat]->due() != table_clock::time_point::max();
+bool TableClocks::window_open(std::size_t seat) const {
+  return windows_[seat]->due() != TableClock::TimePoint::max();
 }
 
-void table_clocks::stop_all() {
+void TableClocks::stop_all() {
   stop_turn();
   for (auto& w : windows_) w->cancel();
 }

@@ -14,10 +14,10 @@ using protocol::EventKind;
 using protocol::RequestId;
 using protocol::TableStatus;
 
-void table::start_match() {
-  phase_ = phase::running;
+void Table::start_match() {
+  phase_ = Lifecycle::running;
   if (journal_) {
-    match_opened opened;
+    MatchOpened opened;
     opened.match_id = match_id_;
     opened.table_id = id_;
     opened.is_private = private_;
@@ -36,14 +36,14 @@ void table::start_match() {
   broadcast_event(EventKind::start, std::nullopt, std::nullopt);
 }
 
-void table::do_act(const member& m, const Action& action, const RequestId& id,
+void Table::do_act(const Member& m, const Action& action, const RequestId& id,
                    std::chrono::steady_clock::time_point started) {
   const auto seat = seating_.seat_of(m.conn);
   if (!seat) return reply_not_member(m, ErrorCode::not_seated, "you have no seat at " + id_, id);
-  if (phase_ == phase::waiting)
+  if (phase_ == Lifecycle::waiting)
     return reply_error(m.link, ErrorCode::match_not_running, "the match at " + id_ + " starts when every seat is taken",
                        id);
-  if (phase_ == phase::abandoned)
+  if (phase_ == Lifecycle::abandoned)
     return reply_error(m.link, ErrorCode::match_not_running, "the match at " + id_ + " was abandoned", id);
   if (status() == TableStatus::paused)
     return reply_error(m.link, ErrorCode::match_not_running,
@@ -58,7 +58,7 @@ void table::do_act(const member& m, const Action& action, const RequestId& id,
   // With `ack: "event"` there is none: the actor's event carries the request id instead.
   const bool by_event = m.ack == protocol::Ack::event;
   if (!by_event) deliver(m.link, wire(protocol::Accepted{id_, seq_ + 1}, id));
-  seating::seat_slot& slot = seating_.at(*seat);
+  Seating::SeatSlot& slot = seating_.at(*seat);
   slot.timeouts = 0;
   const bool was_away = std::exchange(slot.away, false);
   after_action(*seat, action, step, false, by_event ? id : RequestId{});
@@ -66,19 +66,19 @@ void table::do_act(const member& m, const Action& action, const RequestId& id,
   if (was_away) changed();
 }
 
-void table::after_action(Seat seat, const Action& action, const Step& step, bool by_server, const RequestId& ack) {
+void Table::after_action(Seat seat, const Action& action, const Step& step, bool by_server, const RequestId& ack) {
   ++seq_;
   if (journal_) journal_->action(match_id_, seq_, seat, action, by_server);
   if (step.hand_ended && journal_) journal_->hand_ended(match_id_, *step.hand_ended, seq_);
   if (step.match_ended) {
-    phase_ = phase::finished;
+    phase_ = Lifecycle::finished;
     deal_.reset();
   }
   if (step.deal_started) begin_deal(*step.deal_started);
   schedule_turn();
   broadcast_event(EventKind::action, protocol::LastAction{seat, action, false, by_server}, step.hand_ended, ack);
   if (step.match_ended) {
-    if (journal_) journal_->match_ended(match_id_, state_->winner(), state_->match_score(), match_end::finished);
+    if (journal_) journal_->match_ended(match_id_, state_->winner(), state_->match_score(), MatchEnd::finished);
     clocks_.stop_all();
     changed();
   }
@@ -86,37 +86,37 @@ void table::after_action(Seat seat, const Action& action, const Step& step, bool
 
 // ---- Timers --------------------------------------------------------------------------------------
 
-protocol::TableStatus table::status() const {
+protocol::TableStatus Table::status() const {
   switch (phase_) {
-    case phase::waiting:
+    case Lifecycle::waiting:
       return TableStatus::waiting;
-    case phase::running:
+    case Lifecycle::running:
       // A seat left empty (not held for a player who may come back) pauses the match.
       return seating_.all_seated() ? TableStatus::playing : TableStatus::paused;
-    case phase::finished:
-    case phase::abandoned:
-    case phase::closed:
+    case Lifecycle::finished:
+    case Lifecycle::abandoned:
+    case Lifecycle::closed:
       break;
   }
   return TableStatus::finished;
 }
 
-void table::schedule_turn() {
+void Table::schedule_turn() {
   const Seat seat = running() ? state_->current_player() : kNoSeat;
   if (seat == kNoSeat || status() != TableStatus::playing) return clocks_.stop_turn();
-  const seating::seat_slot& slot = seating_.at(seat);
+  const Seating::SeatSlot& slot = seating_.at(seat);
   const std::chrono::milliseconds turn(settings_.turn_ms);
-  const bool absent = !seating::connected(slot.holder) || slot.away;
+  const bool absent = !Seating::connected(slot.holder) || slot.away;
   clocks_.time_turn(absent ? std::min(turn, kAbsentDelay) : turn,
                     [self = shared_from_this()] { self->on_turn_timeout(); });
 }
 
-void table::on_turn_timeout() {
+void Table::on_turn_timeout() {
   const Seat seat = state_->current_player();
   if (!running() || seat == kNoSeat) return;
-  seating::seat_slot& slot = seating_.at(seat);
+  Seating::SeatSlot& slot = seating_.at(seat);
   bool away_now = false;
-  if (seating::connected(slot.holder) && !slot.away && ++slot.timeouts >= settings_.away_after) {
+  if (Seating::connected(slot.holder) && !slot.away && ++slot.timeouts >= settings_.away_after) {
     slot.away = true;
     away_now = true;
   }
@@ -136,13 +136,13 @@ void table::on_turn_timeout() {
   if (away_now) changed();
 }
 
-void table::start_reconnect_window(Seat seat) {
+void Table::start_reconnect_window(Seat seat) {
   clocks_.open_window(static_cast<std::size_t>(seat), std::chrono::milliseconds(settings_.reconnect_ms),
                       [self = shared_from_this(), seat] { self->on_reconnect_expired(seat); });
 }
 
-void table::on_reconnect_expired(Seat seat) {
-  seating::seat_slot& slot = seating_.at(seat);
+void Table::on_reconnect_expired(Seat seat) {
+  Seating::SeatSlot& slot = seating_.at(seat);
   if (!slot.holder || slot.holder->conn != 0 || !running()) return;
   if (settings_.abandon == protocol::TableSettings::Abandon::free_seat) {
     spdlog::info("table {}: seat {} freed; its player did not come back", id_, seat);
@@ -152,16 +152,16 @@ void table::on_reconnect_expired(Seat seat) {
     return;
   }
   spdlog::info("table {}: match abandoned by seat {}", id_, seat);
-  phase_ = phase::abandoned;
+  phase_ = Lifecycle::abandoned;
   abandoned_by_ = seat;
   ++seq_;
-  if (journal_) journal_->match_ended(match_id_, abandon_winner(seat), state_->match_score(), match_end::abandoned);
+  if (journal_) journal_->match_ended(match_id_, abandon_winner(seat), state_->match_score(), MatchEnd::abandoned);
   clocks_.stop_all();
   broadcast_event(EventKind::abandoned, std::nullopt, std::nullopt);
   changed();
 }
 
-void table::begin_deal(const DealInfo& d) {
+void Table::begin_deal(const DealInfo& d) {
   // The commitment is made once per hand and goes out with every event of that hand.
   deal_ = view_.commitment(d);
   // A hand dealt from an explicit deck (tests) has no seed to commit to or to store. A restored
@@ -170,32 +170,32 @@ void table::begin_deal(const DealInfo& d) {
     journal_->hand_started(match_id_, d.hand, d.dealer, *d.seed, deal_->commitment, seq_ + 1);
 }
 
-seat_view::facts table::facts() const { return seat_view::facts{deal_, abandoned_by_, clocks_.turn_left()}; }
+SeatView::Facts Table::facts() const { return SeatView::Facts{deal_, abandoned_by_, clocks_.turn_left()}; }
 
-void table::send_snapshot(const member& m, Seat seat) {
+void Table::send_snapshot(const Member& m, Seat seat) {
   deliver(m.link,
           wire(view_.event(*state_, seq_, EventKind::snapshot, seat, std::nullopt, std::nullopt, facts(), true)));
 }
 
-void table::send_since(const member& m, Seat viewer, std::uint64_t last_seq) {
+void Table::send_since(const Member& m, Seat viewer, std::uint64_t last_seq) {
   const auto events = view_.since(*state_, seq_, viewer, last_seq, facts());
   if (!events) return send_snapshot(m, viewer);
   for (const protocol::Event& e : *events) deliver(m.link, wire(e));
 }
 
-void table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> last,
+void Table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> last,
                             std::optional<HandResult> hand_result, const RequestId& ack) {
-  const seat_view::facts f = facts();
+  const SeatView::Facts f = facts();
   for (std::size_t s = 0; s < seating_.size(); ++s) {
     const auto& holder = seating_.at(static_cast<Seat>(s)).holder;
-    if (!seating::connected(holder)) continue;
+    if (!Seating::connected(holder)) continue;
     protocol::Event e = view_.event(*state_, seq_, kind, static_cast<Seat>(s), last, hand_result, f, true);
     if (last && last->seat == static_cast<Seat>(s)) e.id = ack;
     deliver(holder->link, wire(e));
   }
   if (!seating_.watchers().empty()) {
     const auto shared = wire(view_.event(*state_, seq_, kind, kNoSeat, last, hand_result, f, true));
-    for (const member& s : seating_.watchers()) deliver(s.link, shared);
+    for (const Member& s : seating_.watchers()) deliver(s.link, shared);
   }
 }
 

@@ -8,7 +8,7 @@ namespace atout::server {
 
 using protocol::ErrorCode;
 
-ws_session::ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx, ip_slot slot)
+WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<Context> ctx, IpSlot slot)
     : ws_(std::move(socket)),
       ctx_(std::move(ctx)),
       conn_(ctx_->next_conn.fetch_add(1)),
@@ -20,12 +20,12 @@ ws_session::ws_session(tcp::socket&& socket, std::shared_ptr<context> ctx, ip_sl
   ++ctx_->live_sessions;
 }
 
-ws_session::~ws_session() {
+WsSession::~WsSession() {
   --ctx_->live_sessions;
-  if (state_ != state::upgrading) ctx_->metrics->websockets_open.fetch_sub(1, std::memory_order_relaxed);
+  if (state_ != State::upgrading) ctx_->metrics->websockets_open.fetch_sub(1, std::memory_order_relaxed);
 }
 
-void ws_session::run(http::request<http::string_body> request) {
+void WsSession::run(http::request<http::string_body> request) {
   // The HTTP timeout no longer applies; the WebSocket's own timeouts take over, with keep-alive
   // pings so an idle player waiting for a table is not dropped.
   beast::get_lowest_layer(ws_).expires_never();
@@ -44,20 +44,20 @@ void ws_session::run(http::request<http::string_body> request) {
       [](websocket::response_type& res) { res.set(http::field::server, "atout-server"); }));
   ws_.read_message_max(kMaxMessageBytes);
   ctx_->sessions->add(conn_, weak_from_this());
-  ws_.async_accept(request, beast::bind_front_handler(&ws_session::on_accept, shared_from_this()));
+  ws_.async_accept(request, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
 }
 
-void ws_session::post(std::function<void()> fn) {
+void WsSession::post(std::function<void()> fn) {
   net::post(ws_.get_executor(), [self = shared_from_this(), fn = std::move(fn)] { fn(); });
 }
 
-void ws_session::on_accept(beast::error_code ec) {
+void WsSession::on_accept(beast::error_code ec) {
   if (ec) {
     spdlog::debug("conn {}: upgrade failed: {}", conn_, ec.message());
     return;
   }
   spdlog::debug("conn {}: open", conn_);
-  state_ = state::open;
+  state_ = State::open;
   ctx_->metrics->websockets_open.fetch_add(1, std::memory_order_relaxed);
   ctx_->metrics->websockets_total.fetch_add(1, std::memory_order_relaxed);
   keepalive_.heard(std::chrono::steady_clock::now());
@@ -72,28 +72,28 @@ void ws_session::on_accept(beast::error_code ec) {
 
 // ---- Reading -------------------------------------------------------------------------------------
 
-void ws_session::do_read() {
-  ws_.async_read(buffer_, beast::bind_front_handler(&ws_session::on_read, shared_from_this()));
+void WsSession::do_read() {
+  ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
 }
 
-void ws_session::on_read(beast::error_code ec, std::size_t) {
+void WsSession::on_read(beast::error_code ec, std::size_t) {
   if (ec) {
     spdlog::debug("conn {}: closed: {}", conn_, ec.message());
-    return end(ec == websocket::error::message_too_big ? end_reason::too_big : end_reason::peer_gone);
+    return end(ec == websocket::error::message_too_big ? EndReason::too_big : EndReason::peer_gone);
   }
   const auto now = std::chrono::steady_clock::now();
   keepalive_.heard(now);
   // Closing (kicked, replaced, or the server is stopping): requests still in flight are not
   // handled, but the read goes on so that the closing handshake completes, for at most the close
   // grace (see keepalive).
-  if (state_ != state::open) {
+  if (state_ != State::open) {
     buffer_.consume(buffer_.size());
     return do_read();
   }
   if (!credits_.take(now)) {
     spdlog::info("conn {}: closed for flooding", conn_);
     buffer_.consume(buffer_.size());
-    return end(end_reason::flooding);
+    return end(EndReason::flooding);
   }
   if (!ws_.got_text()) {
     buffer_.consume(buffer_.size());
@@ -116,38 +116,38 @@ void ws_session::on_read(beast::error_code ec, std::size_t) {
 
 // ---- Writing -------------------------------------------------------------------------------------
 
-void ws_session::send(std::shared_ptr<const std::string> message) {
+void WsSession::send(std::shared_ptr<const std::string> message) {
   net::post(ws_.get_executor(),
             [self = shared_from_this(), message = std::move(message)]() mutable { self->on_send(std::move(message)); });
 }
 
-void ws_session::on_send(std::shared_ptr<const std::string> message) {
-  if (state_ != state::open) return;
-  const session_limits& limits = ctx_->limits;
+void WsSession::on_send(std::shared_ptr<const std::string> message) {
+  if (state_ != State::open) return;
+  const SessionLimits& limits = ctx_->limits;
   // One message is always taken, however large, so only a backlog can trip the byte limit.
   if (queue_.size() >= limits.max_queue_messages ||
       (!queue_.empty() && queued_bytes_ + message->size() > limits.max_queue_bytes)) {
     spdlog::warn("conn {}: {} messages ({} bytes) unread; disconnecting a client that does not read", conn_,
                  queue_.size(), queued_bytes_);
-    return end(end_reason::not_reading);
+    return end(EndReason::not_reading);
   }
   queued_bytes_ += message->size();
   queue_.push_back(std::move(message));
   if (queue_.size() == 1) do_write();
 }
 
-void ws_session::do_write() {
+void WsSession::do_write() {
   ws_.text(true);
-  ws_.async_write(net::buffer(*queue_.front()), beast::bind_front_handler(&ws_session::on_write, shared_from_this()));
+  ws_.async_write(net::buffer(*queue_.front()), beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
 }
 
-void ws_session::on_write(beast::error_code ec, std::size_t) {
+void WsSession::on_write(beast::error_code ec, std::size_t) {
   // Once the connection is ending, what is still queued is dropped; a kick instead writes its
   // goodbye and what precedes it, then closes.
-  if (ec || (state_ != state::open && close_after_write_ == 0)) {
+  if (ec || (state_ != State::open && close_after_write_ == 0)) {
     queue_.clear();
     queued_bytes_ = 0;
-    if (ec) end(end_reason::write_failed);
+    if (ec) end(EndReason::write_failed);
     return;
   }
   queued_bytes_ -= queue_.front()->size();
@@ -162,7 +162,7 @@ void ws_session::on_write(beast::error_code ec, std::size_t) {
 
 // ---- Keep-alive ----------------------------------------------------------------------------------
 
-void ws_session::arm_keepalive() {
+void WsSession::arm_keepalive() {
   keepalive_timer_.expires_at(keepalive_.deadline(std::chrono::steady_clock::now()));
   keepalive_timer_.async_wait([weak = weak_from_this()](beast::error_code ec) {
     if (ec) return;
@@ -170,20 +170,20 @@ void ws_session::arm_keepalive() {
   });
 }
 
-void ws_session::on_keepalive() {
-  if (state_ == state::ended) return;  // counted by how it ended
+void WsSession::on_keepalive() {
+  if (state_ == State::ended) return;  // counted by how it ended
   switch (keepalive_.tick(std::chrono::steady_clock::now())) {
-    case keepalive::step::drop:
+    case Keepalive::Step::drop:
       spdlog::debug("conn {}: dropped: silent for {} ms", conn_, ctx_->limits.idle_timeout.count());
-      return end(end_reason::silent);
-    case keepalive::step::cut:
+      return end(EndReason::silent);
+    case Keepalive::Step::cut:
       spdlog::debug("conn {}: cut: not closed {} ms after the server closed it", conn_,
                     ctx_->limits.close_grace.count());
-      return end(end_reason::close_timeout);
-    case keepalive::step::ping:
+      return end(EndReason::close_timeout);
+    case Keepalive::Step::ping:
       ws_.async_ping({}, [self = shared_from_this()](beast::error_code) { self->keepalive_.ping_done(); });
       break;
-    case keepalive::step::wait:
+    case Keepalive::Step::wait:
       break;
   }
   arm_keepalive();
@@ -191,26 +191,26 @@ void ws_session::on_keepalive() {
 
 // ---- Ending --------------------------------------------------------------------------------------
 
-void ws_session::kick(protocol::Goodbye goodbye, std::uint16_t code) {
+void WsSession::kick(protocol::Goodbye goodbye, std::uint16_t code) {
   net::post(ws_.get_executor(), [self = shared_from_this(), goodbye = std::move(goodbye), code] {
-    if (self->state_ != state::open) return;
+    if (self->state_ != State::open) return;
     self->on_send(wire(goodbye));
-    self->end(end_reason::kicked, code);
+    self->end(EndReason::kicked, code);
   });
 }
 
-void ws_session::end(end_reason why, std::uint16_t code) {
-  if (state_ == state::ended) return;
-  if (state_ == state::open) router_.leave_all();
-  const bool was_open = state_ == state::open;
-  metrics& m = *ctx_->metrics;
+void WsSession::end(EndReason why, std::uint16_t code) {
+  if (state_ == State::ended) return;
+  if (state_ == State::open) router_.leave_all();
+  const bool was_open = state_ == State::open;
+  Metrics& m = *ctx_->metrics;
   switch (why) {
-    case end_reason::peer_gone:
+    case EndReason::peer_gone:
       break;
-    case end_reason::too_big:
+    case EndReason::too_big:
       m.oversized_closes.fetch_add(1, std::memory_order_relaxed);
       break;
-    case end_reason::flooding:
+    case EndReason::flooding:
       m.flood_closes.fetch_add(1, std::memory_order_relaxed);
       // Beast holds the close frame back until a write in progress is done.
       ws_.async_close(websocket::close_reason(websocket::close_code::policy_error, "too many messages; slow down"),
@@ -218,27 +218,27 @@ void ws_session::end(end_reason why, std::uint16_t code) {
                         if (ec) spdlog::debug("conn {}: close: {}", self->conn_, ec.message());
                       });
       break;
-    case end_reason::not_reading:
+    case EndReason::not_reading:
       m.queue_drops.fetch_add(1, std::memory_order_relaxed);
       // No close frame: the client is not reading, so it would only queue behind the rest.
       cut_socket();
       break;
-    case end_reason::silent:
+    case EndReason::silent:
       m.idle_drops.fetch_add(1, std::memory_order_relaxed);
       cut_socket();
       break;
-    case end_reason::close_timeout:
+    case EndReason::close_timeout:
       m.closing_cuts.fetch_add(1, std::memory_order_relaxed);
       cut_socket();
       break;
-    case end_reason::write_failed:
-    case end_reason::kicked:
+    case EndReason::write_failed:
+    case EndReason::kicked:
       // The read goes on, so the peer has the close grace to finish closing.
       if (!was_open) return;
-      state_ = state::closing;
+      state_ = State::closing;
       keepalive_.closing(std::chrono::steady_clock::now());
       arm_keepalive();  // the grace starts now (re-arming cancels the tick pending)
-      if (why == end_reason::kicked) {
+      if (why == EndReason::kicked) {
         if (queue_.empty()) {
           ws_.async_close(websocket::close_reason(code), [self = shared_from_this()](beast::error_code) {});
         } else {
@@ -248,22 +248,22 @@ void ws_session::end(end_reason why, std::uint16_t code) {
       return;
   }
   // Nothing more is read or timed: a tick already queued sees the state.
-  state_ = state::ended;
+  state_ = State::ended;
   keepalive_timer_.cancel();
 }
 
-void ws_session::cut_socket() {
+void WsSession::cut_socket() {
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().close(ignored);
 }
 
-void ws_session::joined(const std::string& table_id, std::weak_ptr<table> t) {
+void WsSession::joined(const std::string& table_id, std::weak_ptr<Table> t) {
   net::post(ws_.get_executor(), [self = shared_from_this(), table_id, t = std::move(t)]() mutable {
     self->router_.joined(table_id, std::move(t));
   });
 }
 
-void ws_session::departed(const std::string& table_id) {
+void WsSession::departed(const std::string& table_id) {
   net::post(ws_.get_executor(), [self = shared_from_this(), table_id] { self->router_.departed(table_id); });
 }
 

@@ -12,8 +12,8 @@ class BadInput : public ::testing::Test {
  protected:
   void TearDown() override { EXPECT_TRUE(log_.validate()); }
 
-  std::unique_ptr<test_client> client(const std::string& name = "") {
-    auto c = std::make_unique<test_client>(server_.port(), &log_);
+  std::unique_ptr<TestClient> client(const std::string& name = "") {
+    auto c = std::make_unique<TestClient>(server_.port(), &log_);
     if (!name.empty()) {
       const json w = c->hello(name);
       EXPECT_EQ(w["type"], "welcome") << w;
@@ -22,7 +22,7 @@ class BadInput : public ::testing::Test {
   }
 
   // The connection still answers requests, and nothing unasked-for is waiting on it.
-  static void still_works(test_client& c) {
+  static void still_works(TestClient& c) {
     ASSERT_TRUE(c.open());
     const json pong = c.request({{"type", "ping"}});
     EXPECT_EQ(pong["type"], "pong") << pong;
@@ -32,7 +32,7 @@ class BadInput : public ::testing::Test {
   }
 
   // Reads the next message: an error with `code` (and the id, when one was sent).
-  static json expect_error(test_client& c, const std::string& code) {
+  static json expect_error(TestClient& c, const std::string& code) {
     auto m = c.next();
     EXPECT_TRUE(m.has_value()) << "no reply; expected " << code;
     if (!m) return json{};
@@ -43,7 +43,7 @@ class BadInput : public ::testing::Test {
   }
 
   // A table of `variant` whose seats `sitters` take, in order from seat 0.
-  std::string table_with(test_client& owner, const std::string& variant, std::vector<test_client*> sitters) {
+  std::string table_with(TestClient& owner, const std::string& variant, std::vector<TestClient*> sitters) {
     const json created = owner.request({{"type", "create_table"}, {"variant", variant}});
     EXPECT_EQ(created["type"], "table_created") << created;
     const std::string id = created["table"]["table_id"];
@@ -54,8 +54,8 @@ class BadInput : public ::testing::Test {
     return id;
   }
 
-  live_server server_;
-  message_log log_;
+  LiveServer server_;
+  MessageLog log_;
 };
 
 TEST_F(BadInput, BadJson) {
@@ -304,8 +304,8 @@ TEST_F(BadInput, IllegalActionLeavesTheMatchUntouched) {
   const json start_b = b->wait_for("event");
   ASSERT_EQ(start_a["seq"], 1);
   const bool a_acts = !start_a["observation"]["legal"].empty();
-  test_client& actor = a_acts ? *a : *b;
-  test_client& other = a_acts ? *b : *a;
+  TestClient& actor = a_acts ? *a : *b;
+  TestClient& other = a_acts ? *b : *a;
   const json& legal = (a_acts ? start_a : start_b)["observation"]["legal"];
   ASSERT_FALSE(legal.empty());
 
@@ -325,7 +325,7 @@ TEST_F(BadInput, IllegalActionLeavesTheMatchUntouched) {
   const json ok = actor.request({{"type", "action"}, {"table_id", id}, {"action", legal[0]}});
   EXPECT_EQ(ok["type"], "accepted") << ok;
   EXPECT_EQ(ok["seq"], 2);
-  for (test_client* c : {a.get(), b.get(), w.get()}) {
+  for (TestClient* c : {a.get(), b.get(), w.get()}) {
     EXPECT_EQ(c->wait_for("event")["seq"], 2);
   }
   still_works(other);

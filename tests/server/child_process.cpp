@@ -10,7 +10,7 @@
 
 namespace atout::server::testing {
 
-child_process::child_process(const std::vector<std::string>& argv, bool as_nobody, const std::string& input) {
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, bool as_nobody, const std::string& input) {
   int out[2], in[2];
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(in, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   // Everything the child needs is prepared before fork: only async-signal-safe calls after it.
@@ -44,13 +44,13 @@ child_process::child_process(const std::vector<std::string>& argv, bool as_nobod
   reader_ = std::thread([this] { read_loop(); });
 }
 
-child_process::~child_process() {
+ChildProcess::~ChildProcess() {
   if (!reaped_) kill9();
   if (reader_.joinable()) reader_.join();
   if (out_fd_ >= 0) ::close(out_fd_);
 }
 
-void child_process::read_loop() {
+void ChildProcess::read_loop() {
   char buf[4096];
   for (;;) {
     const ssize_t n = ::read(out_fd_, buf, sizeof buf);
@@ -79,25 +79,25 @@ unsigned short listening_port(const std::string& out) {
 }
 }  // namespace
 
-unsigned short child_process::wait_for_port(std::chrono::milliseconds timeout) {
+unsigned short ChildProcess::wait_for_port(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   grew_.wait_for(lock, timeout, [&] { return eof_ || listening_port(output_) != 0; });
   return listening_port(output_);
 }
 
-bool child_process::wait_for_output(const std::string& text, std::chrono::milliseconds timeout) {
+bool ChildProcess::wait_for_output(const std::string& text, std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   return grew_.wait_for(lock, timeout, [&] { return output_.find(text) != std::string::npos; });
 }
 
-void child_process::kill9() {
+void ChildProcess::kill9() {
   if (reaped_) return;
   ::kill(pid_, SIGKILL);
   ::waitpid(pid_, &status_, 0);
   reaped_ = true;
 }
 
-int child_process::wait_exit(std::chrono::milliseconds timeout) {
+int ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (reaped_) return WIFEXITED(status_) ? WEXITSTATUS(status_) : -1;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -115,7 +115,7 @@ int child_process::wait_exit(std::chrono::milliseconds timeout) {
   return -1;
 }
 
-std::string child_process::output() const {
+std::string ChildProcess::output() const {
   std::lock_guard lock(mutex_);
   return output_;
 }

@@ -13,15 +13,15 @@
 
 namespace atout::server::testing {
 
-class child_process {
+class ChildProcess {
  public:
   // Starts argv[0] with `argv`. `as_nobody`: when running as root, drops to uid/gid 65534 first
   // (root may write any file, so read-only paths need an ordinary user). `input` is written to
   // its standard input, which is then closed.
-  explicit child_process(const std::vector<std::string>& argv, bool as_nobody = false, const std::string& input = {});
-  ~child_process();
-  child_process(const child_process&) = delete;
-  child_process& operator=(const child_process&) = delete;
+  explicit ChildProcess(const std::vector<std::string>& argv, bool as_nobody = false, const std::string& input = {});
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
 
   // The port from the server's "listening on 127.0.0.1:<port>" line; 0 if it exited or did not
   // say so within `timeout`.

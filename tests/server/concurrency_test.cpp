@@ -14,13 +14,13 @@ constexpr int kPlayerThreads = 6;
 constexpr int kMatchesPerThread = 2;
 
 TEST(Concurrency, ManyTablesPlayAtOnceOnTwoThreads) {
-  live_server server(2);
-  message_log log;
-  test_client lobby_watcher(server.port(), &log);
+  LiveServer server(2);
+  MessageLog log;
+  TestClient lobby_watcher(server.port(), &log);
   lobby_watcher.hello("watcher");
   ASSERT_EQ(lobby_watcher.request({{"type", "subscribe_lobby"}})["type"], "tables");
 
-  std::vector<std::vector<match_summary>> results(kPlayerThreads);
+  std::vector<std::vector<MatchSummary>> results(kPlayerThreads);
   std::vector<std::thread> threads;
   for (int t = 0; t < kPlayerThreads; ++t) {
     threads.emplace_back([&, t] {
@@ -33,7 +33,7 @@ TEST(Concurrency, ManyTablesPlayAtOnceOnTwoThreads) {
   }
   // Meanwhile, HTTP readers see the lobby change under them.
   for (int i = 0; i < 20; ++i) {
-    const http_reply r = http_get(server.port(), "/api/tables");
+    const HttpReply r = http_get(server.port(), "/api/tables");
     EXPECT_EQ(r.status, 200u);
     EXPECT_TRUE(json::parse(r.body)["tables"].is_array());
   }
@@ -42,7 +42,7 @@ TEST(Concurrency, ManyTablesPlayAtOnceOnTwoThreads) {
   std::set<std::string> tables;
   for (const auto& per_thread : results) {
     ASSERT_EQ(per_thread.size(), static_cast<std::size_t>(kMatchesPerThread));
-    for (const match_summary& m : per_thread) {
+    for (const MatchSummary& m : per_thread) {
       EXPECT_FALSE(m.match_result.is_null()) << m.table_id;
       EXPECT_TRUE(tables.insert(m.table_id).second) << "table id reused: " << m.table_id;
     }

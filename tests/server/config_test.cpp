@@ -17,39 +17,39 @@ using namespace std::chrono_literals;
 
 // Sets an environment variable for one scope, then removes it (tests run one at a time in a
 // process, and a child process started meanwhile inherits it).
-class scoped_env {
+class ScopedEnv {
  public:
-  scoped_env(std::string name, const std::string& value) : name_(std::move(name)) {
+  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
     ::setenv(name_.c_str(), value.c_str(), 1);
   }
-  ~scoped_env() { ::unsetenv(name_.c_str()); }
-  scoped_env(const scoped_env&) = delete;
-  scoped_env& operator=(const scoped_env&) = delete;
+  ~ScopedEnv() { ::unsetenv(name_.c_str()); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
 
  private:
   std::string name_;
 };
 
-std::string write_config(const temp_dir& dir, const std::string& text) {
+std::string write_config(const TempDir& dir, const std::string& text) {
   const std::string path = dir.file("atout.toml");
   std::ofstream(path) << text;
   return path;
 }
 
 // Three flags, each with a value unlike its default, in the three forms.
-struct sample {
+struct Sample {
   std::string flag;  // without the dashes: also the config key
   std::string value;
   std::string config_value;  // as written in the config file
   std::string bad;
 };
-const sample kSamples[] = {
+const Sample kSamples[] = {
     {"port", "9001", "9001", "70000"},
     {"log-level", "debug", "\"debug\"", "loud"},
     {"max-conns-per-ip", "7", "7", "-1"},
 };
 
-void expect_sample(const config& c, const sample& s) {
+void expect_sample(const Config& c, const Sample& s) {
   if (s.flag == "port") {
     EXPECT_EQ(c.port, 9001);
   } else if (s.flag == "log-level") {
@@ -73,35 +73,35 @@ TEST(ConfigSources, EnvironmentNamesFollowTheFlags) {
 }
 
 TEST(ConfigSources, FlagVariableAndKeySetTheSameValue) {
-  temp_dir dir;
-  for (const sample& s : kSamples) {
+  TempDir dir;
+  for (const Sample& s : kSamples) {
     SCOPED_TRACE(s.flag);
-    const parse_result by_flag = parse_args({"--" + s.flag, s.value});
+    const ParseResult by_flag = parse_args({"--" + s.flag, s.value});
     ASSERT_TRUE(by_flag.cfg) << by_flag.message;
     expect_sample(*by_flag.cfg, s);
     {
-      scoped_env env(env_name(s.flag), s.value);
-      const parse_result by_env = parse_args({});
+      ScopedEnv env(env_name(s.flag), s.value);
+      const ParseResult by_env = parse_args({});
       ASSERT_TRUE(by_env.cfg) << by_env.message;
       expect_sample(*by_env.cfg, s);
     }
     const std::string file = write_config(dir, "# a comment\n" + s.flag + " = " + s.config_value + "\n");
-    const parse_result by_key = parse_args({"--config", file});
+    const ParseResult by_key = parse_args({"--config", file});
     ASSERT_TRUE(by_key.cfg) << by_key.message;
     expect_sample(*by_key.cfg, s);
-    scoped_env config_env("ATOUT_CONFIG", file);
-    const parse_result by_config_env = parse_args({});
+    ScopedEnv config_env("ATOUT_CONFIG", file);
+    const ParseResult by_config_env = parse_args({});
     ASSERT_TRUE(by_config_env.cfg) << by_config_env.message;
     expect_sample(*by_config_env.cfg, s);
   }
 }
 
 TEST(ConfigSources, CommandLineBeatsEnvironmentBeatsFileBeatsDefault) {
-  temp_dir dir;
+  TempDir dir;
   const std::string file = write_config(dir, "port = 1001\nthreads = 3\nmsg-rate = 30\n");
-  scoped_env port("ATOUT_PORT", "2002");
-  scoped_env threads("ATOUT_THREADS", "4");
-  const parse_result r = parse_args({"--config", file, "--port", "3003"});
+  ScopedEnv port("ATOUT_PORT", "2002");
+  ScopedEnv threads("ATOUT_THREADS", "4");
+  const ParseResult r = parse_args({"--config", file, "--port", "3003"});
   ASSERT_TRUE(r.cfg) << r.message;
   EXPECT_EQ(r.cfg->port, 3003);      // command line over environment and file
   EXPECT_EQ(r.cfg->threads, 4);      // environment over file
@@ -110,23 +110,23 @@ TEST(ConfigSources, CommandLineBeatsEnvironmentBeatsFileBeatsDefault) {
 }
 
 TEST(ConfigSources, BadValuesAreRefusedByEveryRoute) {
-  temp_dir dir;
-  for (const sample& s : kSamples) {
+  TempDir dir;
+  for (const Sample& s : kSamples) {
     SCOPED_TRACE(s.flag);
-    const parse_result by_flag = parse_args({"--" + s.flag + "=" + s.bad});
+    const ParseResult by_flag = parse_args({"--" + s.flag + "=" + s.bad});
     EXPECT_FALSE(by_flag.cfg);
     EXPECT_EQ(by_flag.exit_code, 2);
     EXPECT_NE(by_flag.message.find("--" + s.flag), std::string::npos) << by_flag.message;
     {
-      scoped_env env(env_name(s.flag), s.bad);
-      const parse_result by_env = parse_args({});
+      ScopedEnv env(env_name(s.flag), s.bad);
+      const ParseResult by_env = parse_args({});
       EXPECT_FALSE(by_env.cfg);
       EXPECT_EQ(by_env.exit_code, 2);
       EXPECT_NE(by_env.message.find(env_name(s.flag)), std::string::npos) << by_env.message;
       EXPECT_NE(by_env.message.find("--" + s.flag), std::string::npos) << by_env.message;
     }
     const std::string file = write_config(dir, s.flag + " = \"" + s.bad + "\"\n");
-    const parse_result by_key = parse_args({"--config", file});
+    const ParseResult by_key = parse_args({"--config", file});
     EXPECT_FALSE(by_key.cfg);
     EXPECT_EQ(by_key.exit_code, 2);
     EXPECT_NE(by_key.message.find(file), std::string::npos) << by_key.message;
@@ -135,13 +135,13 @@ TEST(ConfigSources, BadValuesAreRefusedByEveryRoute) {
 }
 
 TEST(ConfigSources, UnknownKeysAndMissingFilesAreRefused) {
-  temp_dir dir;
+  TempDir dir;
   const std::string file = write_config(dir, "prot = 8081\n");
-  const parse_result unknown = parse_args({"--config", file});
+  const ParseResult unknown = parse_args({"--config", file});
   EXPECT_FALSE(unknown.cfg);
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.message.find("prot"), std::string::npos) << unknown.message;
-  const parse_result missing = parse_args({"--config", dir.file("absent.toml")});
+  const ParseResult missing = parse_args({"--config", dir.file("absent.toml")});
   EXPECT_FALSE(missing.cfg);
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.message.find("--config"), std::string::npos) << missing.message;
@@ -151,17 +151,17 @@ TEST(ConfigSources, UnknownKeysAndMissingFilesAreRefused) {
 void expect_binary_refuses(const std::vector<std::string>& args, const std::string& named) {
   std::vector<std::string> argv = {ATOUT_SERVER_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
-  child_process server(argv);
+  ChildProcess server(argv);
   EXPECT_EQ(server.wait_exit(60s), 2) << server.output();
   EXPECT_NE(server.output().find(named), std::string::npos) << server.output();
   EXPECT_EQ(server.output().find("listening on"), std::string::npos) << server.output();
 }
 
 TEST(ConfigSources, TheBinaryExitsWithTwoForABadValueInEachForm) {
-  temp_dir dir;
+  TempDir dir;
   expect_binary_refuses({"--threads", "0"}, "--threads");
   {
-    scoped_env env("ATOUT_THREADS", "0");
+    ScopedEnv env("ATOUT_THREADS", "0");
     expect_binary_refuses({}, "ATOUT_THREADS");
   }
   const std::string file = write_config(dir, "threads = 0\n");

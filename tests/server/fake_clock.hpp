@@ -12,12 +12,12 @@
 
 namespace atout::server::testing {
 
-class fake_clock : public table_clock {
+class FakeClock : public TableClock {
  public:
-  time_point now() const override { return now_; }
+  TimePoint now() const override { return now_; }
 
-  std::unique_ptr<table_timer> make_timer(net::strand<net::any_io_executor> strand) override {
-    auto t = std::make_unique<timer>(std::move(strand));
+  std::unique_ptr<TableTimer> make_timer(net::strand<net::any_io_executor> strand) override {
+    auto t = std::make_unique<Timer>(std::move(strand));
     waits_.push_back(t->wait_);
     return t;
   }
@@ -26,7 +26,7 @@ class fake_clock : public table_clock {
   // handlers. A wait holds its table (the table holds its timers and so the wait), so a test ends
   // with this to break that cycle.
   void drop_pending() {
-    std::vector<std::shared_ptr<wait>> live;
+    std::vector<std::shared_ptr<Wait>> live;
     for (const auto& weak : waits_)
       if (auto w = weak.lock()) live.push_back(std::move(w));
     waits_.clear();
@@ -40,8 +40,8 @@ class fake_clock : public table_clock {
   // test then runs the io_context to handle them.
   void advance(std::chrono::milliseconds d) {
     now_ += d;
-    std::vector<std::shared_ptr<wait>> due;
-    std::erase_if(waits_, [](const std::weak_ptr<wait>& w) { return w.expired(); });
+    std::vector<std::shared_ptr<Wait>> due;
+    std::erase_if(waits_, [](const std::weak_ptr<Wait>& w) { return w.expired(); });
     for (const auto& weak : waits_)
       if (auto w = weak.lock(); w && w->fn && w->when <= now_) due.push_back(w);
     std::stable_sort(due.begin(), due.end(), [](const auto& a, const auto& b) { return a->when < b->when; });
@@ -53,18 +53,18 @@ class fake_clock : public table_clock {
   }
 
  private:
-  struct wait {
-    explicit wait(net::strand<net::any_io_executor> s) : strand(std::move(s)) {}
+  struct Wait {
+    explicit Wait(net::strand<net::any_io_executor> s) : strand(std::move(s)) {}
     net::strand<net::any_io_executor> strand;
-    time_point when{};
+    TimePoint when{};
     std::uint64_t gen = 0;
     std::function<void()> fn;  // empty when nothing is pending
   };
 
-  class timer : public table_timer {
+  class Timer : public TableTimer {
    public:
-    explicit timer(net::strand<net::any_io_executor> strand) : wait_(std::make_shared<wait>(std::move(strand))) {}
-    void wait_until(time_point when, std::function<void()> fn) override {
+    explicit Timer(net::strand<net::any_io_executor> strand) : wait_(std::make_shared<Wait>(std::move(strand))) {}
+    void wait_until(TimePoint when, std::function<void()> fn) override {
       wait_->when = when;
       wait_->fn = std::move(fn);
       ++wait_->gen;
@@ -73,13 +73,13 @@ class fake_clock : public table_clock {
       wait_->fn = nullptr;
       ++wait_->gen;
     }
-    time_point due() const override { return wait_->fn ? wait_->when : time_point::max(); }
+    TimePoint due() const override { return wait_->fn ? wait_->when : TimePoint::max(); }
 
-    std::shared_ptr<wait> wait_;
+    std::shared_ptr<Wait> wait_;
   };
 
-  time_point now_ = time_point{} + std::chrono::hours(1);
-  std::vector<std::weak_ptr<wait>> waits_;
+  TimePoint now_ = TimePoint{} + std::chrono::hours(1);
+  std::vector<std::weak_ptr<Wait>> waits_;
 };
 
 }  // namespace atout::server::testing

@@ -57,7 +57,7 @@ Options random_options(const VariantInfo& info, Rng& rng) {
 
 // What the test itself knows is public in the current and the previous deal, reckoned from the
 // actions taken and the true hands rather than from the observations under test.
-class public_knowledge {
+class PublicKnowledge {
  public:
   void new_deal(int deal) {
     if (deal == deal_) return;
@@ -111,23 +111,23 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
 
     net::io_context ioc;
     auto work = net::make_work_guard(ioc);
-    table_init init;
+    TableInit init;
     init.id = "t1";
     init.match_id = "m" + std::to_string(p.shard) + "-" + std::to_string(g);
     init.state = std::move(created.state);
-    auto t = std::make_shared<table>(ioc.get_executor(), std::move(init));
+    auto t = std::make_shared<Table>(ioc.get_executor(), std::move(init));
     // Recipients 0..players-1 sit in those seats; the last one watches.
-    std::vector<std::shared_ptr<recording_peer>> peers;
-    std::vector<member> members;
+    std::vector<std::shared_ptr<RecordingPeer>> peers;
+    std::vector<Member> members;
     for (int r = 0; r <= players; ++r) {
-      peers.push_back(std::make_shared<recording_peer>());
+      peers.push_back(std::make_shared<RecordingPeer>());
       members.push_back(member_for(peers.back(), static_cast<std::uint64_t>(r + 1), "p" + std::to_string(r)));
     }
     t->spectate(members[static_cast<std::size_t>(players)], {});
     for (int s = 0; s < players; ++s) t->sit(members[static_cast<std::size_t>(s)], s, {});
     ioc.poll();
 
-    public_knowledge known;
+    PublicKnowledge known;
     std::vector<CardSet> before = shadow->hands();
     std::vector<Action> legal;  // offered to the seat to act, in its latest event
     std::uint64_t seq = 1;      // the start event

@@ -10,44 +10,44 @@ namespace atout::server::testing {
 namespace {
 
 TEST(Http, HealthzSaysOk) {
-  live_server server;
-  const http_reply r = http_get(server.port(), "/healthz");
+  LiveServer server;
+  const HttpReply r = http_get(server.port(), "/healthz");
   EXPECT_EQ(r.status, 200u);
   EXPECT_EQ(r.content_type, "application/json");
   EXPECT_EQ(json::parse(r.body), json({{"status", "ok"}}));
 }
 
 TEST(Http, ApiTablesIsTheLobbyAndFitsTheSchema) {
-  live_server server;
-  message_log log;
-  test_client c(server.port(), &log);
+  LiveServer server;
+  MessageLog log;
+  TestClient c(server.port(), &log);
   c.hello("ann");
   const json created = c.request({{"type", "create_table"}, {"variant", "french"}});
   c.request({{"type", "create_table"}, {"variant", "duel"}, {"private", true}});
-  const http_reply r = http_get(server.port(), "/api/tables?verbose=1");
+  const HttpReply r = http_get(server.port(), "/api/tables?verbose=1");
   EXPECT_EQ(r.status, 200u);
   const json tables = json::parse(r.body);
   ASSERT_EQ(tables["tables"].size(), 1u);  // the private one is not listed
   EXPECT_EQ(tables["tables"][0], created["table"]);
   log.add('S', r.body);
-  const http_reply v = http_get(server.port(), "/api/variants");
+  const HttpReply v = http_get(server.port(), "/api/variants");
   EXPECT_EQ(v.status, 200u);
   log.add('S', v.body);
   EXPECT_TRUE(log.validate());
 }
 
 TEST(Http, UnknownPathsAndPlainRequestsToTheSocketPath) {
-  live_server server;
+  LiveServer server;
   EXPECT_EQ(http_get(server.port(), "/nope").status, 404u);
   EXPECT_EQ(http_get(server.port(), "/ws").status, 426u);  // upgrade required
   // The server is unaffected.
   EXPECT_EQ(http_get(server.port(), "/healthz").status, 200u);
 }
 
-parse_result parse(std::vector<std::string> args) { return parse_args(args); }
+ParseResult parse(std::vector<std::string> args) { return parse_args(args); }
 
 TEST(Flags, DefaultsAreTheDocumentedOnes) {
-  const parse_result r = parse({});
+  const ParseResult r = parse({});
   ASSERT_TRUE(r.cfg);
   EXPECT_EQ(r.cfg->port, 8080);
   EXPECT_EQ(r.cfg->bind, "0.0.0.0");
@@ -58,7 +58,7 @@ TEST(Flags, DefaultsAreTheDocumentedOnes) {
 
 TEST(Flags, EveryFlagIsRead) {
   const auto db = (std::filesystem::temp_directory_path() / "atout-flags-test.db").string();
-  const parse_result r =
+  const ParseResult r =
       parse({"--port", "9001", "--bind=127.0.0.1", "--threads", "3", "--db", db, "--log-level", "debug"});
   ASSERT_TRUE(r.cfg) << r.message;
   EXPECT_EQ(r.cfg->port, 9001);
@@ -69,7 +69,7 @@ TEST(Flags, EveryFlagIsRead) {
 }
 
 TEST(Flags, HelpPrintsUsageAndExitsZero) {
-  const parse_result r = parse({"--help"});
+  const ParseResult r = parse({"--help"});
   EXPECT_FALSE(r.cfg);
   EXPECT_EQ(r.exit_code, 0);
   for (const char* flag : {"--port", "--bind", "--threads", "--db", "--log-level", "--help"})
@@ -88,7 +88,7 @@ TEST(Flags, BadValuesAreRefusedWithAReason) {
                                                                                     {"--db", dir},
                                                                                     {"--db", ""},
                                                                                     {"--verbose"}}) {
-    const parse_result r = parse(args);
+    const ParseResult r = parse(args);
     EXPECT_FALSE(r.cfg) << args[0];
     EXPECT_EQ(r.exit_code, 2) << args[0];
     EXPECT_NE(r.message.find("atout-server: "), std::string::npos) << r.message;

@@ -13,12 +13,12 @@ namespace {
 TEST(JournalFacts, EachHandAndActionIsReportedWithItsSeq) {
   net::io_context ioc;
   auto work = net::make_work_guard(ioc);
-  auto j = std::make_shared<recording_journal>();
+  auto j = std::make_shared<RecordingJournal>();
   Record header;
   header.variant = "duel";
   header.deal.seed = Seed{0xFAC7u, 1};
   std::unique_ptr<State> shadow = create_state(header).state;
-  table_init init;
+  TableInit init;
   init.id = "t3";
   init.match_id = "m3";
   init.state = create_state(header).state;
@@ -26,11 +26,11 @@ TEST(JournalFacts, EachHandAndActionIsReportedWithItsSeq) {
   protocol::TableSettings settings;
   settings.turn_ms = 600'000;
   init.settings = settings;
-  auto t = std::make_shared<table>(ioc.get_executor(), std::move(init));
-  std::vector<std::shared_ptr<recording_peer>> peers;
-  std::vector<member> members;
+  auto t = std::make_shared<Table>(ioc.get_executor(), std::move(init));
+  std::vector<std::shared_ptr<RecordingPeer>> peers;
+  std::vector<Member> members;
   for (int s = 0; s < 2; ++s) {
-    peers.push_back(std::make_shared<recording_peer>());
+    peers.push_back(std::make_shared<RecordingPeer>());
     members.push_back(member_for(peers.back(), static_cast<std::uint64_t>(s + 1), "p" + std::to_string(s)));
     t->sit(members.back(), s, {});
   }

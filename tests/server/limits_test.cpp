@@ -40,9 +40,9 @@ double metric(unsigned short port, const std::string& sample) {
 }
 
 // A WebSocket client that reads only when told to, so it can play a peer that stops reading.
-class raw_client {
+class RawClient {
  public:
-  explicit raw_client(unsigned short port, int receive_buffer = 0) : ws_(ioc_) {
+  explicit RawClient(unsigned short port, int receive_buffer = 0) : ws_(ioc_) {
     auto& socket = beast::get_lowest_layer(ws_).socket();
     socket.open(tcp::v4());
     // A small receive buffer fills quickly, so the server's queue for us starts growing sooner.
@@ -121,7 +121,7 @@ class raw_client {
 };
 
 // The next event for `c`, skipping seat and table updates and acknowledgements.
-std::optional<json> next_event(test_client& c) {
+std::optional<json> next_event(TestClient& c) {
   for (;;) {
     auto m = c.next();
     if (!m) return std::nullopt;
@@ -132,7 +132,7 @@ std::optional<json> next_event(test_client& c) {
 // From event `seq` on, plays `actions` actions (fewer if the match ends) at `table_id`, each seat
 // choosing its first legal action; checks every player receives every event in order. Returns the
 // actions played; the last one's event is left unread.
-int play_some(std::vector<std::unique_ptr<test_client>>& seats, const std::string& table_id, std::uint64_t seq,
+int play_some(std::vector<std::unique_ptr<TestClient>>& seats, const std::string& table_id, std::uint64_t seq,
               int actions) {
   int played = 0;
   while (played < actions) {
@@ -167,22 +167,22 @@ int play_some(std::vector<std::unique_ptr<test_client>>& seats, const std::strin
 // ---- Frame size ----------------------------------------------------------------------------------
 
 TEST(LimitsLoopback, OversizedMessageClosesWith1009AndTheLimitItselfIsAccepted) {
-  live_server server;
-  test_client c(server.port(), nullptr);
+  LiveServer server;
+  TestClient c(server.port(), nullptr);
   c.hello("big");
   // A message of exactly the limit is read and answered.
   std::string at_limit = R"({"type":"ping","id":"at-limit","pad":")";
-  at_limit += std::string(ws_session::kMaxMessageBytes - at_limit.size() - 2, 'x') + "\"}";
-  ASSERT_EQ(at_limit.size(), ws_session::kMaxMessageBytes);
+  at_limit += std::string(WsSession::kMaxMessageBytes - at_limit.size() - 2, 'x') + "\"}";
+  ASSERT_EQ(at_limit.size(), WsSession::kMaxMessageBytes);
   c.send_raw(at_limit);
   const auto answer = c.next();
   ASSERT_TRUE(answer);
   EXPECT_EQ((*answer)["id"], "at-limit") << *answer;
   EXPECT_EQ(c.request({{"type", "ping"}})["type"], "pong");
 
-  test_client other(server.port(), nullptr);
+  TestClient other(server.port(), nullptr);
   other.hello("bystander");
-  c.send_raw(std::string(ws_session::kMaxMessageBytes + 1, ' '));
+  c.send_raw(std::string(WsSession::kMaxMessageBytes + 1, ' '));
   EXPECT_FALSE(c.next());
   EXPECT_EQ(c.close_code(), 1009);
   EXPECT_EQ(other.request({{"type", "ping"}})["type"], "pong");
@@ -192,16 +192,16 @@ TEST(LimitsLoopback, OversizedMessageClosesWith1009AndTheLimitItselfIsAccepted) 
 // ---- Floods --------------------------------------------------------------------------------------
 
 TEST(LimitsLoopback, FloodClosesWith1008WhileAClientWithinItsCreditsStays) {
-  config cfg;
+  Config cfg;
   cfg.msg_burst = 10;
   cfg.msg_rate = 1;
-  live_server server(cfg);
+  LiveServer server(cfg);
 
-  test_client polite(server.port(), nullptr);
+  TestClient polite(server.port(), nullptr);
   polite.hello("polite");  // one credit
   for (int i = 0; i < 8; ++i) EXPECT_EQ(polite.request({{"type", "ping"}})["type"], "pong");
 
-  test_client flooder(server.port(), nullptr);
+  TestClient flooder(server.port(), nullptr);
   flooder.hello("flooder");
   for (int i = 0; i < 40; ++i) flooder.send_raw(R"({"type":"ping"})");
   int pongs = 0;
@@ -221,12 +221,12 @@ TEST(LimitsLoopback, FloodClosesWith1008WhileAClientWithinItsCreditsStays) {
 }
 
 TEST(LimitsLoopback, AFlooderThatIgnoresTheCloseIsCountedOnceAsAFloodClose) {
-  config cfg;
+  Config cfg;
   cfg.msg_burst = 10;
   cfg.msg_rate = 1;
   cfg.idle_timeout = 1s;
-  live_server server(cfg);
-  raw_client flooder(server.port());
+  LiveServer server(cfg);
+  RawClient flooder(server.port());
   ASSERT_TRUE(flooder.write(R"({"type":"hello","protocol":1,"name":"flooder"})"));
   ASSERT_TRUE(flooder.read_until("welcome"));
   // Past its credits, and then it reads nothing, so the closing handshake never completes.
@@ -240,7 +240,7 @@ TEST(LimitsLoopback, AFlooderThatIgnoresTheCloseIsCountedOnceAsAFloodClose) {
 }
 
 TEST(Limits, MessageCreditsRefillAtTheirRateUpToTheBurst) {
-  message_credits credits(3, 2);  // 3 at once, 2 per second
+  MessageCredits credits(3, 2);  // 3 at once, 2 per second
   const auto t0 = std::chrono::steady_clock::now() + 1s;
   EXPECT_TRUE(credits.take(t0));
   EXPECT_TRUE(credits.take(t0));
@@ -258,18 +258,18 @@ TEST(Limits, MessageCreditsRefillAtTheirRateUpToTheBurst) {
 // ---- Connections per address ---------------------------------------------------------------------
 
 TEST(LimitsLoopback, ConnectionsOverTheAddressCapAreAnswered429UntilOneCloses) {
-  config cfg;
+  Config cfg;
   cfg.max_conns_per_ip = 3;
-  live_server server(cfg);
-  auto a = std::make_unique<test_client>(server.port(), nullptr);
-  auto b = std::make_unique<test_client>(server.port(), nullptr);
-  auto c = std::make_unique<test_client>(server.port(), nullptr);
+  LiveServer server(cfg);
+  auto a = std::make_unique<TestClient>(server.port(), nullptr);
+  auto b = std::make_unique<TestClient>(server.port(), nullptr);
+  auto c = std::make_unique<TestClient>(server.port(), nullptr);
   a->hello("a");
   b->hello("b");
   c->hello("c");
 
-  EXPECT_THROW(test_client(server.port(), nullptr), std::exception);
-  const http_reply refused = http_get(server.port(), "/healthz");
+  EXPECT_THROW(TestClient(server.port(), nullptr), std::exception);
+  const HttpReply refused = http_get(server.port(), "/healthz");
   EXPECT_EQ(refused.status, 429u);
   EXPECT_EQ(json::parse(refused.body)["error"], "too_many_connections");
   // The connections already open are untouched.
@@ -280,10 +280,10 @@ TEST(LimitsLoopback, ConnectionsOverTheAddressCapAreAnswered429UntilOneCloses) {
   EXPECT_TRUE(eventually([&] { return http_get(server.port(), "/healthz").status == 200; }));
   // That probe's own slot is freed a moment after it closes, so the next connection may have to
   // try again.
-  std::unique_ptr<test_client> d;
+  std::unique_ptr<TestClient> d;
   EXPECT_TRUE(eventually([&] {
     try {
-      d = std::make_unique<test_client>(server.port(), nullptr);
+      d = std::make_unique<TestClient>(server.port(), nullptr);
       return true;
     } catch (const std::exception&) {
       return false;
@@ -300,11 +300,11 @@ TEST(LimitsLoopback, ConnectionsOverTheAddressCapAreAnswered429UntilOneCloses) {
 }
 
 TEST(LimitsLoopback, NoCapWhenTheLimitIsZero) {
-  config cfg;
+  Config cfg;
   cfg.max_conns_per_ip = 0;
-  live_server server(cfg);
-  std::vector<std::unique_ptr<test_client>> clients;
-  for (int i = 0; i < 70; ++i) clients.push_back(std::make_unique<test_client>(server.port(), nullptr));
+  LiveServer server(cfg);
+  std::vector<std::unique_ptr<TestClient>> clients;
+  for (int i = 0; i < 70; ++i) clients.push_back(std::make_unique<TestClient>(server.port(), nullptr));
   EXPECT_EQ(http_get(server.port(), "/healthz").status, 200u);
   EXPECT_EQ(metric(server.port(), "atout_ip_refusals_total"), 0);
 }
@@ -312,12 +312,12 @@ TEST(LimitsLoopback, NoCapWhenTheLimitIsZero) {
 // ---- Keep-alive ----------------------------------------------------------------------------------
 
 TEST(LimitsLoopback, APeerThatStopsAnsweringPingsIsDroppedOneThatAnswersIsKept) {
-  config cfg;
+  Config cfg;
   cfg.idle_timeout = 2s;  // a ping after 1 s of silence, dropped at 2 s: 1 s to answer it
-  live_server server(cfg);
-  raw_client silent(server.port());
+  LiveServer server(cfg);
+  RawClient silent(server.port());
   ASSERT_TRUE(silent.write(R"({"type":"hello","protocol":1,"name":"silent"})"));
-  raw_client answering(server.port());
+  RawClient answering(server.port());
   ASSERT_TRUE(answering.write(R"({"type":"hello","protocol":1,"name":"answering"})"));
   ASSERT_TRUE(answering.read(kReadTimeout));  // welcome
   // A pending read answers the server's pings; nothing else arrives, so the read stays pending
@@ -335,14 +335,14 @@ TEST(LimitsLoopback, APeerThatStopsAnsweringPingsIsDroppedOneThatAnswersIsKept) 
 }
 
 // Says hello on `peer` and returns the welcome, with the player's token.
-std::optional<json> raw_hello(raw_client& peer) {
+std::optional<json> raw_hello(RawClient& peer) {
   if (!peer.write(R"({"type":"hello","protocol":1,"name":"kicked"})")) return std::nullopt;
   return peer.read_until("welcome");
 }
 
 // Resumes the player `welcome` names on a new connection, which replaces (kicks) the older one.
-std::unique_ptr<test_client> replace(const live_server& server, const json& welcome) {
-  auto newer = std::make_unique<test_client>(server.port(), nullptr);
+std::unique_ptr<TestClient> replace(const LiveServer& server, const json& welcome) {
+  auto newer = std::make_unique<TestClient>(server.port(), nullptr);
   if (newer->request({{"type", "hello"}, {"protocol", 1}, {"token", welcome["token"]}})["type"] != "welcome")
     return nullptr;
   return newer;
@@ -352,10 +352,10 @@ std::unique_ptr<test_client> replace(const live_server& server, const json& welc
 // answer. A peer that neither reads it nor says anything goes at the idle timeout, not at the
 // 30 s closing-handshake timeout.
 TEST(LimitsLoopback, AKickedPeerThatStaysSilentIsDroppedAtTheIdleTimeout) {
-  config cfg;
+  Config cfg;
   cfg.idle_timeout = 1s;
-  live_server server(cfg);
-  raw_client kicked(server.port());
+  LiveServer server(cfg);
+  RawClient kicked(server.port());
   const auto welcome = raw_hello(kicked);
   ASSERT_TRUE(welcome);
   // The newer connection closes as it should once welcomed: it is no idle drop.
@@ -370,7 +370,7 @@ TEST(LimitsLoopback, AKickedPeerThatStaysSilentIsDroppedAtTheIdleTimeout) {
 // cuts the socket, so that the writes fail: true when that comes within 5 s of the end of the grace
 // that began at `kicked_at` (by the client's clock; the server's began a little earlier). Early in
 // the grace, nothing may have been cut yet.
-bool talks_until_cut(const live_server& server, raw_client& peer, std::chrono::steady_clock::time_point kicked_at,
+bool talks_until_cut(const LiveServer& server, RawClient& peer, std::chrono::steady_clock::time_point kicked_at,
                      std::chrono::milliseconds grace) {
   // Early in the grace, nothing is cut yet.
   std::this_thread::sleep_for(300ms);
@@ -389,10 +389,10 @@ bool talks_until_cut(const live_server& server, raw_client& peer, std::chrono::s
 // is cut after the close grace, not after Beast's 30 s closing-handshake timeout.
 // The close grace, as docs/operations.md describes --close-grace.
 TEST(LimitsLoopback, AKickedPeerThatKeepsTalkingButNeverClosesIsCutAfterTheCloseGrace) {
-  config cfg;
+  Config cfg;
   cfg.close_grace = 3s;  // the idle timeout stays 60 s: talking keeps the peer from being idle
-  live_server server(cfg);
-  raw_client kicked(server.port());
+  LiveServer server(cfg);
+  RawClient kicked(server.port());
   const auto welcome = raw_hello(kicked);
   ASSERT_TRUE(welcome);
   const auto newer = replace(server, *welcome);
@@ -411,7 +411,7 @@ TEST(LimitsLoopback, AKickedPeerThatKeepsTalkingButNeverClosesIsCutAfterTheClose
 
 // A peer that stops reading while its replies pile up in the socket buffers, then is kicked: its
 // goodbye and close frame wait behind that backlog, unread. Returns the newer connection.
-std::unique_ptr<test_client> kick_a_peer_that_stopped_reading(const live_server& server, raw_client& peer) {
+std::unique_ptr<TestClient> kick_a_peer_that_stopped_reading(const LiveServer& server, RawClient& peer) {
   const auto welcome = raw_hello(peer);
   if (!welcome) return nullptr;
   // Each variant list is a few KiB: 6,000 of them pile up far beyond a 4 KiB receive buffer.
@@ -420,8 +420,8 @@ std::unique_ptr<test_client> kick_a_peer_that_stopped_reading(const live_server&
   return replace(server, *welcome);
 }
 
-config backlog_config() {
-  config cfg;
+Config backlog_config() {
+  Config cfg;
   cfg.max_queue_messages = 100'000;  // the backlog is not what these tests drop it for
   cfg.max_queue_bytes = 1u << 30;
   cfg.msg_burst = 1e6;  // nor are credits
@@ -432,10 +432,10 @@ config backlog_config() {
 // A slow consumer never grows memory without bound; the close grace, as docs/operations.md
 // describes --close-grace.
 TEST(LimitsLoopback, AKickedPeerThatNeverReadsButKeepsTalkingIsCutAfterTheCloseGrace) {
-  config cfg = backlog_config();
+  Config cfg = backlog_config();
   cfg.close_grace = 3s;
-  live_server server(cfg);
-  raw_client kicked(server.port(), 4096);
+  LiveServer server(cfg);
+  RawClient kicked(server.port(), 4096);
   const auto newer = kick_a_peer_that_stopped_reading(server, kicked);
   ASSERT_TRUE(newer);
   const auto kicked_at = std::chrono::steady_clock::now();
@@ -449,22 +449,22 @@ TEST(LimitsLoopback, AKickedPeerThatNeverReadsButKeepsTalkingIsCutAfterTheCloseG
 // ---- Slow consumers ------------------------------------------------------------------------------
 
 TEST(LimitsLoopback, ASlowConsumerIsDroppedWhileItsTableGoesOn) {
-  config cfg;
+  Config cfg;
   cfg.max_queue_messages = 256;
   cfg.max_queue_bytes = 64 * 1024;
   cfg.msg_burst = 1e6;  // the slow consumer asks for a lot; credits are not what this tests
   cfg.msg_rate = 1e6;
-  live_server server(cfg);
+  LiveServer server(cfg);
 
-  std::vector<std::unique_ptr<test_client>> seats;
+  std::vector<std::unique_ptr<TestClient>> seats;
   for (int i = 0; i < 4; ++i) {
-    seats.push_back(std::make_unique<test_client>(server.port(), nullptr));
+    seats.push_back(std::make_unique<TestClient>(server.port(), nullptr));
     seats.back()->hello("p" + std::to_string(i));
   }
   const std::string table_id =
       seats[0]->request({{"type", "create_table"}, {"variant", "french"}})["table"]["table_id"];
 
-  raw_client slow(server.port(), 4096);
+  RawClient slow(server.port(), 4096);
   ASSERT_TRUE(slow.write(R"({"type":"hello","protocol":1,"name":"slow"})"));
   ASSERT_TRUE(slow.read_until("welcome"));
   ASSERT_TRUE(slow.write(json({{"type", "spectate"}, {"table_id", table_id}}).dump()));
@@ -495,7 +495,7 @@ TEST(LimitsLoopback, ASlowConsumerIsDroppedWhileItsTableGoesOn) {
 // ---- Flags ---------------------------------------------------------------------------------------
 
 TEST(LimitFlags, DefaultsAndValues) {
-  parse_result r = parse_args({});
+  ParseResult r = parse_args({});
   ASSERT_TRUE(r.cfg);
   EXPECT_EQ(r.cfg->max_conns_per_ip, 64);
   EXPECT_EQ(r.cfg->msg_burst, 200);
@@ -534,7 +534,7 @@ TEST(LimitFlags, BadValuesAreRefusedWithAReason) {
                                                                                     {"--close-grace", "0"},
                                                                                     {"--close-grace", "301"},
                                                                                     {"--msg-rate"}}) {
-    const parse_result r = parse_args(args);
+    const ParseResult r = parse_args(args);
     EXPECT_FALSE(r.cfg) << args[0];
     EXPECT_EQ(r.exit_code, 2) << args[0];
     EXPECT_NE(r.message.find(args[0]), std::string::npos) << r.message;

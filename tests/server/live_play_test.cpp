@@ -20,15 +20,15 @@ using namespace std::chrono_literals;
 
 // A table of `variant` with every seat taken (clients[seat]) and a spectator (the last client),
 // each client's latest event kept, driven by random legal actions.
-struct live_table {
+struct LiveTable {
   std::string id;
-  std::vector<std::unique_ptr<test_client>> clients;
+  std::vector<std::unique_ptr<TestClient>> clients;
   std::vector<std::string> tokens;
   std::vector<json> latest;  // per client: the last event it received
   std::uint64_t seq = 1;
   Rng rng{Seed{0x11fe, 5}};
 
-  test_client& watcher() { return *clients.back(); }
+  TestClient& watcher() { return *clients.back(); }
   const json& public_view() const { return latest.back(); }
 
   // Every connected client reads event `want` (skipping nothing: it must be the next event).
@@ -58,11 +58,11 @@ struct live_table {
   }
 };
 
-live_table open_table(unsigned short port, message_log& log, const std::string& variant, json settings) {
-  live_table t;
+LiveTable open_table(unsigned short port, MessageLog& log, const std::string& variant, json settings) {
+  LiveTable t;
   const int players = find_variant(variant)->players;
   for (int i = 0; i <= players; ++i) {
-    t.clients.push_back(std::make_unique<test_client>(port, &log));
+    t.clients.push_back(std::make_unique<TestClient>(port, &log));
     const json w = t.clients.back()->hello("p" + std::to_string(i));
     t.tokens.push_back(w["token"]);
   }
@@ -90,10 +90,10 @@ json long_turns() { return {{"turn_ms", 600000}}; }
 // The turn timer: on timeout the server plays a legal action for the seat, says so, and marks the
 // seat away after settings.away_after timeouts in a row; the seat's own action clears the mark.
 TEST(LiveLoopback, ATimeoutLeadsToAutoPlayAndRepeatedTimeoutsMarkTheSeatAway) {
-  live_server server;
-  message_log log;
-  live_table t = open_table(server.port(), log, "duel", {{"turn_ms", 300}, {"away_after", 2}});
-  test_client& watcher = *t.clients.back();
+  LiveServer server;
+  MessageLog log;
+  LiveTable t = open_table(server.port(), log, "duel", {{"turn_ms", 300}, {"away_after", 2}});
+  TestClient& watcher = *t.clients.back();
   const int first = t.public_view()["observation"]["current"];
   // Nobody plays: the server plays for the seat to act, and says it did.
   const json auto_played = watcher.wait_for("event", [](const json& e) { return e["seq"] == 2; });
@@ -112,7 +112,7 @@ TEST(LiveLoopback, ATimeoutLeadsToAutoPlayAndRepeatedTimeoutsMarkTheSeatAway) {
     if (s["away"] == true) away_seat = s["seat"];
   ASSERT_GE(away_seat, 0);
   // The away seat plays for itself again: the mark goes.
-  test_client& back = *t.clients[static_cast<std::size_t>(away_seat)];
+  TestClient& back = *t.clients[static_cast<std::size_t>(away_seat)];
   bool played = false;
   for (int tries = 0; tries < 200 && !played; ++tries) {
     const json e = back.wait_for("event");
@@ -131,9 +131,9 @@ TEST(LiveLoopback, ATimeoutLeadsToAutoPlayAndRepeatedTimeoutsMarkTheSeatAway) {
 // its time is never taken over, though the match has run for several turn times by then.
 TEST(LiveLoopback, EachActionGivesTheNextSeatItsWholeTurn) {
   using namespace std::chrono_literals;
-  live_server server;
-  message_log log;
-  live_table t = open_table(server.port(), log, "duel", {{"turn_ms", 2000}});
+  LiveServer server;
+  MessageLog log;
+  LiveTable t = open_table(server.port(), log, "duel", {{"turn_ms", 2000}});
   for (int i = 0; i < 5; ++i) {
     std::this_thread::sleep_for(1200ms);  // over half a turn: a deadline left from the last turn would pass
     ASSERT_TRUE(t.step());
@@ -153,9 +153,9 @@ TEST(LiveLoopback, EachActionGivesTheNextSeatItsWholeTurn) {
 // gets exactly the events it missed, in order: with those it saw before, every seq once. Its
 // replayed views match what the spectator saw live, and its own hand is back.
 TEST(LiveLoopback, ResumeWithTheLastSeqLosesNoEventAndDuplicatesNone) {
-  live_server server;
-  message_log log;
-  live_table t = open_table(server.port(), log, "french", long_turns());
+  LiveServer server;
+  MessageLog log;
+  LiveTable t = open_table(server.port(), log, "french", long_turns());
   constexpr std::size_t kDropper = 1;
   for (int i = 0; i < 6 && t.step(); ++i) {
   }
@@ -165,7 +165,7 @@ TEST(LiveLoopback, ResumeWithTheLastSeqLosesNoEventAndDuplicatesNone) {
   // The others play on; seat 1's turns are played by the server after a short delay.
   for (int i = 0; i < 12 && t.step(); ++i) spectator_saw[t.seq] = t.latest.back();
 
-  auto back = std::make_unique<test_client>(server.port(), &log);
+  auto back = std::make_unique<TestClient>(server.port(), &log);
   const json w = back->request({{"type", "hello"},
                                 {"protocol", 1},
                                 {"token", t.tokens[kDropper]},
@@ -202,9 +202,9 @@ TEST(LiveLoopback, ResumeWithTheLastSeqLosesNoEventAndDuplicatesNone) {
 // action produced carries the request id in the actor's copy only. A connection without it still
 // gets `accepted` first, and refusals are errors with the id either way.
 TEST(LiveLoopback, AckByEventDropsTheAcceptedReplyAndTheActorsEventCarriesTheId) {
-  live_server server;
-  message_log log;
-  test_client quiet(server.port(), &log), chatty(server.port(), &log), watcher(server.port(), &log);
+  LiveServer server;
+  MessageLog log;
+  TestClient quiet(server.port(), &log), chatty(server.port(), &log), watcher(server.port(), &log);
   // A bad value is refused, and the connection may then say hello properly.
   const json bad = quiet.request_unlogged({{"type", "hello"}, {"protocol", 1}, {"ack", "sometimes"}});
   EXPECT_EQ(bad["type"], "error") << bad;
@@ -221,13 +221,13 @@ TEST(LiveLoopback, AckByEventDropsTheAcceptedReplyAndTheActorsEventCarriesTheId)
   ASSERT_EQ(watcher.request({{"type", "spectate"}, {"table_id", id}})["type"], "watching");
   ASSERT_EQ(quiet.request({{"type", "sit"}, {"table_id", id}, {"seat", 0}})["type"], "seated");
   ASSERT_EQ(chatty.request({{"type", "sit"}, {"table_id", id}, {"seat", 1}})["type"], "seated");
-  std::vector<test_client*> seats = {&quiet, &chatty};
+  std::vector<TestClient*> seats = {&quiet, &chatty};
   std::vector<json> latest = {quiet.wait_for("event"), chatty.wait_for("event")};
   json view = watcher.wait_for("event");
   ASSERT_EQ(view["kind"], "start");
 
   // The next message that is not a table summary (those come whenever seats change).
-  auto next = [](test_client* c) {
+  auto next = [](TestClient* c) {
     for (;;) {
       auto m = c->next();
       if (!m) return json{{"type", "none"}};
@@ -291,16 +291,16 @@ TEST(LiveLoopback, AckByEventDropsTheAcceptedReplyAndTheActorsEventCarriesTheId)
 // Reconnection: without a usable last_seq the seat gets one snapshot of its own view at the current
 // seq; a plain `sit` on the held seat does the same.
 TEST(LiveLoopback, ResumeBySnapshot) {
-  live_server server;
-  message_log log;
-  live_table t = open_table(server.port(), log, "belot", long_turns());
+  LiveServer server;
+  MessageLog log;
+  LiveTable t = open_table(server.port(), log, "belot", long_turns());
   for (int i = 0; i < 3 && t.step(); ++i) {
   }
   t.clients[2].reset();
   for (int i = 0; i < 3 && t.step(); ++i) {
   }
   for (const json& resume : {json{{"last_seq", 999999}}, json::object()}) {
-    auto back = std::make_unique<test_client>(server.port(), &log);
+    auto back = std::make_unique<TestClient>(server.port(), &log);
     ASSERT_EQ(back->request({{"type", "hello"}, {"protocol", 1}, {"token", t.tokens[2]}})["type"], "welcome");
     json sit = {{"type", "sit"}, {"table_id", t.id}};
     sit.update(resume);
@@ -321,10 +321,10 @@ TEST(LiveLoopback, ResumeBySnapshot) {
 // Reconnection: a second connection with the same token replaces the first, which is told why and
 // closed with 4001; the seat follows the new connection.
 TEST(LiveLoopback, AReconnectReplacesTheOldConnection) {
-  live_server server;
-  message_log log;
-  live_table t = open_table(server.port(), log, "duel", long_turns());
-  auto newer = std::make_unique<test_client>(server.port(), &log);
+  LiveServer server;
+  MessageLog log;
+  LiveTable t = open_table(server.port(), log, "duel", long_turns());
+  auto newer = std::make_unique<TestClient>(server.port(), &log);
   const json w = newer->request({{"type", "hello"},
                                  {"protocol", 1},
                                  {"token", t.tokens[0]},
@@ -334,7 +334,7 @@ TEST(LiveLoopback, AReconnectReplacesTheOldConnection) {
   EXPECT_EQ(bye["reason"], "replaced");
   while (t.clients[0]->next(5s)) {
   }
-  EXPECT_EQ(t.clients[0]->close_code(), ws_session::kCloseReplaced);
+  EXPECT_EQ(t.clients[0]->close_code(), WsSession::kCloseReplaced);
   EXPECT_EQ(newer->wait_for("seated")["seat"], 0);
   EXPECT_TRUE(newer->no_events()) << "nothing was missed, so nothing is replayed";
   t.clients[0] = std::move(newer);
@@ -345,9 +345,9 @@ TEST(LiveLoopback, AReconnectReplacesTheOldConnection) {
 
 // The reconnect window: once it is over, `forfeit` ends the match, lost by the absent side...
 TEST(LiveLoopback, AfterTheReconnectWindowTheAbsentSideForfeits) {
-  live_server server;
-  message_log log;
-  live_table t = open_table(server.port(), log, "french", {{"turn_ms", 600000}, {"reconnect_ms", 300}});
+  LiveServer server;
+  MessageLog log;
+  LiveTable t = open_table(server.port(), log, "french", {{"turn_ms", 600000}, {"reconnect_ms", 300}});
   t.clients[3].reset();
   const json ended = t.watcher().wait_for("event", [](const json& e) { return e["kind"] == "abandoned"; });
   ASSERT_TRUE(ended.contains("match_result")) << ended;
@@ -362,16 +362,16 @@ TEST(LiveLoopback, AfterTheReconnectWindowTheAbsentSideForfeits) {
 
 // ... and `free_seat` frees the seat and pauses the match until someone takes it.
 TEST(LiveLoopback, AfterTheReconnectWindowAFreeSeatPausesTheMatch) {
-  live_server server;
-  message_log log;
-  live_table t =
+  LiveServer server;
+  MessageLog log;
+  LiveTable t =
       open_table(server.port(), log, "duel", {{"turn_ms", 600000}, {"reconnect_ms", 300}, {"abandon", "free_seat"}});
   t.clients[1].reset();
   const json update = t.watcher().wait_for("table_update", [](const json& u) {
     return u["table"]["status"] == "paused" && u["table"]["seats"][1]["player_id"].is_null();
   });
   EXPECT_EQ(update["table"]["free_seats"], 1);
-  test_client stranger(server.port(), &log);
+  TestClient stranger(server.port(), &log);
   stranger.hello("stranger");
   const json seated = stranger.request({{"type", "sit"}, {"table_id", t.id}});
   EXPECT_EQ(seated["seat"], 1);
@@ -386,10 +386,10 @@ TEST(LiveLoopback, AfterTheReconnectWindowAFreeSeatPausesTheMatch) {
 // Chat: table chat reaches the table's members only, lobby chat the lobby's subscribers;
 // bad lines are refused with their field, and a flood is cut off without touching the game.
 TEST(LiveLoopback, ChatIsScopedCappedAndRateLimited) {
-  live_server server;
-  message_log log;
-  live_table t = open_table(server.port(), log, "duel", long_turns());
-  test_client outsider(server.port(), &log);
+  LiveServer server;
+  MessageLog log;
+  LiveTable t = open_table(server.port(), log, "duel", long_turns());
+  TestClient outsider(server.port(), &log);
   outsider.hello("outsider");
   EXPECT_EQ(outsider.request({{"type", "subscribe_lobby"}})["type"], "tables");
 
@@ -427,15 +427,15 @@ TEST(LiveLoopback, ChatIsScopedCappedAndRateLimited) {
 
 // ---- Fair dealing ----------------------------------------------------------------------------------
 
-command_result run(const std::string& command) { return run_command(command + " 2>/dev/null"); }
+CommandResult run(const std::string& command) { return run_command(command + " 2>/dev/null"); }
 
 // Fair dealing: the commitment published with the first event of a hand matches the seed its result
 // reveals, `atout verify-deal` accepts it and deals each seat the cards it was dealt, and rejects
 // a tampered commitment.
 TEST(LiveLoopback, VerifyDealAcceptsAnHonestDealAndRejectsATamperedOne) {
-  live_server server;
-  message_log log;
-  live_table t = open_table(server.port(), log, "french", long_turns());
+  LiveServer server;
+  MessageLog log;
+  LiveTable t = open_table(server.port(), log, "french", long_turns());
   const std::vector<json> starts = t.latest;
   const json first = starts[0];
   ASSERT_TRUE(first.contains("deal")) << first;
@@ -451,7 +451,7 @@ TEST(LiveLoopback, VerifyDealAcceptsAnHonestDealAndRejectsATamperedOne) {
   EXPECT_EQ(deal_commitment(*Seed::parse(seed), match, 0), commitment);
 
   const std::string base = std::string(ATOUT_CLI) + " verify-deal --seed " + seed + " --match " + match + " --hand 0";
-  const command_result honest = run(base + " --commitment " + commitment + " --variant french --dealer " +
+  const CommandResult honest = run(base + " --commitment " + commitment + " --variant french --dealer " +
                                     std::to_string(first["observation"]["dealer"].get<int>()));
   ASSERT_EQ(honest.exit_code, 0) << honest.out;
   const json printed = json::parse(honest.out);
@@ -471,9 +471,9 @@ TEST(LiveLoopback, VerifyDealAcceptsAnHonestDealAndRejectsATamperedOne) {
 // Shutdown: a graceful shutdown mid-match tells every client, closes each with 1012 and ends
 // within its bound.
 TEST(LiveLoopback, AGracefulShutdownMidMatchClosesEveryoneWith1012) {
-  auto server = std::make_unique<live_server>();
-  message_log log;
-  live_table t = open_table(server->port(), log, "coinche", long_turns());
+  auto server = std::make_unique<LiveServer>();
+  MessageLog log;
+  LiveTable t = open_table(server->port(), log, "coinche", long_turns());
   for (int i = 0; i < 3 && t.step(); ++i) {
   }
   // Clients read on their own threads, as real ones would, so the closing handshakes complete.
@@ -495,10 +495,10 @@ TEST(LiveLoopback, AGracefulShutdownMidMatchClosesEveryoneWith1012) {
   EXPECT_LT(took, 3500ms);
   for (std::size_t c = 0; c < t.clients.size(); ++c) {
     EXPECT_EQ(goodbyes[c]["reason"], "shutdown") << c;
-    EXPECT_EQ(codes[c], ws_session::kCloseShutdown) << c;
+    EXPECT_EQ(codes[c], WsSession::kCloseShutdown) << c;
   }
   // The listener is closed: nobody new gets in.
-  EXPECT_THROW(test_client(server->port(), nullptr), std::exception);
+  EXPECT_THROW(TestClient(server->port(), nullptr), std::exception);
   EXPECT_TRUE(log.validate());
 }
 

@@ -12,8 +12,8 @@ class Lobby : public ::testing::Test {
  protected:
   void TearDown() override { EXPECT_TRUE(log_.validate()); }
 
-  std::unique_ptr<test_client> client(const std::string& name) {
-    auto c = std::make_unique<test_client>(server_.port(), &log_);
+  std::unique_ptr<TestClient> client(const std::string& name) {
+    auto c = std::make_unique<TestClient>(server_.port(), &log_);
     const json w = c->hello(name);
     EXPECT_EQ(w["type"], "welcome") << w;
     return c;
@@ -21,7 +21,7 @@ class Lobby : public ::testing::Test {
 
   // Reads lobby messages until one is about `table_id` and satisfies `pred`.
   template <typename Pred>
-  static json lobby_message(test_client& c, const std::string& table_id, Pred pred) {
+  static json lobby_message(TestClient& c, const std::string& table_id, Pred pred) {
     for (;;) {
       auto m = c.next();
       if (!m) return json{{"type", "timeout"}};
@@ -33,8 +33,8 @@ class Lobby : public ::testing::Test {
     }
   }
 
-  live_server server_;
-  message_log log_;
+  LiveServer server_;
+  MessageLog log_;
 };
 
 TEST_F(Lobby, VariantListComesFromTheRegistry) {
@@ -75,7 +75,7 @@ TEST_F(Lobby, SubscribersHearOfTablesAppearingChangingAndClosing) {
   const json listed = ann->request({{"type", "list_tables"}});
   ASSERT_EQ(listed["tables"].size(), 1u);
   EXPECT_EQ(listed["tables"][0]["table_id"], id);
-  const http_reply api = http_get(server_.port(), "/api/tables");
+  const HttpReply api = http_get(server_.port(), "/api/tables");
   EXPECT_EQ(api.status, 200u);
   EXPECT_EQ(json::parse(api.body)["tables"][0]["free_seats"], 3);
 
@@ -159,12 +159,12 @@ TEST_F(Lobby, StandingPausesTheMatchAndSittingAgainResumesIt) {
 
 TEST_F(Lobby, ADisconnectedPlayerResumesWithTheTokenAndGetsTheSeatBack) {
   auto ann = client("ann");
-  auto bob = std::make_unique<test_client>(server_.port(), &log_);
+  auto bob = std::make_unique<TestClient>(server_.port(), &log_);
   const json welcome = bob->hello("bob");
   const std::string token = welcome["token"];
   const json created = ann->request({{"type", "create_table"}, {"variant", "french"}});
   const std::string id = created["table"]["table_id"];
-  std::vector<std::unique_ptr<test_client>> others;
+  std::vector<std::unique_ptr<TestClient>> others;
   ASSERT_EQ(bob->request({{"type", "sit"}, {"table_id", id}, {"seat", 1}})["type"], "seated");
   ASSERT_EQ(ann->request({{"type", "sit"}, {"table_id", id}, {"seat", 0}})["type"], "seated");
   for (int s = 2; s < 4; ++s) {
@@ -181,7 +181,7 @@ TEST_F(Lobby, ADisconnectedPlayerResumesWithTheTokenAndGetsTheSeatBack) {
   auto intruder = client("ivy");
   EXPECT_EQ(intruder->request({{"type", "sit"}, {"table_id", id}, {"seat", 1}})["code"], "seat_taken");
 
-  auto again = std::make_unique<test_client>(server_.port(), &log_);
+  auto again = std::make_unique<TestClient>(server_.port(), &log_);
   const json resumed = again->request({{"type", "hello"}, {"protocol", 1}, {"token", token}});
   EXPECT_EQ(resumed["type"], "welcome");
   EXPECT_EQ(resumed["resumed"], true);

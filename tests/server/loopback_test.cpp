@@ -11,13 +11,13 @@ namespace {
 class Loopback : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Loopback, PlaysAWholeMatchAndEveryMessageFitsTheSchema) {
-  live_server server;
-  message_log log;
-  const match_summary m = play_match(server.port(), GetParam(), &log, 1);
+  LiveServer server;
+  MessageLog log;
+  const MatchSummary m = play_match(server.port(), GetParam(), &log, 1);
   EXPECT_GT(m.actions, 0);
   EXPECT_GT(m.hand_results, 0);
   // The lobby, the variant list and the replies of a finished table are messages too.
-  test_client c(server.port(), &log);
+  TestClient c(server.port(), &log);
   c.hello("checker");
   EXPECT_EQ(c.request({{"type", "list_variants"}})["type"], "variants");
   EXPECT_EQ(c.request({{"type", "list_tables"}})["type"], "tables");
@@ -33,13 +33,13 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, Loopback, ::testing::ValuesIn([] {
 
 TEST(Loopback, TheSchemaCheckRejectsAMessageThatBreaksIt) {
   // The validator must be able to fail, or the tests above prove nothing.
-  message_log log;
+  MessageLog log;
   log.add('S', R"({"type":"seated","table_id":"t1","seat":7,"resumed":false})");
   EXPECT_FALSE(log.validate_now());
-  message_log unknown;
+  MessageLog unknown;
   unknown.add('S', R"({"type":"surprise"})");
   EXPECT_FALSE(unknown.validate_now());
-  message_log good;
+  MessageLog good;
   good.add('S', R"({"type":"seated","table_id":"t1","seat":1,"resumed":false})");
   good.add('C', R"({"type":"sit","table_id":"t1"})");
   EXPECT_TRUE(good.validate_now());

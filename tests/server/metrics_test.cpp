@@ -19,20 +19,20 @@ namespace {
 
 using namespace std::chrono_literals;
 
-metrics_page fetch(unsigned short port) {
-  const http_reply r = http_get(port, "/metrics");
+MetricsPage fetch(unsigned short port) {
+  const HttpReply r = http_get(port, "/metrics");
   EXPECT_EQ(r.status, 200u);
   EXPECT_EQ(r.content_type, kMetricsContentType);
-  metrics_page page = parse_metrics(r.body);
+  MetricsPage page = parse_metrics(r.body);
   EXPECT_EQ(page.error, "") << r.body;
   return page;
 }
 
 // Refetches until `pred` holds (counters are bumped on the strands, a moment after the reply).
-metrics_page fetch_until(unsigned short port, const std::function<bool(metrics_page&)>& pred) {
+MetricsPage fetch_until(unsigned short port, const std::function<bool(MetricsPage&)>& pred) {
   const auto deadline = std::chrono::steady_clock::now() + 10s;
   for (;;) {
-    metrics_page page = fetch(port);
+    MetricsPage page = fetch(port);
     if (pred(page) || std::chrono::steady_clock::now() > deadline) return page;
     std::this_thread::sleep_for(20ms);
   }
@@ -43,7 +43,7 @@ metrics_page fetch_until(unsigned short port, const std::function<bool(metrics_p
   std::ofstream(path) << text;
   const std::string command = std::string(ATOUT_PYTHON) + " '" + ATOUT_SOURCE_DIR +
                               "/tests/server/parse_metrics.py' '" + path.string() + "' 2>&1";
-  const command_result r = run_command(command);
+  const CommandResult r = run_command(command);
   std::filesystem::remove(path);
   const std::string& output = r.out;
   if (r.exit_code != 0) return ::testing::AssertionFailure() << output;
@@ -52,14 +52,14 @@ metrics_page fetch_until(unsigned short port, const std::function<bool(metrics_p
   return ::testing::AssertionSuccess();
 }
 
-double at(const metrics_page& p, const std::string& key) {
+double at(const MetricsPage& p, const std::string& key) {
   const auto it = p.samples.find(key);
   return it == p.samples.end() ? -1 : it->second;
 }
 
 TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
-  live_server server;
-  const metrics_page before = fetch(server.port());
+  LiveServer server;
+  const MetricsPage before = fetch(server.port());
   for (const char* family : {"atout_connections_open", "atout_connections_total", "atout_websocket_connections_open",
                              "atout_websocket_connections_total", "atout_tables", "atout_actions_accepted_total",
                              "atout_errors_total", "atout_action_latency_seconds", "atout_outbound_queue_drops_total",
@@ -69,8 +69,8 @@ TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
   EXPECT_EQ(at(before, "atout_actions_accepted_total"), 0);
   EXPECT_EQ(at(before, "atout_errors_total{code=\"illegal_action\"}"), 0);
 
-  test_client a(server.port(), nullptr);
-  test_client b(server.port(), nullptr);
+  TestClient a(server.port(), nullptr);
+  TestClient b(server.port(), nullptr);
   a.hello("a");
   b.hello("b");
   const std::string table_id = a.request({{"type", "create_table"}, {"variant", "duel"}})["table"]["table_id"];
@@ -78,8 +78,8 @@ TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
   EXPECT_EQ(b.request({{"type", "sit"}, {"table_id", table_id}, {"seat", 1}})["type"], "seated");
   json ea = a.wait_for("event");
   json eb = b.wait_for("event");
-  test_client& actor = ea["observation"]["legal"].empty() ? b : a;
-  test_client& idle = ea["observation"]["legal"].empty() ? a : b;
+  TestClient& actor = ea["observation"]["legal"].empty() ? b : a;
+  TestClient& idle = ea["observation"]["legal"].empty() ? a : b;
   const json legal = (ea["observation"]["legal"].empty() ? eb : ea)["observation"]["legal"];
   ASSERT_FALSE(legal.empty());
 
@@ -93,7 +93,7 @@ TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
   EXPECT_EQ(idle.request({{"type", "spectate"}, {"table_id", "no-such-table"}})["code"], "unknown_table");
   EXPECT_EQ(actor.request({{"type", "action"}, {"table_id", table_id}, {"action", legal[0]}})["type"], "accepted");
 
-  const metrics_page after = fetch_until(server.port(), [](metrics_page& p) {
+  const MetricsPage after = fetch_until(server.port(), [](MetricsPage& p) {
     return at(p, "atout_actions_accepted_total") == 1 && at(p, R"(atout_tables{variant="duel",status="playing"})") == 1;
   });
   EXPECT_EQ(at(after, "atout_actions_accepted_total"), 1);
@@ -115,7 +115,7 @@ TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
 }
 
 TEST(Metrics, AnErrorIsCountedByItsCodeAsItIsMadeIntoAMessage) {
-  metrics m;
+  Metrics m;
   for (const protocol::ErrorCode code : protocol::all_error_codes()) {
     const protocol::Error e = protocol::make_error(code, "m", "t1");
     const protocol::RequestId id{std::int64_t{7}};
@@ -130,11 +130,11 @@ TEST(Metrics, AnErrorIsCountedByItsCodeAsItIsMadeIntoAMessage) {
 }
 
 TEST(Metrics, HistogramBucketsAreCumulativeAndEndAtTheCount) {
-  metrics m;
+  Metrics m;
   m.action_latency.observe(30us);  // first bucket
   m.action_latency.observe(2ms);   // le 0.0025
   m.action_latency.observe(2s);    // only +Inf
-  const metrics_page page = parse_metrics(m.render({{{"duel", protocol::TableStatus::waiting}, 2}}));
+  const MetricsPage page = parse_metrics(m.render({{{"duel", protocol::TableStatus::waiting}, 2}}));
   ASSERT_EQ(page.error, "");
   EXPECT_EQ(at(page, R"(atout_action_latency_seconds_bucket{le="5e-05"})"), 1);
   EXPECT_EQ(at(page, R"(atout_action_latency_seconds_bucket{le="0.001"})"), 1);

@@ -12,7 +12,7 @@
 
 namespace atout::server::testing {
 
-struct metrics_page {
+struct MetricsPage {
   std::string error;                      // empty when the page is well formed
   std::map<std::string, double> samples;  // "name" or "name{labels}" exactly as written
   std::map<std::string, std::string> types;
@@ -61,8 +61,8 @@ inline bool read_labels(const std::string& line, std::size_t& i) {
   }
 }
 
-inline metrics_page parse_metrics(const std::string& text) {
-  metrics_page page;
+inline MetricsPage parse_metrics(const std::string& text) {
+  MetricsPage page;
   auto fail = [&](const std::string& line, const std::string& why) {
     page.error = why + ": '" + line + "'";
     return page;

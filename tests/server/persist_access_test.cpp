@@ -12,26 +12,26 @@ namespace {
 
 using namespace std::chrono_literals;
 
-struct access_fixture {
-  live_server server;
-  message_log log;
+struct AccessFixture {
+  LiveServer server;
+  MessageLog log;
   Rng rng{Seed{0xACCu, 7}};
-  table_run finished;  // a rated `simple` match played to its end
-  table_run running;   // a private `french` match part way, its hand in progress
-  std::unique_ptr<test_client> asker;
-  std::unique_ptr<test_client> bad_asker;  // deliberately bad requests, kept out of the schema log
+  TableRun finished;  // a rated `simple` match played to its end
+  TableRun running;   // a private `french` match part way, its hand in progress
+  std::unique_ptr<TestClient> asker;
+  std::unique_ptr<TestClient> bad_asker;  // deliberately bad requests, kept out of the schema log
   std::vector<std::string> bodies;         // every reply, to look for secrets
 
-  access_fixture() {
+  AccessFixture() {
     finished = open_table(server.port(), "simple", json::object(), false, "fin", &log);
     while (!finished.result && !::testing::Test::HasFatalFailure() && !finished.table_id.empty())
       if (!step(finished, rng)) break;
     running = open_table(server.port(), "french", json::object(), true, "run", &log);
     for (int i = 0; i < 45 && !running.table_id.empty(); ++i)
       if (!step(running, rng)) break;
-    asker = std::make_unique<test_client>(server.port(), &log);
+    asker = std::make_unique<TestClient>(server.port(), &log);
     asker->hello("asker");
-    bad_asker = std::make_unique<test_client>(server.port(), nullptr);
+    bad_asker = std::make_unique<TestClient>(server.port(), nullptr);
     bad_asker->hello("bad-asker");
     // The end of the finished match and the running match's actions are committed.
     eventually([&] {
@@ -51,8 +51,8 @@ struct access_fixture {
     bodies.push_back(r.dump());
     return r;
   }
-  http_reply get(const std::string& target) {
-    http_reply r = http_get(server.port(), target);
+  HttpReply get(const std::string& target) {
+    HttpReply r = http_get(server.port(), target);
     bodies.push_back(r.body);
     if (r.status == 200) log.add('S', r.body);
     return r;
@@ -68,7 +68,7 @@ void expect_error(const json& reply, const std::string& code, const std::string&
   EXPECT_FALSE(reply.value("message", "").empty()) << reply;
 }
 
-void expect_http_error(const http_reply& r, unsigned status, const std::string& code) {
+void expect_http_error(const HttpReply& r, unsigned status, const std::string& code) {
   EXPECT_EQ(r.status, status) << r.body;
   EXPECT_EQ(r.content_type, "application/json");
   const json j = json::parse(r.body, nullptr, false);
@@ -77,7 +77,7 @@ void expect_http_error(const http_reply& r, unsigned status, const std::string& 
 }
 
 TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTransportsAndNoSecretLeaks) {
-  access_fixture f;
+  AccessFixture f;
   ASSERT_TRUE(f.finished.result.has_value());
   ASSERT_FALSE(f.running.result.has_value());
   const std::string winner_id = f.finished.seats[(*f.finished.result)["winner"].get<std::size_t>()].player_id;
@@ -91,7 +91,7 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
   ASSERT_EQ(profile["ratings"].size(), 1u);
   EXPECT_EQ(profile["ratings"][0]["ladder"], "simple");
   EXPECT_EQ(profile["ratings"][0]["matches"], 1);
-  const http_reply profile_http = f.get("/api/players/" + p0);
+  const HttpReply profile_http = f.get("/api/players/" + p0);
   EXPECT_EQ(profile_http.status, 200u);
   json profile_without_id = profile;
   profile_without_id.erase("id");
@@ -129,7 +129,7 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
                "limit");
   expect_error(f.ask_bad({{"type", "get_leaderboard"}, {"ladder", "simple"}, {"offset", -1}}), "invalid_field",
                "offset");
-  const http_reply board_http = f.get("/api/leaderboard/simple?offset=1&limit=1");
+  const HttpReply board_http = f.get("/api/leaderboard/simple?offset=1&limit=1");
   EXPECT_EQ(board_http.status, 200u);
   EXPECT_EQ(json::parse(board_http.body)["entries"], page2["entries"]);
   expect_http_error(f.get("/api/leaderboard/poker"), 404, "unknown_ladder");
@@ -158,7 +158,7 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
   EXPECT_EQ(f.ask({{"type", "get_history"}, {"player_id", p0}, {"offset", 1}})["matches"], json::array());
   expect_error(f.ask({{"type", "get_history"}, {"player_id", "p-nobody"}}), "unknown_player");
   expect_error(f.ask_bad({{"type", "get_history"}, {"player_id", p0}, {"limit", "5"}}), "invalid_field", "limit");
-  const http_reply history_http = f.get("/api/players/" + p0 + "/matches?limit=5");
+  const HttpReply history_http = f.get("/api/players/" + p0 + "/matches?limit=5");
   EXPECT_EQ(history_http.status, 200u);
   EXPECT_EQ(json::parse(history_http.body)["matches"], history["matches"]);
   expect_http_error(f.get("/api/players/p-nobody/matches"), 404, "unknown_player");
@@ -177,7 +177,7 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
   const auto first_seed = Seed::parse(replay["deals"][0]["seed"].get<std::string>());
   ASSERT_TRUE(first_seed.has_value());
   EXPECT_EQ(atout::deal_commitment(*first_seed, f.finished.match_id, 0), f.finished.first_commitment);
-  const http_reply replay_http = f.get("/api/matches/" + f.finished.match_id + "/replay");
+  const HttpReply replay_http = f.get("/api/matches/" + f.finished.match_id + "/replay");
   EXPECT_EQ(replay_http.status, 200u);
   // Exported over HTTP, the replay passes `atout replay` and gives the stored score.
   const json checked = run_atout_replay(json::parse(replay_http.body));
@@ -196,8 +196,8 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
 
   // ---- nothing private in any reply: no token, no seed or invite of the running match
   std::vector<std::string> secrets;
-  for (const table_run* t : {&f.finished, &f.running})
-    for (const seat_player& p : t->seats) secrets.push_back(p.token);
+  for (const TableRun* t : {&f.finished, &f.running})
+    for (const SeatPlayer& p : t->seats) secrets.push_back(p.token);
   const std::string seed =
       db_text(f.server.db(), "SELECT match_seed FROM matches WHERE uid = '" + f.running.match_id + "'");
   ASSERT_EQ(seed.size(), 32u);
@@ -217,8 +217,8 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
 }
 
 TEST(PersistAccessLoopback, RequestsNeedAHello) {
-  live_server server;
-  test_client c(server.port(), nullptr);
+  LiveServer server;
+  TestClient c(server.port(), nullptr);
   const json r = c.request({{"type", "get_profile"}, {"player_id", "p1"}});
   expect_error(r, "hello_required");
 }

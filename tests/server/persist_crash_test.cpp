@@ -33,14 +33,14 @@ bool ended(const std::string& db, const std::string& match_id) {
 }
 
 json get(unsigned short port, const std::string& target) {
-  const http_reply r = http_get(port, target);
+  const HttpReply r = http_get(port, target);
   EXPECT_EQ(r.status, 200u) << target << ": " << r.body;
   return json::parse(r.body, nullptr, false);
 }
 
 // The ratings a fresh group of players must have after one rated match: every player starts at
 // the model's defaults, so the store's own rating function gives the expected values.
-void expect_ratings(unsigned short port, const table_run& t) {
+void expect_ratings(unsigned short port, const TableRun& t) {
   ASSERT_TRUE(t.result.has_value());
   const int winner = (*t.result)["winner"];
   std::vector<std::vector<store::Rating>> teams(2);
@@ -61,7 +61,7 @@ void expect_ratings(unsigned short port, const table_run& t) {
 
 // The stored replay of a finished table: its actions are exactly the acknowledged ones, its score
 // is the one the players saw, and `atout replay` agrees.
-void expect_replay(unsigned short port, const table_run& t) {
+void expect_replay(unsigned short port, const TableRun& t) {
   ASSERT_TRUE(t.result.has_value());
   const json replay = get(port, "/api/matches/" + t.match_id + "/replay");
   EXPECT_EQ(replay["type"], "replay");
@@ -78,31 +78,31 @@ void expect_replay(unsigned short port, const table_run& t) {
 }
 
 TEST(PersistLoopback, KilledServerLosesNoAcknowledgedActionAndMatchesFinishAfterRestart) {
-  temp_dir dir;
+  TempDir dir;
   const std::string db = dir.file("data/atout.db");  // the directory is created by the server
-  message_log log;
+  MessageLog log;
   Rng rng(Seed{0xC4A5u, 1});
 
-  auto first = std::make_unique<child_process>(server_args(db));
+  auto first = std::make_unique<ChildProcess>(server_args(db));
   const unsigned short port1 = first->wait_for_port(60s);
   ASSERT_NE(port1, 0) << first->output();
 
   // Three tables played part way (one private), and one played to its end before the crash.
-  std::vector<table_run> tables;
+  std::vector<TableRun> tables;
   tables.push_back(open_table(port1, "french", {{"target", 501}}, false, "fr", &log));
   tables.push_back(open_table(port1, "bazar", {{"target", 51}}, true, "bz", &log));
   tables.push_back(open_table(port1, "duel", json::object(), false, "du", &log));
-  table_run done = open_table(port1, "simple", json::object(), false, "si", &log);
-  for (const table_run& t : tables) ASSERT_FALSE(t.table_id.empty());
+  TableRun done = open_table(port1, "simple", json::object(), false, "si", &log);
+  for (const TableRun& t : tables) ASSERT_FALSE(t.table_id.empty());
   ASSERT_FALSE(done.table_id.empty());
   const int part_way[] = {45, 30, 20};  // french passes a hand's end: a revealed seed is stored
   for (std::size_t i = 0; i < tables.size(); ++i)
     for (int n = 0; n < part_way[i] && !tables[i].result; ++n) ASSERT_TRUE(step(tables[i], rng));
   while (!done.result) ASSERT_TRUE(step(done, rng));
-  for (const table_run& t : tables) ASSERT_FALSE(t.result) << t.variant << " ended too soon for this test";
+  for (const TableRun& t : tables) ASSERT_FALSE(t.result) << t.variant << " ended too soon for this test";
 
   // Every acknowledged action reaches the database within the writer's bound.
-  for (const table_run& t : tables)
+  for (const TableRun& t : tables)
     ASSERT_TRUE(committed(db, t.match_id, static_cast<std::int64_t>(t.sent.size())))
         << t.variant << ": " << stored_action_count(db, t.match_id) << " of " << t.sent.size() << " stored";
   ASSERT_TRUE(committed(db, done.match_id, static_cast<std::int64_t>(done.sent.size())));
@@ -114,18 +114,18 @@ TEST(PersistLoopback, KilledServerLosesNoAcknowledgedActionAndMatchesFinishAfter
   // One more action, acknowledged, and the crash right after it: it may or may not be kept.
   ASSERT_TRUE(step(tables[0], rng));
   std::vector<std::vector<json>> seen;  // what each seat saw last before the crash
-  for (const table_run& t : tables) seen.push_back(t.last);
+  for (const TableRun& t : tables) seen.push_back(t.last);
   first->kill9();
   first.reset();
 
-  auto second = std::make_unique<child_process>(server_args(db));
+  auto second = std::make_unique<ChildProcess>(server_args(db));
   const unsigned short port2 = second->wait_for_port(60s);
   ASSERT_NE(port2, 0) << second->output();
   EXPECT_NE(second->output().find("recovery: 3 table(s) restored, 0 match(es) found finished, 0 aborted"),
             std::string::npos)
       << second->output();
 
-  for (table_run& t : tables) ASSERT_TRUE(resume(t, port2, &log)) << t.variant;
+  for (TableRun& t : tables) ASSERT_TRUE(resume(t, port2, &log)) << t.variant;
   // The last action before the crash came back or is gone; nothing before it is.
   ASSERT_TRUE(tables[0].seq == french_seq || tables[0].seq == french_seq + 1) << tables[0].seq;
   if (tables[0].seq == french_seq) {
@@ -133,25 +133,25 @@ TEST(PersistLoopback, KilledServerLosesNoAcknowledgedActionAndMatchesFinishAfter
     seen[0] = french_before;
   }
   for (std::size_t i = 0; i < tables.size(); ++i) {
-    const table_run& t = tables[i];
+    const TableRun& t = tables[i];
     EXPECT_EQ(t.seq, t.sent.size() + 1) << t.variant;  // the start event, then one per action
     // Each seat sees exactly what it saw before the crash: its cards, the bids, the trick, the turn.
     for (std::size_t s = 0; s < t.seats.size(); ++s)
       EXPECT_EQ(t.last[s]["observation"], seen[i][s]["observation"]) << t.variant << " seat " << s;
   }
   // A table created now does not take a restored table's id.
-  test_client fresh(port2, &log);
+  TestClient fresh(port2, &log);
   fresh.hello("fresh");
   const json created = fresh.request({{"type", "create_table"}, {"variant", "duel"}});
-  for (const table_run& t : tables) EXPECT_NE(created["table"]["table_id"], t.table_id);
+  for (const TableRun& t : tables) EXPECT_NE(created["table"]["table_id"], t.table_id);
 
-  for (table_run& t : tables)
+  for (TableRun& t : tables)
     while (!t.result) ASSERT_TRUE(step(t, rng)) << t.variant;
-  for (const table_run& t : tables) ASSERT_TRUE(committed(db, t.match_id, static_cast<std::int64_t>(t.sent.size())));
+  for (const TableRun& t : tables) ASSERT_TRUE(committed(db, t.match_id, static_cast<std::int64_t>(t.sent.size())));
   // The end of a match is written after its last action: wait for it before reading.
-  for (const table_run& t : tables) ASSERT_TRUE(ended(db, t.match_id)) << t.variant;
+  for (const TableRun& t : tables) ASSERT_TRUE(ended(db, t.match_id)) << t.variant;
 
-  for (const table_run& t : tables) {
+  for (const TableRun& t : tables) {
     expect_replay(port2, t);
     expect_ratings(port2, t);
   }

@@ -38,7 +38,7 @@ void make_database(const std::string& path, const std::string& extra_sql = {}) {
 
 // Starts the server on `db` and expects a refusal: exit 1 before listening, `phrase` in the log.
 void expect_refused(const std::string& db, const std::string& phrase, bool as_nobody = false) {
-  child_process server({ATOUT_SERVER_BIN, "--port", "0", "--bind", "127.0.0.1", "--db", db}, as_nobody);
+  ChildProcess server({ATOUT_SERVER_BIN, "--port", "0", "--bind", "127.0.0.1", "--db", db}, as_nobody);
   const int code = server.wait_exit(60s);
   const std::string out = server.output();
   EXPECT_EQ(code, 1) << out;
@@ -48,7 +48,7 @@ void expect_refused(const std::string& db, const std::string& phrase, bool as_no
 }
 
 TEST(PersistBadFiles, CorruptDatabaseIsRefusedAndUntouched) {
-  temp_dir dir;
+  TempDir dir;
   const std::string db = dir.file("corrupt.db");
   make_database(db);
   std::string bytes = slurp(db);
@@ -61,7 +61,7 @@ TEST(PersistBadFiles, CorruptDatabaseIsRefusedAndUntouched) {
 }
 
 TEST(PersistBadFiles, FileThatIsNotADatabaseIsRefusedAndUntouched) {
-  temp_dir dir;
+  TempDir dir;
   const std::string db = dir.file("notes.db");
   const std::string bytes = "these are somebody's notes, not a database\n" + std::string(5000, 'x');
   { std::ofstream(db, std::ios::binary) << bytes; }
@@ -70,7 +70,7 @@ TEST(PersistBadFiles, FileThatIsNotADatabaseIsRefusedAndUntouched) {
 }
 
 TEST(PersistBadFiles, NewerDatabaseIsRefusedAndUntouched) {
-  temp_dir dir;
+  TempDir dir;
   const std::string db = dir.file("future.db");
   make_database(db, "PRAGMA user_version = " + std::to_string(store::latest_version() + 1));
   const std::string bytes = slurp(db);
@@ -79,7 +79,7 @@ TEST(PersistBadFiles, NewerDatabaseIsRefusedAndUntouched) {
 }
 
 TEST(PersistBadFiles, ReadOnlyDatabaseIsRefusedAndUntouched) {
-  temp_dir dir;
+  TempDir dir;
   const std::string db = dir.file("ro.db");
   make_database(db);
   const std::string bytes = slurp(db);
@@ -93,7 +93,7 @@ TEST(PersistBadFiles, ReadOnlyDatabaseIsRefusedAndUntouched) {
 }
 
 TEST(PersistBadFiles, UnwritableDirectoryIsRefusedAndNothingIsCreated) {
-  temp_dir dir;
+  TempDir dir;
   fs::permissions(dir.path(), fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                                   fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
   const std::string db = dir.file("new.db");
@@ -102,9 +102,9 @@ TEST(PersistBadFiles, UnwritableDirectoryIsRefusedAndNothingIsCreated) {
 }
 
 TEST(PersistBadFiles, MissingDirectoryIsCreatedAndTheSchemaLogged) {
-  temp_dir dir;
+  TempDir dir;
   const std::string db = dir.file("a/b/atout.db");
-  child_process server({ATOUT_SERVER_BIN, "--port", "0", "--bind", "127.0.0.1", "--db", db});
+  ChildProcess server({ATOUT_SERVER_BIN, "--port", "0", "--bind", "127.0.0.1", "--db", db});
   ASSERT_NE(server.wait_for_port(60s), 0) << server.output();
   EXPECT_NE(server.output().find("database " + db + " at schema version " + std::to_string(store::latest_version())),
             std::string::npos)

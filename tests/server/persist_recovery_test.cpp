@@ -20,19 +20,19 @@ void exec(const std::string& db, const std::string& sql) {
 }
 
 TEST(PersistRecoveryLoopback, GracefulRestartResumesEveryTableWhereItWas) {
-  temp_dir dir;
+  TempDir dir;
   const std::string db = dir.file("atout.db");
-  message_log log;
+  MessageLog log;
   Rng rng(Seed{0x5E5u, 3});
-  table_run t;
+  TableRun t;
   {
-    live_server first(2, db);
+    LiveServer first(2, db);
     t = open_table(first.port(), "coinche", json::object(), false, "co", &log);
     ASSERT_FALSE(t.table_id.empty());
     for (int i = 0; i < 12; ++i) ASSERT_TRUE(step(t, rng));
   }  // stopping flushes the writer: nothing is lost on a clean stop
   const std::vector<json> before = t.last;
-  live_server second(2, db);
+  LiveServer second(2, db);
   ASSERT_TRUE(resume(t, second.port(), &log));
   EXPECT_EQ(t.seq, 13u);
   for (std::size_t s = 0; s < t.seats.size(); ++s) EXPECT_EQ(t.last[s]["observation"], before[s]["observation"]);
@@ -41,13 +41,13 @@ TEST(PersistRecoveryLoopback, GracefulRestartResumesEveryTableWhereItWas) {
 }
 
 TEST(PersistRecoveryLoopback, ALogThatDoesNotReplayIsAbortedAndTheServerServesOn) {
-  temp_dir dir;
+  TempDir dir;
   const std::string db = dir.file("atout.db");
-  message_log log;
+  MessageLog log;
   Rng rng(Seed{0xBADu, 4});
-  table_run broken, sound;
+  TableRun broken, sound;
   {
-    live_server first(2, db);
+    LiveServer first(2, db);
     broken = open_table(first.port(), "duel", json::object(), false, "br", &log);
     sound = open_table(first.port(), "duel", json::object(), false, "so", &log);
     for (int i = 0; i < 6; ++i) {
@@ -60,13 +60,13 @@ TEST(PersistRecoveryLoopback, ALogThatDoesNotReplayIsAbortedAndTheServerServesOn
        "UPDATE match_actions SET action = '{\"type\":\"play\",\"card\":\"AS\"}', seat = 1 - seat "
        "WHERE seq = 5 AND match_id = (SELECT id FROM matches WHERE uid = '" +
            broken.match_id + "')");
-  live_server second(2, db);
+  LiveServer second(2, db);
   // Recovery queues the mark; the writer commits it a moment later.
   eventually([&] { return end_reason(db, broken.match_id) == "aborted"; }, 5s);
   EXPECT_EQ(end_reason(db, broken.match_id), "aborted");
   EXPECT_EQ(end_reason(db, sound.match_id), "");
   // Its players are still known; its table is gone; the other table resumes.
-  test_client c(second.port(), &log);
+  TestClient c(second.port(), &log);
   const json w = c.request({{"type", "hello"}, {"protocol", 1}, {"token", broken.seats[0].token}});
   EXPECT_EQ(w["player_id"], broken.seats[0].player_id);
   const json sit = c.request({{"type", "sit"}, {"table_id", broken.table_id}, {"seat", 0}});
@@ -83,13 +83,13 @@ TEST(PersistRecoveryLoopback, ALogThatDoesNotReplayIsAbortedAndTheServerServesOn
 }
 
 TEST(PersistRecoveryLoopback, AMatchWhoseEndWasNotStoredIsFinishedAndRatedOnce) {
-  temp_dir dir;
+  TempDir dir;
   const std::string db = dir.file("atout.db");
-  message_log log;
+  MessageLog log;
   Rng rng(Seed{0xE4Du, 5});
-  table_run t;
+  TableRun t;
   {
-    live_server first(2, db);
+    LiveServer first(2, db);
     t = open_table(first.port(), "simple", json::object(), false, "en", &log);
     while (!t.result) ASSERT_TRUE(step(t, rng));
   }
@@ -99,10 +99,10 @@ TEST(PersistRecoveryLoopback, AMatchWhoseEndWasNotStoredIsFinishedAndRatedOnce) 
        "UPDATE matches SET ended_at = NULL, score0 = NULL, score1 = NULL, winner = NULL, end_reason = NULL; "
        "DELETE FROM ratings; UPDATE hands SET result = NULL, revealed = 0, last_seq = NULL "
        "WHERE number = (SELECT MAX(number) FROM hands)");
-  live_server second(2, db);
+  LiveServer second(2, db);
   eventually([&] { return end_reason(db, t.match_id) == "finished"; }, 5s);
   ASSERT_EQ(end_reason(db, t.match_id), "finished");
-  test_client c(second.port(), &log);
+  TestClient c(second.port(), &log);
   c.hello("reader");
   const json replay = c.request({{"type", "get_replay"}, {"match_id", t.match_id}});
   EXPECT_EQ(replay["match_score"], (*t.result)["match_score"]);

@@ -12,7 +12,7 @@
 
 namespace atout::server::testing {
 
-temp_dir::temp_dir() {
+TempDir::TempDir() {
   static std::atomic<int> counter{0};
   path_ = std::filesystem::temp_directory_path() /
           ("atout-persist-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
@@ -20,22 +20,22 @@ temp_dir::temp_dir() {
   std::filesystem::create_directories(path_);
 }
 
-temp_dir::~temp_dir() {
+TempDir::~TempDir() {
   std::error_code ec;
   std::filesystem::permissions(path_, std::filesystem::perms::owner_all, ec);
   std::filesystem::remove_all(path_, ec);
 }
 
-table_run open_table(unsigned short port, const std::string& variant, const json& options, bool is_private,
-                     const std::string& name_prefix, message_log* log) {
-  table_run t;
+TableRun open_table(unsigned short port, const std::string& variant, const json& options, bool is_private,
+                     const std::string& name_prefix, MessageLog* log) {
+  TableRun t;
   t.variant = variant;
   const VariantInfo* info = find_variant(variant);
   EXPECT_NE(info, nullptr) << variant;
   if (!info) return t;
   for (int s = 0; s < info->players; ++s) {
-    seat_player p;
-    p.client = std::make_unique<test_client>(port, log);
+    SeatPlayer p;
+    p.client = std::make_unique<TestClient>(port, log);
     p.name = name_prefix + "-" + std::to_string(s);
     const json w = p.client->hello(p.name);
     EXPECT_EQ(w["type"], "welcome") << w;
@@ -68,7 +68,7 @@ table_run open_table(unsigned short port, const std::string& variant, const json
   return t;
 }
 
-bool sync(table_run& t, std::uint64_t seq) {
+bool sync(TableRun& t, std::uint64_t seq) {
   for (std::size_t s = 0; s < t.seats.size(); ++s) {
     for (;;) {
       auto m = t.seats[s].client->next_of("event");
@@ -90,7 +90,7 @@ bool sync(table_run& t, std::uint64_t seq) {
   return true;
 }
 
-bool step(table_run& t, Rng& rng) {
+bool step(TableRun& t, Rng& rng) {
   int actor = -1;
   for (std::size_t s = 0; s < t.seats.size(); ++s)
     if (!t.last[s]["observation"]["legal"].empty()) actor = static_cast<int>(s);
@@ -111,10 +111,10 @@ bool step(table_run& t, Rng& rng) {
   return sync(t, t.seq + 1);
 }
 
-bool resume(table_run& t, unsigned short port, message_log* log) {
+bool resume(TableRun& t, unsigned short port, MessageLog* log) {
   for (std::size_t s = 0; s < t.seats.size(); ++s) {
-    seat_player& p = t.seats[s];
-    p.client = std::make_unique<test_client>(port, log);
+    SeatPlayer& p = t.seats[s];
+    p.client = std::make_unique<TestClient>(port, log);
     const json w = p.client->request({{"type", "hello"}, {"protocol", 1}, {"token", p.token}});
     EXPECT_EQ(w["type"], "welcome") << w;
     EXPECT_EQ(w.value("player_id", ""), p.player_id) << w;
@@ -180,7 +180,7 @@ bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds lim
 }
 
 json run_atout_replay(const json& record) {
-  child_process cli({ATOUT_CLI, "replay", "-"}, false, record.dump());
+  ChildProcess cli({ATOUT_CLI, "replay", "-"}, false, record.dump());
   const int code = cli.wait_exit(std::chrono::seconds(60));
   const std::string out = cli.output();
   if (code != 0) return json{{"error", out}};

@@ -16,10 +16,10 @@
 namespace atout::server::testing {
 
 // A fresh directory under the system's temporary directory, removed afterwards.
-class temp_dir {
+class TempDir {
  public:
-  temp_dir();
-  ~temp_dir();
+  TempDir();
+  ~TempDir();
   std::string file(const std::string& name) const { return (path_ / name).string(); }
   const std::filesystem::path& path() const { return path_; }
 
@@ -27,20 +27,20 @@ class temp_dir {
   std::filesystem::path path_;
 };
 
-struct seat_player {
-  std::unique_ptr<test_client> client;
+struct SeatPlayer {
+  std::unique_ptr<TestClient> client;
   std::string player_id;
   std::string name;
   std::string token;
 };
 
 // One table played by one connection per seat.
-struct table_run {
+struct TableRun {
   std::string variant;
   std::string table_id;
   std::string match_id;
   std::optional<std::string> invite;
-  std::vector<seat_player> seats;
+  std::vector<SeatPlayer> seats;
   std::uint64_t seq = 0;         // the last event every seat has seen
   std::vector<json> last;        // each seat's last event
   std::vector<json> sent;        // the acknowledged actions, in order, each with its "seat"
@@ -50,16 +50,16 @@ struct table_run {
 
 // Creates a table of `variant` (with `options`), seats one new guest per seat and waits for the
 // start event. Fails the test (and returns a run with no table id) on any deviation.
-table_run open_table(unsigned short port, const std::string& variant, const json& options, bool is_private,
-                     const std::string& name_prefix, message_log* log);
+TableRun open_table(unsigned short port, const std::string& variant, const json& options, bool is_private,
+                     const std::string& name_prefix, MessageLog* log);
 // Waits until every seat has seen event `seq`.
-bool sync(table_run& t, std::uint64_t seq);
+bool sync(TableRun& t, std::uint64_t seq);
 // The seat to act takes one of its legal actions (chosen by `rng`); true when it was accepted
 // and every seat saw its event.
-bool step(table_run& t, Rng& rng);
+bool step(TableRun& t, Rng& rng);
 // Reconnects every seat with its token and sits again in the seat held for it (through the
 // invite for a private table); the seats' snapshots set `seq` and `last`.
-bool resume(table_run& t, unsigned short port, message_log* log);
+bool resume(TableRun& t, unsigned short port, MessageLog* log);
 
 // Read-only looks into the database file.
 std::int64_t stored_action_count(const std::string& db, const std::string& match_id);

@@ -15,15 +15,15 @@
 
 namespace atout::server::testing {
 
-class recording_connection : public connection, public std::enable_shared_from_this<recording_connection> {
+class RecordingConnection : public Connection, public std::enable_shared_from_this<RecordingConnection> {
  public:
-  recording_connection(std::shared_ptr<context> ctx, net::io_context& ioc, std::uint64_t id,
-                       request_router::clock::time_point now)
+  RecordingConnection(std::shared_ptr<Context> ctx, net::io_context& ioc, std::uint64_t id,
+                       RequestRouter::Clock::time_point now)
       : ioc_(ioc), id_(id), router_(std::move(ctx), *this, now) {}
 
   // From tables and the lobby, on their strands.
   void send(std::shared_ptr<const std::string> message) override { record(std::move(message)); }
-  void joined(const std::string& table_id, std::weak_ptr<table> t) override {
+  void joined(const std::string& table_id, std::weak_ptr<Table> t) override {
     post([self = shared_from_this(), table_id, t = std::move(t)] { self->router_.joined(table_id, t); });
   }
   void departed(const std::string& table_id) override {
@@ -34,8 +34,8 @@ class recording_connection : public connection, public std::enable_shared_from_t
   bool open() const override { return open_; }
   void reply(std::shared_ptr<const std::string> message) override { record(std::move(message)); }
   void post(std::function<void()> fn) override { net::post(ioc_, std::move(fn)); }
-  std::weak_ptr<connection> weak() override { return weak_from_this(); }
-  request_router& router() override { return router_; }
+  std::weak_ptr<Connection> weak() override { return weak_from_this(); }
+  RequestRouter& router() override { return router_; }
 
   // Ends the connection as the transport would: it stops being open and leaves everything.
   void end() {
@@ -61,7 +61,7 @@ class recording_connection : public connection, public std::enable_shared_from_t
   net::io_context& ioc_;
   std::uint64_t id_;
   bool open_ = true;
-  request_router router_;
+  RequestRouter router_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<const std::string>> messages_;
 };

@@ -10,13 +10,13 @@
 
 namespace atout::server::testing {
 
-struct recording_journal : journal {
-  struct hand {
+struct RecordingJournal : Journal {
+  struct Hand {
     int number = 0;
     std::uint64_t first_seq = 0;
     std::optional<std::uint64_t> last_seq;
   };
-  void match_started(const match_opened&) override { ++matches; }
+  void match_started(const MatchOpened&) override { ++matches; }
   void hand_started(const std::string&, int h, Seat, const Seed&, const std::string&,
                     std::uint64_t first_seq) override {
     hands.push_back({h, first_seq, std::nullopt});
@@ -28,16 +28,16 @@ struct recording_journal : journal {
     hands.back().last_seq = last_seq;
   }
   void seat_changed(const std::string&, Seat, const std::string&) override {}
-  void match_ended(const std::string&, std::optional<int> w, std::array<int, 2>, match_end why) override {
+  void match_ended(const std::string&, std::optional<int> w, std::array<int, 2>, MatchEnd why) override {
     winner = w;
     end = why;
   }
 
   int matches = 0;
-  std::vector<hand> hands;
+  std::vector<Hand> hands;
   std::vector<std::uint64_t> seqs;
   std::optional<int> winner;
-  std::optional<match_end> end;
+  std::optional<MatchEnd> end;
 };
 
 }  // namespace atout::server::testing

@@ -11,13 +11,13 @@
 
 namespace atout::server::testing {
 
-class recording_peer : public peer {
+class RecordingPeer : public Peer {
  public:
   void send(std::shared_ptr<const std::string> message) override {
     std::lock_guard lock(mutex_);
     messages_.push_back(std::move(message));
   }
-  void joined(const std::string& table_id, std::weak_ptr<table>) override {
+  void joined(const std::string& table_id, std::weak_ptr<Table>) override {
     std::lock_guard lock(mutex_);
     tables_.insert(table_id);
   }
@@ -42,8 +42,8 @@ class recording_peer : public peer {
   std::set<std::string> tables_;
 };
 
-inline member member_for(const std::shared_ptr<recording_peer>& p, std::uint64_t conn, std::string player_id) {
-  member m;
+inline Member member_for(const std::shared_ptr<RecordingPeer>& p, std::uint64_t conn, std::string player_id) {
+  Member m;
   m.conn = conn;
   m.player_id = player_id;
   m.name = "player " + player_id;

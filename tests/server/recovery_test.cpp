@@ -46,7 +46,7 @@ TEST(Recovery, ARestoredTableKeepsItsAbandonSetting) {
   settings.away_after = 3;
   settings.rated = false;
   settings.abandon = protocol::TableSettings::Abandon::free_seat;
-  rebuilt b = rebuild(stored_duel(settings, 3));
+  Rebuilt b = rebuild(stored_duel(settings, 3));
   ASSERT_TRUE(b.error.empty()) << b.error;
   ASSERT_TRUE(b.init);
   EXPECT_EQ(b.init->settings.abandon, protocol::TableSettings::Abandon::free_seat);
@@ -59,26 +59,26 @@ TEST(Recovery, ARestoredTableKeepsItsAbandonSetting) {
 
 TEST(Recovery, ARestoredTableCountsItsActionsInTheMetrics) {
   net::io_context ioc;
-  auto m = std::make_shared<metrics>();
-  auto l = std::make_shared<lobby>(ioc.get_executor());
+  auto m = std::make_shared<Metrics>();
+  auto l = std::make_shared<Lobby>(ioc.get_executor());
   l->use_metrics(m);
-  rebuilt b = rebuild(stored_duel({}, 2));
+  Rebuilt b = rebuild(stored_duel({}, 2));
   ASSERT_TRUE(b.init) << b.error;
   const Seat seat = b.init->state->current_player();
   const Action action = b.init->state->legal_actions().front();
   l->restore(std::move(*b.init));
   ioc.poll();
 
-  std::shared_ptr<table> t;
+  std::shared_ptr<Table> t;
   protocol::TableRef ref;
   ref.table_id = "t4";
-  l->find(ref, true, [&](std::shared_ptr<table> found, std::optional<protocol::Error>) { t = std::move(found); });
+  l->find(ref, true, [&](std::shared_ptr<Table> found, std::optional<protocol::Error>) { t = std::move(found); });
   ioc.poll();
   ASSERT_TRUE(t);
-  std::vector<std::shared_ptr<recording_peer>> peers;
-  std::vector<member> members;
+  std::vector<std::shared_ptr<RecordingPeer>> peers;
+  std::vector<Member> members;
   for (int s = 0; s < 2; ++s) {
-    peers.push_back(std::make_shared<recording_peer>());
+    peers.push_back(std::make_shared<RecordingPeer>());
     members.push_back(member_for(peers.back(), static_cast<std::uint64_t>(s + 1), s == 0 ? "pa" : "pb"));
     t->sit(members.back(), s, {});
   }

@@ -18,12 +18,12 @@ using namespace std::chrono_literals;
 class RouterTest : public ::testing::Test {
  protected:
   RouterTest() {
-    ctx_->lobby = std::make_shared<server::lobby>(ioc_.get_executor());
-    ctx_->players = std::make_shared<server::players>();
+    ctx_->lobby = std::make_shared<server::Lobby>(ioc_.get_executor());
+    ctx_->players = std::make_shared<server::Players>();
   }
 
-  std::shared_ptr<recording_connection> connect() {
-    auto c = std::make_shared<recording_connection>(ctx_, ioc_, next_conn_++, now_);
+  std::shared_ptr<RecordingConnection> connect() {
+    auto c = std::make_shared<RecordingConnection>(ctx_, ioc_, next_conn_++, now_);
     conns_.push_back(c);
     return c;
   }
@@ -33,34 +33,34 @@ class RouterTest : public ::testing::Test {
     }
   }
   // Sends `request` (given an id) and returns what came back once everything has run.
-  std::vector<json> ask(recording_connection& c, json request) {
+  std::vector<json> ask(RecordingConnection& c, json request) {
     request["id"] = next_id_++;
     c.router().handle(request.dump(), now_);
     run();
     return c.take();
   }
   // The one reply to `request`, or a `none` message when there were none or several.
-  json one(recording_connection& c, json request) {
+  json one(RecordingConnection& c, json request) {
     const auto replies = ask(c, std::move(request));
     if (replies.size() != 1) return json{{"type", "none"}, {"count", replies.size()}, {"got", replies}};
     return replies.front();
   }
   // The type of the first reply that is not an update of the table or lobby.
-  std::string first(recording_connection& c, json request) {
+  std::string first(RecordingConnection& c, json request) {
     for (const json& m : ask(c, std::move(request)))
       if (m["type"] != "table_update" && m["type"] != "lobby_update") return m["type"];
     return "none";
   }
-  json hello(recording_connection& c, const std::string& name) {
+  json hello(RecordingConnection& c, const std::string& name) {
     return one(c, {{"type", "hello"}, {"protocol", 1}, {"name", name}});
   }
-  std::shared_ptr<recording_connection> player(const std::string& name) {
+  std::shared_ptr<RecordingConnection> player(const std::string& name) {
     auto c = connect();
     const json w = hello(*c, name);
     EXPECT_EQ(w["type"], "welcome") << w;
     return c;
   }
-  std::string create(recording_connection& c, json extra = json::object()) {
+  std::string create(RecordingConnection& c, json extra = json::object()) {
     json request = {{"type", "create_table"}, {"variant", "duel"}};
     request.update(extra);
     const json created = one(c, request);
@@ -73,7 +73,7 @@ class RouterTest : public ::testing::Test {
     return nullptr;
   }
   // Spectators of the one public table, as listed.
-  int spectators(recording_connection& c) {
+  int spectators(RecordingConnection& c) {
     const auto replies = ask(c, {{"type", "list_tables"}});
     const json* t = find_type(replies, "tables");
     if (!t || (*t)["tables"].size() != 1) return -1;
@@ -83,11 +83,11 @@ class RouterTest : public ::testing::Test {
 
   net::io_context ioc_;
   net::executor_work_guard<net::io_context::executor_type> work_ = net::make_work_guard(ioc_);
-  std::shared_ptr<context> ctx_ = std::make_shared<context>();
-  request_router::clock::time_point now_ = request_router::clock::time_point{} + 1h;
+  std::shared_ptr<Context> ctx_ = std::make_shared<Context>();
+  RequestRouter::Clock::time_point now_ = RequestRouter::Clock::time_point{} + 1h;
   std::uint64_t next_conn_ = 1;
   int next_id_ = 1;
-  std::vector<std::shared_ptr<recording_connection>> conns_;
+  std::vector<std::shared_ptr<RecordingConnection>> conns_;
 };
 
 TEST_F(RouterTest, UnparsableRequestsGetTheirParseErrors) {
@@ -247,7 +247,7 @@ TEST_F(RouterTest, ActAndItsErrors) {
   std::vector<std::vector<json>> got(2);
   got[1] = ask(*bob, {{"type", "sit"}, {"table_id", id}, {"seat", 1}});
   got[0] = ann->take();
-  const std::vector<std::shared_ptr<recording_connection>> seats = {ann, bob};
+  const std::vector<std::shared_ptr<RecordingConnection>> seats = {ann, bob};
   int actor = -1;
   json legal;
   for (int s = 0; s < 2; ++s)
@@ -305,7 +305,7 @@ TEST_F(RouterTest, TableChatGoesToItsMembers) {
 TEST_F(RouterTest, ChatHasItsOwnBudgetOnTheInjectedClock) {
   auto ann = player("ann");
   ask(*ann, {{"type", "subscribe_lobby"}});
-  for (int i = 0; i < static_cast<int>(request_router::kChatBurst); ++i)
+  for (int i = 0; i < static_cast<int>(RequestRouter::kChatBurst); ++i)
     ASSERT_NE(find_type(ask(*ann, {{"type", "chat"}, {"text", "hi"}}), "ok"), nullptr) << i;
   const json refused = one(*ann, {{"type", "chat"}, {"text", "hi"}});
   EXPECT_EQ(error_code(refused), "chat_too_fast");
@@ -336,7 +336,7 @@ TEST_F(RouterTest, ArchiveRequestsAreAnsweredFromTheStore) {
   std::string error;
   std::shared_ptr<store::Store> db = store::Store::open((dir / "atout.db").string(), {}, error);
   ASSERT_TRUE(db) << error;
-  ctx_->archive = std::make_shared<archive>(db);
+  ctx_->archive = std::make_shared<Archive>(db);
   auto ann = player("ann");
   // The archive answers from its own thread.
   auto answer = [&](json request) {

@@ -26,9 +26,9 @@ const json* find_type(const std::vector<json>& messages, const std::string& type
 
 // A two-seat game whose seat 0 may announce its three spades or pass; then seat 1 may pass. No
 // variant is needed to check what the table relays of an announcement.
-class announce_game : public State {
+class AnnounceGame : public State {
  public:
-  announce_game() {
+  AnnounceGame() {
     record_.variant = "stub";
     hands_ = {CardSet::suit_mask(Suit::spades) &
                   (CardSet::rank_mask(Rank::ace) | CardSet::rank_mask(Rank::king) | CardSet::rank_mask(Rank::queen)),
@@ -70,7 +70,7 @@ class announce_game : public State {
     o.visible = o.own;
     return o;
   }
-  std::unique_ptr<State> clone() const override { return std::make_unique<announce_game>(*this); }
+  std::unique_ptr<State> clone() const override { return std::make_unique<AnnounceGame>(*this); }
   std::array<int, 2> match_score() const override { return {0, 0}; }
   std::optional<int> winner() const override { return done() ? std::optional<int>(0) : std::nullopt; }
   const std::vector<HandResult>& hand_results() const override { return results_; }
@@ -87,16 +87,16 @@ class announce_game : public State {
 
 class TableTest : public ::testing::Test {
  protected:
-  std::shared_ptr<table> make(std::unique_ptr<State> s, protocol::TableSettings settings = {}) {
-    table_init init;
+  std::shared_ptr<Table> make(std::unique_ptr<State> s, protocol::TableSettings settings = {}) {
+    TableInit init;
     init.id = "t9";
     init.match_id = "m9";
     init.settings = settings;
     init.state = std::move(s);
-    return std::make_shared<table>(ioc_.get_executor(), std::move(init));
+    return std::make_shared<Table>(ioc_.get_executor(), std::move(init));
   }
-  std::shared_ptr<recording_peer> peer_for(int i) {
-    peers_.push_back(std::make_shared<recording_peer>());
+  std::shared_ptr<RecordingPeer> peer_for(int i) {
+    peers_.push_back(std::make_shared<RecordingPeer>());
     members_.push_back(member_for(peers_.back(), static_cast<std::uint64_t>(i + 1), "p" + std::to_string(i)));
     return peers_.back();
   }
@@ -104,12 +104,12 @@ class TableTest : public ::testing::Test {
 
   net::io_context ioc_;
   net::executor_work_guard<net::io_context::executor_type> work_ = net::make_work_guard(ioc_);
-  std::vector<std::shared_ptr<recording_peer>> peers_;
-  std::vector<member> members_;
+  std::vector<std::shared_ptr<RecordingPeer>> peers_;
+  std::vector<Member> members_;
 };
 
 TEST_F(TableTest, AnotherSeatsAnnouncedCardsAreWithheld) {
-  auto game = std::make_unique<announce_game>();
+  auto game = std::make_unique<AnnounceGame>();
   const CardSet combo = game->combination();
   auto t = make(std::move(game));
   for (int i = 0; i < 3; ++i) peer_for(i);
@@ -141,7 +141,7 @@ TEST_F(TableTest, AnotherSeatsAnnouncedCardsAreWithheld) {
 }
 
 TEST_F(TableTest, SequenceNumbersCountTheStartAndEachAcceptedAction) {
-  auto t = make(std::make_unique<announce_game>());
+  auto t = make(std::make_unique<AnnounceGame>());
   peer_for(0);
   peer_for(1);
   t->sit(members_[0], 0, {});
@@ -181,7 +181,7 @@ TEST_F(TableTest, SequenceNumbersCountTheStartAndEachAcceptedAction) {
 }
 
 TEST_F(TableTest, LeavingReportsDepartureAndTheLastMemberClosesTheTable) {
-  auto t = make(std::make_unique<announce_game>());
+  auto t = make(std::make_unique<AnnounceGame>());
   peer_for(0);
   t->sit(members_[0], 0, {});
   run();

@@ -25,17 +25,17 @@ class TableTimersTest : public ::testing::Test {
     return h;
   }
   // A duel table with both seats taken, its match started.
-  std::shared_ptr<table> open(protocol::TableSettings settings) {
-    table_init init;
+  std::shared_ptr<Table> open(protocol::TableSettings settings) {
+    TableInit init;
     init.id = "t7";
     init.match_id = "m7";
     init.settings = settings;
     init.state = create_state(header()).state;
     init.clock = clock_;
     init.journal = journal_;
-    auto t = std::make_shared<table>(ioc_.get_executor(), std::move(init));
+    auto t = std::make_shared<Table>(ioc_.get_executor(), std::move(init));
     for (int s = 0; s < 2; ++s) {
-      peers_.push_back(std::make_shared<recording_peer>());
+      peers_.push_back(std::make_shared<RecordingPeer>());
       members_.push_back(member_for(peers_.back(), static_cast<std::uint64_t>(s + 1), "p" + std::to_string(s)));
       t->sit(members_.back(), s, {});
     }
@@ -65,10 +65,10 @@ class TableTimersTest : public ::testing::Test {
 
   net::io_context ioc_;
   net::executor_work_guard<net::io_context::executor_type> work_ = net::make_work_guard(ioc_);
-  std::shared_ptr<fake_clock> clock_ = std::make_shared<fake_clock>();
-  std::shared_ptr<recording_journal> journal_ = std::make_shared<recording_journal>();
-  std::vector<std::shared_ptr<recording_peer>> peers_;
-  std::vector<member> members_;
+  std::shared_ptr<FakeClock> clock_ = std::make_shared<FakeClock>();
+  std::shared_ptr<RecordingJournal> journal_ = std::make_shared<RecordingJournal>();
+  std::vector<std::shared_ptr<RecordingPeer>> peers_;
+  std::vector<Member> members_;
   int current_ = -1;  // the seat to act after the start
 };
 
@@ -147,7 +147,7 @@ TEST_F(TableTimersTest, AfterTheReconnectWindowTheAbsentSideForfeits) {
   EXPECT_EQ(ended.back()["match_result"]["abandoned_by"], 1);
   EXPECT_EQ(ended.back()["match_result"]["winner"], 0);
   // The journal hears the same winner: the side that stayed.
-  EXPECT_EQ(journal_->end, match_end::abandoned);
+  EXPECT_EQ(journal_->end, MatchEnd::abandoned);
   EXPECT_EQ(journal_->winner, 0);
 }
 
@@ -171,7 +171,7 @@ TEST_F(TableTimersTest, AfterTheReconnectWindowAFreeSeatPausesTheMatch) {
   advance(3'600'000ms);
   EXPECT_TRUE(events().empty());
   // Taken again by anyone, the match goes on.
-  peers_.push_back(std::make_shared<recording_peer>());
+  peers_.push_back(std::make_shared<RecordingPeer>());
   t->sit(member_for(peers_.back(), 9, "p9"), 1, {});
   ioc_.poll();
   std::optional<json> snapshot;

@@ -34,7 +34,7 @@ std::string shell_quote(const std::string& s) {
 
 // ---- message_log ---------------------------------------------------------------------------------
 
-void message_log::add(char direction, std::string_view text) {
+void MessageLog::add(char direction, std::string_view text) {
   std::string line;
   line.reserve(text.size() + 2);
   line += direction;
@@ -44,7 +44,7 @@ void message_log::add(char direction, std::string_view text) {
   lines_.push_back(std::move(line));
 }
 
-std::size_t message_log::size() const {
+std::size_t MessageLog::size() const {
   std::lock_guard lock(mutex_);
   return lines_.size();
 }
@@ -60,7 +60,7 @@ std::filesystem::path write_log(const std::filesystem::path& dir, const std::vec
 }
 }  // namespace
 
-::testing::AssertionResult message_log::validate() const {
+::testing::AssertionResult MessageLog::validate() const {
   const char* dir = std::getenv("ATOUT_SCHEMA_LOG_DIR");
   if (!dir || !*dir) return validate_now();
   std::lock_guard lock(mutex_);
@@ -69,7 +69,7 @@ std::filesystem::path write_log(const std::filesystem::path& dir, const std::vec
   return ::testing::AssertionSuccess();
 }
 
-::testing::AssertionResult message_log::validate_now() const {
+::testing::AssertionResult MessageLog::validate_now() const {
   std::filesystem::path path;
   {
     std::lock_guard lock(mutex_);
@@ -79,7 +79,7 @@ std::filesystem::path write_log(const std::filesystem::path& dir, const std::vec
   const std::string command = std::string(ATOUT_PYTHON) + " " +
                               shell_quote(source + "/tests/server/validate_messages.py") + " " +
                               shell_quote(source + "/protocol/schema") + " " + shell_quote(path.string()) + " 2>&1";
-  const command_result r = run_command(command);
+  const CommandResult r = run_command(command);
   std::filesystem::remove(path);
   if (r.exit_code != 0) return ::testing::AssertionFailure() << "schema check failed:\n" << r.out;
   return ::testing::AssertionSuccess() << r.out;
@@ -87,8 +87,8 @@ std::filesystem::path write_log(const std::filesystem::path& dir, const std::vec
 
 // ---- Commands ------------------------------------------------------------------------------------
 
-command_result run_command(const std::string& command) {
-  command_result r;
+CommandResult run_command(const std::string& command) {
+  CommandResult r;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return r;
   char chunk[4096];
@@ -101,16 +101,16 @@ command_result run_command(const std::string& command) {
 
 // ---- live_server ---------------------------------------------------------------------------------
 
-live_server::live_server(int threads, std::string db)
-    : live_server(
+LiveServer::LiveServer(int threads, std::string db)
+    : LiveServer(
           [threads] {
-            config c;
+            Config c;
             c.threads = threads;
             return c;
           }(),
           std::move(db)) {}
 
-live_server::live_server(config c, std::string db) : db_(std::move(db)) {
+LiveServer::LiveServer(Config c, std::string db) : db_(std::move(db)) {
   if (db_.empty()) {
     static std::atomic<int> counter{0};
     own_dir_ = (std::filesystem::temp_directory_path() /
@@ -122,13 +122,13 @@ live_server::live_server(config c, std::string db) : db_(std::move(db)) {
   c.bind = "127.0.0.1";
   c.port = 0;
   c.db = db_;
-  server_ = std::make_unique<server>(c);
+  server_ = std::make_unique<Server>(c);
   if (auto e = server_->open()) throw std::runtime_error(*e);
   port_ = server_->port();
   server_->start();
 }
 
-live_server::~live_server() {
+LiveServer::~LiveServer() {
   server_->stop();
   server_.reset();
   std::error_code ignored;
@@ -137,30 +137,30 @@ live_server::~live_server() {
 
 // ---- test_client ---------------------------------------------------------------------------------
 
-test_client::test_client(unsigned short port, message_log* log) : ws_(ioc_), log_(log) {
+TestClient::TestClient(unsigned short port, MessageLog* log) : ws_(ioc_), log_(log) {
   beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
   ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
 }
 
-test_client::~test_client() {
+TestClient::~TestClient() {
   if (!open_) return;
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().close(ignored);
 }
 
-void test_client::send(const json& message) {
+void TestClient::send(const json& message) {
   const std::string text = message.dump();
   if (log_) log_->add('C', text);
   send_raw(text);
 }
 
-void test_client::send_raw(std::string_view text, bool binary) {
+void TestClient::send_raw(std::string_view text, bool binary) {
   ws_.binary(binary);
   ws_.text(!binary);
   ws_.write(net::buffer(text.data(), text.size()));
 }
 
-std::optional<std::string> test_client::read_text(std::chrono::milliseconds timeout) {
+std::optional<std::string> TestClient::read_text(std::chrono::milliseconds timeout) {
   if (!open_) return std::nullopt;
   bool done = false;
   beast::error_code result;
@@ -190,7 +190,7 @@ std::optional<std::string> test_client::read_text(std::chrono::milliseconds time
   return text;
 }
 
-std::optional<json> test_client::next(std::chrono::milliseconds timeout) {
+std::optional<json> TestClient::next(std::chrono::milliseconds timeout) {
   if (!backlog_.empty()) {
     json j = std::move(backlog_.front());
     backlog_.pop_front();
@@ -201,7 +201,7 @@ std::optional<json> test_client::next(std::chrono::milliseconds timeout) {
   return json::parse(*text);
 }
 
-std::optional<json> test_client::next_of(std::string_view type, std::chrono::milliseconds timeout) {
+std::optional<json> TestClient::next_of(std::string_view type, std::chrono::milliseconds timeout) {
   for (auto it = backlog_.begin(); it != backlog_.end(); ++it) {
     if ((*it)["type"] == type) {
       json j = std::move(*it);
@@ -218,19 +218,19 @@ std::optional<json> test_client::next_of(std::string_view type, std::chrono::mil
   }
 }
 
-json test_client::request(json message) {
+json TestClient::request(json message) {
   message["id"] = next_id_;
   send(message);
   return reply_to(next_id_++, message);
 }
 
-json test_client::request_unlogged(json message) {
+json TestClient::request_unlogged(json message) {
   message["id"] = next_id_;
   send_raw(message.dump());
   return reply_to(next_id_++, message);
 }
 
-json test_client::reply_to(std::int64_t id, const json& message) {
+json TestClient::reply_to(std::int64_t id, const json& message) {
   for (auto it = backlog_.begin(); it != backlog_.end(); ++it) {
     if (it->contains("id") && (*it)["id"] == id) {
       json j = std::move(*it);
@@ -247,11 +247,11 @@ json test_client::reply_to(std::int64_t id, const json& message) {
   }
 }
 
-json test_client::hello(const std::string& name) {
+json TestClient::hello(const std::string& name) {
   return request({{"type", "hello"}, {"protocol", 1}, {"name", name}});
 }
 
-bool test_client::no_events() {
+bool TestClient::no_events() {
   const json pong = request({{"type", "ping"}});
   if (pong["type"] != "pong") return false;
   for (const json& m : backlog_)
@@ -261,7 +261,7 @@ bool test_client::no_events() {
 
 // ---- HTTP ----------------------------------------------------------------------------------------
 
-http_reply http_get(unsigned short port, const std::string& target) {
+HttpReply http_get(unsigned short port, const std::string& target) {
   net::io_context ioc;
   beast::tcp_stream stream(ioc);
   stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
@@ -278,17 +278,17 @@ http_reply http_get(unsigned short port, const std::string& target) {
 
 // ---- The match driver ----------------------------------------------------------------------------
 
-match_summary play_match(unsigned short port, const std::string& variant, message_log* log, std::uint64_t seed) {
-  match_summary out;
+MatchSummary play_match(unsigned short port, const std::string& variant, MessageLog* log, std::uint64_t seed) {
+  MatchSummary out;
   const VariantInfo* info = find_variant(variant);
   EXPECT_NE(info, nullptr) << variant;
   if (!info) return out;
   const int players = info->players;
   Rng rng(Seed{0xB07u, seed});
 
-  std::vector<std::unique_ptr<test_client>> clients;  // seats 0..players-1, then the spectator
+  std::vector<std::unique_ptr<TestClient>> clients;  // seats 0..players-1, then the spectator
   for (int i = 0; i <= players; ++i) {
-    clients.push_back(std::make_unique<test_client>(port, log));
+    clients.push_back(std::make_unique<TestClient>(port, log));
     const json w = clients.back()->hello("bot-" + std::to_string(i));
     EXPECT_EQ(w["type"], "welcome") << w;
   }

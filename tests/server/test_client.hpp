@@ -27,7 +27,7 @@ inline constexpr std::chrono::milliseconds kReadTimeout{30000};
 
 // Every message the tests' well-behaved clients sent and received, checked against
 // protocol/schema by Debian's python3-jsonschema.
-class message_log {
+class MessageLog {
  public:
   void add(char direction, std::string_view text);
   std::size_t size() const;
@@ -43,29 +43,29 @@ class message_log {
   std::vector<std::string> lines_;
 };
 
-class live_server {
+class LiveServer {
  public:
   // With no `db`, the server gets a fresh database of its own, removed afterwards.
-  explicit live_server(int threads = 2, std::string db = {});
+  explicit LiveServer(int threads = 2, std::string db = {});
   // A server on 127.0.0.1 with `c`'s limits (its bind, port and database are replaced).
-  explicit live_server(config c, std::string db = {});
-  ~live_server();
+  explicit LiveServer(Config c, std::string db = {});
+  ~LiveServer();
   unsigned short port() const { return port_; }
-  server& get() { return *server_; }
+  Server& get() { return *server_; }
   const std::string& db() const { return db_; }
 
  private:
   std::string db_;
   std::string own_dir_;  // removed with the server when the database was made for it
-  std::unique_ptr<server> server_;
+  std::unique_ptr<Server> server_;
   unsigned short port_ = 0;
 };
 
-class test_client {
+class TestClient {
  public:
   // Connects and upgrades; throws on failure. Messages go to `log` when given.
-  test_client(unsigned short port, message_log* log);
-  ~test_client();
+  TestClient(unsigned short port, MessageLog* log);
+  ~TestClient();
 
   // Sends a well-formed message (logged for the schema check).
   void send(const json& message);
@@ -114,7 +114,7 @@ class test_client {
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
   std::deque<json> backlog_;
-  message_log* log_;
+  MessageLog* log_;
   std::int64_t next_id_ = 1;
   bool open_ = true;
   int close_code_ = 0;
@@ -122,20 +122,20 @@ class test_client {
 };
 
 // A shell command's exit status (-1 when it did not exit normally) and its standard output.
-struct command_result {
+struct CommandResult {
   int exit_code = -1;
   std::string out;
 };
-command_result run_command(const std::string& command);
+CommandResult run_command(const std::string& command);
 
-struct http_reply {
+struct HttpReply {
   unsigned status = 0;
   std::string content_type;
   std::string body;
 };
-http_reply http_get(unsigned short port, const std::string& target);
+HttpReply http_get(unsigned short port, const std::string& target);
 
-struct match_summary {
+struct MatchSummary {
   std::string table_id;
   int actions = 0;
   int hand_results = 0;
@@ -146,6 +146,6 @@ struct match_summary {
 // choosing at random among the legal actions its own event offered. Checks that every recipient
 // gets every event in sequence, that only the seat to act is offered actions, and that the match
 // result agrees with the hand results. Fails the current test on any deviation.
-match_summary play_match(unsigned short port, const std::string& variant, message_log* log, std::uint64_t seed);
+MatchSummary play_match(unsigned short port, const std::string& variant, MessageLog* log, std::uint64_t seed);
 
 }  // namespace atout::server::testing

@@ -17,34 +17,34 @@ class Store;
 
 namespace atout::server {
 
-class archive {
+class Archive {
  public:
-  using reply =
+  using Reply =
       std::variant<protocol::Profile, protocol::Leaderboard, protocol::History, protocol::Replay, protocol::Error>;
 
-  explicit archive(std::shared_ptr<store::Store> store);
-  ~archive();
-  archive(const archive&) = delete;
-  archive& operator=(const archive&) = delete;
+  explicit Archive(std::shared_ptr<store::Store> store);
+  ~Archive();
+  Archive(const Archive&) = delete;
+  Archive& operator=(const Archive&) = delete;
 
   // Runs the read on the archive's thread and calls `then` there with the reply.
   template <typename Request>
-  void ask(Request request, std::function<void(reply)> then) {
+  void ask(Request request, std::function<void(Reply)> then) {
     net::post(pool_, [this, request = std::move(request), then = std::move(then)] { then(read(request)); });
   }
   // Finishes the reads under way; later ones are dropped. Call before the store goes.
   void stop();
 
   // The reads themselves (any thread; the store serialises them).
-  reply read(const protocol::GetProfile& r);
-  reply read(const protocol::GetLeaderboard& r);
-  reply read(const protocol::GetHistory& r);
-  reply read(const protocol::GetReplay& r);
+  Reply read(const protocol::GetProfile& r);
+  Reply read(const protocol::GetLeaderboard& r);
+  Reply read(const protocol::GetHistory& r);
+  Reply read(const protocol::GetReplay& r);
 
   // The reply as a WebSocket message, and as an HTTP status and body ({"error": code,
   // "message": ...} for an error).
-  static std::string message(const reply& r, const protocol::RequestId& id);
-  static std::pair<http::status, std::string> http_response(const reply& r);
+  static std::string message(const Reply& r, const protocol::RequestId& id);
+  static std::pair<http::status, std::string> http_response(const Reply& r);
 
  private:
   std::shared_ptr<store::Store> store_;
@@ -54,6 +54,6 @@ class archive {
 
 // Answers GET /api/players/<id>, /api/players/<id>/matches, /api/leaderboard/<ladder> and
 // /api/matches/<id>/replay (`target` with its query); false when `target` is none of these.
-bool http_api(archive& a, std::string_view target, std::function<void(http::status, std::string)> respond);
+bool http_api(Archive& a, std::string_view target, std::function<void(http::status, std::string)> respond);
 
 }  // namespace atout::server

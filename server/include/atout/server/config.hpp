@@ -9,7 +9,7 @@
 
 namespace atout::server {
 
-struct config {
+struct Config {
   std::string bind = "0.0.0.0";
   unsigned short port = 8080;  // 0: any free port (logged at start-up)
   int threads = 2;
@@ -25,8 +25,8 @@ struct config {
   std::size_t max_queue_bytes = 4 * 1024 * 1024;   // unread bytes before a client is dropped
 };
 
-struct parse_result {
-  std::optional<config> cfg;  // empty: exit with `exit_code` after printing `message`
+struct ParseResult {
+  std::optional<Config> cfg;  // empty: exit with `exit_code` after printing `message`
   int exit_code = 0;
   std::string message;  // usage (to stdout) when exit_code is 0, else an error (to stderr)
 };
@@ -37,7 +37,7 @@ std::string usage();
 // file named by --config or ATOUT_CONFIG, in that order of precedence over the defaults. A bad
 // value, from any of them, gives exit code 2 and a message naming the flag (and the variable or
 // the file it came from).
-parse_result parse_args(const std::vector<std::string>& args);
+ParseResult parse_args(const std::vector<std::string>& args);
 // The environment variable of a flag: "max-conns-per-ip" gives ATOUT_MAX_CONNS_PER_IP.
 std::string env_name(const std::string& flag);
 

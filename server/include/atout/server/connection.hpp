@@ -11,9 +11,9 @@
 
 namespace atout::server {
 
-class request_router;
+class RequestRouter;
 
-class connection : public peer {
+class Connection : public Peer {
  public:
   // Unique per connection.
   virtual std::uint64_t id() const = 0;
@@ -25,8 +25,8 @@ class connection : public peer {
   // Runs `fn` on the connection's executor.
   virtual void post(std::function<void()> fn) = 0;
   // For callbacks that must not keep the connection alive.
-  virtual std::weak_ptr<connection> weak() = 0;
-  virtual request_router& router() = 0;
+  virtual std::weak_ptr<Connection> weak() = 0;
+  virtual RequestRouter& router() = 0;
 };
 
 }  // namespace atout::server

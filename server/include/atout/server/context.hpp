@@ -15,19 +15,19 @@
 
 namespace atout::server {
 
-struct context {
-  std::shared_ptr<server::lobby> lobby;
-  std::shared_ptr<server::players> players;
-  std::shared_ptr<server::sessions> sessions = std::make_shared<server::sessions>();
+struct Context {
+  std::shared_ptr<server::Lobby> lobby;
+  std::shared_ptr<server::Players> players;
+  std::shared_ptr<server::Sessions> sessions = std::make_shared<server::Sessions>();
   // Set when a graceful shutdown begins: connections stop taking requests.
   std::atomic<bool> shutting_down{false};
   // WebSocket session objects alive (a session dies after its close handshake completes).
   std::atomic<std::size_t> live_sessions{0};
   std::atomic<std::uint64_t> next_conn{1};
-  std::shared_ptr<server::archive> archive;  // profiles, leaderboards, histories, replays
-  std::shared_ptr<server::metrics> metrics = std::make_shared<server::metrics>();
-  session_limits limits;
-  std::shared_ptr<conn_limiter> conns = std::make_shared<conn_limiter>(0, metrics);
+  std::shared_ptr<server::Archive> archive;  // profiles, leaderboards, histories, replays
+  std::shared_ptr<server::Metrics> metrics = std::make_shared<server::Metrics>();
+  SessionLimits limits;
+  std::shared_ptr<ConnLimiter> conns = std::make_shared<ConnLimiter>(0, metrics);
 };
 
 }  // namespace atout::server

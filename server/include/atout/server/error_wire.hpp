@@ -12,7 +12,7 @@ namespace atout::server {
 
 // `counts` may be null (a table built without metrics, in tests).
 inline std::shared_ptr<const std::string> error_wire(const protocol::Error& e, const protocol::RequestId& id,
-                                                     metrics* counts) {
+                                                     Metrics* counts) {
   if (counts) counts->count_error(e.code);
   return std::make_shared<const std::string>(protocol::serialize(e, id));
 }

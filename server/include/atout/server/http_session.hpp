@@ -11,12 +11,12 @@
 
 namespace atout::server {
 
-class http_session : public std::enable_shared_from_this<http_session> {
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   static constexpr std::uint32_t kMaxRequestBytes = 8 * 1024;
 
   // Without a slot the connection is over its address's cap: its request is answered 429.
-  http_session(tcp::socket&& socket, std::shared_ptr<context> ctx, std::optional<ip_slot> slot);
+  HttpSession(tcp::socket&& socket, std::shared_ptr<Context> ctx, std::optional<IpSlot> slot);
   void run();
 
  private:
@@ -28,12 +28,12 @@ class http_session : public std::enable_shared_from_this<http_session> {
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
-  std::shared_ptr<context> ctx_;
+  std::shared_ptr<Context> ctx_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<http::response<http::string_body>> response_;
   unsigned version_ = 11;
   bool keep_alive_ = false;
-  std::optional<ip_slot> slot_;
+  std::optional<IpSlot> slot_;
 };
 
 }  // namespace atout::server

@@ -14,7 +14,7 @@
 namespace atout::server {
 
 // A match as it starts: everything needed to rebuild it by replaying its actions.
-struct match_opened {
+struct MatchOpened {
   std::string match_id;  // unique across restarts (random), unlike the table id
   std::string table_id;
   bool is_private = false;
@@ -24,17 +24,17 @@ struct match_opened {
   std::vector<std::string> seat_players;  // player id per seat
 };
 
-enum class match_end { finished, abandoned, aborted };
-std::string to_string(match_end e);
+enum class MatchEnd { finished, abandoned, aborted };
+std::string to_string(MatchEnd e);
 
 // An abandoned match is lost by the side that did not come back: the other team wins, whatever
 // the score says.
 inline int abandon_winner(Seat abandoned_by) { return 1 - abandoned_by % 2; }
 
-class journal {
+class Journal {
  public:
-  virtual ~journal() = default;
-  virtual void match_started(const match_opened& m) = 0;
+  virtual ~Journal() = default;
+  virtual void match_started(const MatchOpened& m) = 0;
   // A hand was dealt from `seed`; `commitment` is what the table published for it. Its first
   // action will be event `first_seq`.
   virtual void hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
@@ -49,7 +49,7 @@ class journal {
   virtual void seat_changed(const std::string& match_id, Seat seat, const std::string& player_id) = 0;
   // `winner` is a team (seat % 2), as the table decided it (see abandon_winner).
   virtual void match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,
-                           match_end why) = 0;
+                           MatchEnd why) = 0;
 };
 
 }  // namespace atout::server

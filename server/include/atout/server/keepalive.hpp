@@ -6,39 +6,39 @@
 
 namespace atout::server {
 
-class keepalive {
+class Keepalive {
  public:
-  using clock = std::chrono::steady_clock;
+  using Clock = std::chrono::steady_clock;
 
   // What a tick asks the connection to do.
-  enum class step {
+  enum class Step {
     wait,  // nothing yet: wait for the next deadline
     ping,  // silent for half the idle timeout: ping the peer
     drop,  // silent for the whole idle timeout: drop the peer
     cut,   // the server closed the connection and the peer has not finished closing within the grace
   };
 
-  keepalive(std::chrono::milliseconds idle_timeout, std::chrono::milliseconds close_grace, clock::time_point now);
+  Keepalive(std::chrono::milliseconds idle_timeout, std::chrono::milliseconds close_grace, Clock::time_point now);
 
   // A frame was read from the peer (control frames too).
-  void heard(clock::time_point now) { last_heard_ = now; }
+  void heard(Clock::time_point now) { last_heard_ = now; }
   // The server closed the connection: from now on no ping is sent, and the close grace runs.
-  void closing(clock::time_point now);
+  void closing(Clock::time_point now);
   // The ping asked for by `tick` has been written (or failed): another may be sent.
   void ping_done() { pinging_ = false; }
 
   // When the next tick is due: the ping, or once it is due or out, the drop; for a closing
   // connection, the end of its grace if that comes first.
-  clock::time_point deadline(clock::time_point now) const;
+  Clock::time_point deadline(Clock::time_point now) const;
   // What to do at `now`.
-  step tick(clock::time_point now);
+  Step tick(Clock::time_point now);
 
  private:
   std::chrono::milliseconds idle_timeout_;
   std::chrono::milliseconds close_grace_;
-  clock::time_point last_heard_;
+  Clock::time_point last_heard_;
   bool closing_ = false;
-  clock::time_point closed_at_;
+  Clock::time_point closed_at_;
   bool pinging_ = false;  // a ping is written or waits to be
 };
 

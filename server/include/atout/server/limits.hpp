@@ -15,7 +15,7 @@
 namespace atout::server {
 
 // What each WebSocket session is held to (from config; see docs/operations.md).
-struct session_limits {
+struct SessionLimits {
   double msg_burst = 200;
   double msg_rate = 100;
   std::chrono::milliseconds idle_timeout{60'000};
@@ -29,9 +29,9 @@ struct session_limits {
 // Message credits: `burst` at most, `rate` more each second, starting full at `start`. A
 // connection holds one bucket for all its messages (a client that asks for a credit when none is
 // left is flooding) and one for its chat lines.
-class message_credits {
+class MessageCredits {
  public:
-  message_credits(double burst, double rate,
+  MessageCredits(double burst, double rate,
                   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
   // Spends one credit, refilled up to `now`; false when there is none.
   bool take(std::chrono::steady_clock::time_point now);
@@ -45,44 +45,44 @@ class message_credits {
   std::chrono::steady_clock::time_point last_;
 };
 
-class conn_limiter;
+class ConnLimiter;
 
 // One accepted connection: counted as open (and against its address, under a cap) until the slot
 // is destroyed with the last session that owns the socket.
-class ip_slot {
+class IpSlot {
  public:
-  ip_slot() = default;
-  ip_slot(std::shared_ptr<conn_limiter> owner, net::ip::address address, bool capped);
-  ip_slot(ip_slot&& other) noexcept;
-  ip_slot& operator=(ip_slot&& other) noexcept;
-  ip_slot(const ip_slot&) = delete;
-  ip_slot& operator=(const ip_slot&) = delete;
-  ~ip_slot();
+  IpSlot() = default;
+  IpSlot(std::shared_ptr<ConnLimiter> owner, net::ip::address address, bool capped);
+  IpSlot(IpSlot&& other) noexcept;
+  IpSlot& operator=(IpSlot&& other) noexcept;
+  IpSlot(const IpSlot&) = delete;
+  IpSlot& operator=(const IpSlot&) = delete;
+  ~IpSlot();
 
  private:
   void release();
 
-  std::shared_ptr<conn_limiter> owner_;
+  std::shared_ptr<ConnLimiter> owner_;
   net::ip::address address_;
   bool capped_ = false;
 };
 
-class conn_limiter : public std::enable_shared_from_this<conn_limiter> {
+class ConnLimiter : public std::enable_shared_from_this<ConnLimiter> {
  public:
   // `max_per_ip` 0: no cap (addresses are then not even counted).
-  conn_limiter(int max_per_ip, std::shared_ptr<server::metrics> m);
+  ConnLimiter(int max_per_ip, std::shared_ptr<server::Metrics> m);
 
   // A slot for a new connection from `address`, or nothing when that address is at its cap.
-  std::optional<ip_slot> admit(const net::ip::address& address);
+  std::optional<IpSlot> admit(const net::ip::address& address);
   // Connections open now from `address` (under a cap; 0 without one).
   int open_from(const net::ip::address& address) const;
 
  private:
-  friend class ip_slot;
+  friend class IpSlot;
   void release(const net::ip::address& address, bool capped);
 
   int max_per_ip_;
-  std::shared_ptr<server::metrics> metrics_;
+  std::shared_ptr<server::Metrics> metrics_;
   mutable std::mutex mutex_;
   std::unordered_map<net::ip::address, int> open_;
 };

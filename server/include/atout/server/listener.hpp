@@ -8,9 +8,9 @@
 
 namespace atout::server {
 
-class listener : public std::enable_shared_from_this<listener> {
+class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  listener(net::io_context& ioc, std::shared_ptr<context> ctx);
+  Listener(net::io_context& ioc, std::shared_ptr<Context> ctx);
   // Binds and listens; on failure says why.
   beast::error_code open(const tcp::endpoint& endpoint);
   tcp::endpoint local_endpoint() const;
@@ -24,7 +24,7 @@ class listener : public std::enable_shared_from_this<listener> {
   net::io_context& ioc_;
   tcp::acceptor acceptor_;
   net::steady_timer backoff_;
-  std::shared_ptr<context> ctx_;
+  std::shared_ptr<Context> ctx_;
 };
 
 }  // namespace atout::server

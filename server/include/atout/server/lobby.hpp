@@ -18,72 +18,72 @@
 
 namespace atout::server {
 
-class table;
-struct table_init;
+class Table;
+struct TableInit;
 
-class lobby : public std::enable_shared_from_this<lobby> {
+class Lobby : public std::enable_shared_from_this<Lobby> {
  public:
   // `ex` is the executor tables make their strands from; tables report to `journal` (may be null).
-  explicit lobby(net::any_io_executor ex, std::shared_ptr<server::journal> journal = nullptr);
+  explicit Lobby(net::any_io_executor ex, std::shared_ptr<server::Journal> journal = nullptr);
 
   // Creates a table and makes `m` its owner; answers `table_created` or an error.
-  void create(protocol::CreateTable request, member m, protocol::RequestId id);
+  void create(protocol::CreateTable request, Member m, protocol::RequestId id);
 
   // Finds a table on the lobby strand and calls `then` there with it, or with an error. For a
   // join (sit, spectate) a private table is found only through its invite code.
-  using found_fn = std::function<void(std::shared_ptr<table>, std::optional<protocol::Error>)>;
-  void find(protocol::TableRef ref, bool join, found_fn then);
+  using FoundFn = std::function<void(std::shared_ptr<Table>, std::optional<protocol::Error>)>;
+  void find(protocol::TableRef ref, bool join, FoundFn then);
 
   // Calls `then` on the lobby strand with the public tables.
   void list(std::function<void(protocol::TableList)> then);
-  void subscribe(member m, protocol::RequestId id);
-  void unsubscribe(member m, protocol::RequestId id);
+  void subscribe(Member m, protocol::RequestId id);
+  void unsubscribe(Member m, protocol::RequestId id);
   // The connection closed: forget its subscription.
   void drop(std::uint64_t conn);
   // Lobby chat: `m` says `text` to every subscriber (the speaker must be one).
-  void chat(member m, std::string text, protocol::RequestId id);
+  void chat(Member m, std::string text, protocol::RequestId id);
   // Calls `then` on the lobby strand with the seats of running matches held by `player_id`.
   void held_seats(std::string player_id, std::function<void(std::vector<protocol::HeldSeat>)> then);
 
   // Re-creates a table rebuilt from the store at start-up (server/src/recovery.cpp), under its
   // old table id, match id and invite code; later tables are numbered after it. The table is made
   // here, its registration is posted to the lobby strand (so call this before serving requests).
-  void restore(table_init init);
+  void restore(TableInit init);
 
   // From tables (any strand).
   void table_changed(protocol::TableSummary summary);
   void table_closed(std::string table_id);
 
   // Tables created from now on count their actions there; call before the server runs.
-  void use_metrics(std::shared_ptr<server::metrics> m) { metrics_ = std::move(m); }
+  void use_metrics(std::shared_ptr<server::Metrics> m) { metrics_ = std::move(m); }
   // Calls `then` on the lobby strand with every open table (private ones too) counted by variant
   // and status.
-  void census(std::function<void(table_census)> then);
+  void census(std::function<void(TableCensus)> then);
 
  private:
-  struct entry {
-    std::shared_ptr<table> t;
+  struct Entry {
+    std::shared_ptr<Table> t;
     std::optional<std::string> invite;
     std::optional<protocol::TableSummary> summary;  // the latest, for listing (public tables)
   };
 
-  void do_create(const protocol::CreateTable& request, member m, const protocol::RequestId& id);
+  void do_create(const protocol::CreateTable& request, Member m, const protocol::RequestId& id);
   // Builds a table, new or restored, wired to this lobby, its journal and its metrics.
-  std::shared_ptr<table> build(table_init init);
+  std::shared_ptr<Table> build(TableInit init);
   void notify(const std::shared_ptr<const std::string>& text);
-  void reply_error(const member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id) const;
+  void reply_error(const Member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id) const;
   protocol::TableList public_tables() const;
 
   net::any_io_executor io_;
   net::strand<net::any_io_executor> strand_;
-  std::shared_ptr<server::journal> journal_;
+  std::shared_ptr<server::Journal> journal_;
   std::uint64_t next_table_ = 1;
   // Ordered by number so listings come oldest first.
-  std::map<std::uint64_t, entry> tables_;
+  std::map<std::uint64_t, Entry> tables_;
   std::unordered_map<std::string, std::uint64_t> by_id_;
   std::unordered_map<std::string, std::uint64_t> by_invite_;
-  std::unordered_map<std::uint64_t, std::weak_ptr<peer>> subscribers_;
-  std::shared_ptr<server::metrics> metrics_;
+  std::unordered_map<std::uint64_t, std::weak_ptr<Peer>> subscribers_;
+  std::shared_ptr<server::Metrics> metrics_;
 };
 
 }  // namespace atout::server

@@ -26,9 +26,9 @@ namespace atout::server {
 // A counter of the registry behind the interface of the atomic it replaced, so callers keep
 // writing `fetch_add(1, std::memory_order_relaxed)`. It holds the metric itself: no lookup by
 // label when it is bumped.
-class metric_counter {
+class MetricCounter {
  public:
-  explicit metric_counter(prometheus::Counter& c) : c_(&c) {}
+  explicit MetricCounter(prometheus::Counter& c) : c_(&c) {}
   void fetch_add(std::uint64_t n, std::memory_order = std::memory_order_relaxed);
   std::uint64_t load(std::memory_order = std::memory_order_relaxed) const;
 
@@ -37,9 +37,9 @@ class metric_counter {
 };
 
 // A gauge of the registry, likewise.
-class metric_gauge {
+class MetricGauge {
  public:
-  explicit metric_gauge(prometheus::Gauge& g) : g_(&g) {}
+  explicit MetricGauge(prometheus::Gauge& g) : g_(&g) {}
   void fetch_add(std::int64_t n, std::memory_order = std::memory_order_relaxed);
   void fetch_sub(std::int64_t n, std::memory_order = std::memory_order_relaxed);
   std::int64_t load(std::memory_order = std::memory_order_relaxed) const;
@@ -49,13 +49,13 @@ class metric_gauge {
 };
 
 // The action latency histogram, with fixed bucket bounds.
-class latency_histogram {
+class LatencyHistogram {
  public:
   // Upper bounds in seconds, from 50 µs to 1 s; observations above go only to +Inf.
   static constexpr std::array<double, 14> kBounds = {0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
                                                      0.01,    0.025,  0.05,    0.1,    0.25,  0.5,    1.0};
 
-  explicit latency_histogram(prometheus::Histogram& h) : h_(&h) {}
+  explicit LatencyHistogram(prometheus::Histogram& h) : h_(&h) {}
   void observe(std::chrono::nanoseconds d);
   // Appends the histogram's lines (the family's HELP and TYPE included) to `out`.
   void render(std::string& out, std::string_view name, std::string_view help) const;
@@ -66,35 +66,35 @@ class latency_histogram {
 };
 
 // Open tables by variant and status, as the lobby last heard from each.
-using table_census = std::map<std::pair<std::string, protocol::TableStatus>, int>;
+using TableCensus = std::map<std::pair<std::string, protocol::TableStatus>, int>;
 
-class metrics {
+class Metrics {
  public:
-  using counter = metric_counter;
-  using gauge = metric_gauge;
+  using Counter = MetricCounter;
+  using Gauge = MetricGauge;
 
-  metrics();
-  ~metrics();
-  metrics(const metrics&) = delete;
-  metrics& operator=(const metrics&) = delete;
+  Metrics();
+  ~Metrics();
+  Metrics(const Metrics&) = delete;
+  Metrics& operator=(const Metrics&) = delete;
 
  private:
   // First, so the metrics below can be registered in it.
   std::shared_ptr<prometheus::Registry> registry_;
 
  public:
-  gauge connections_open;     // TCP connections (HTTP and WebSocket) open now
-  counter connections_total;  // accepted TCP connections, refused ones included
-  gauge websockets_open;
-  counter websockets_total;
-  counter actions_accepted;  // client actions the engine took
-  counter queue_drops;       // connections dropped for not reading (outbound queue full)
-  counter flood_closes;      // closed with 1008 for sending faster than their credits allow
-  counter oversized_closes;  // closed with 1009 for a message over the size limit
-  counter ip_refusals;       // connections refused by the per-address cap
-  counter idle_drops;        // WebSocket peers dropped for not answering keep-alive pings
-  counter closing_cuts;      // closed by the server, then cut for not finishing the close in time
-  latency_histogram action_latency;
+  Gauge connections_open;     // TCP connections (HTTP and WebSocket) open now
+  Counter connections_total;  // accepted TCP connections, refused ones included
+  Gauge websockets_open;
+  Counter websockets_total;
+  Counter actions_accepted;  // client actions the engine took
+  Counter queue_drops;       // connections dropped for not reading (outbound queue full)
+  Counter flood_closes;      // closed with 1008 for sending faster than their credits allow
+  Counter oversized_closes;  // closed with 1009 for a message over the size limit
+  Counter ip_refusals;       // connections refused by the per-address cap
+  Counter idle_drops;        // WebSocket peers dropped for not answering keep-alive pings
+  Counter closing_cuts;      // closed by the server, then cut for not finishing the close in time
+  LatencyHistogram action_latency;
 
   // An action accepted by a table, `started` when the table's `act` was called.
   void action_done(std::chrono::steady_clock::time_point started);
@@ -103,7 +103,7 @@ class metrics {
   std::uint64_t errors(protocol::ErrorCode code) const;
 
   // The whole exposition, with `tables` for the table gauge.
-  std::string render(const table_census& tables) const;
+  std::string render(const TableCensus& tables) const;
 
  private:
   static constexpr std::size_t kMaxCodes = 64;

@@ -9,26 +9,26 @@
 
 namespace atout::server {
 
-class table;
+class Table;
 
-class peer {
+class Peer {
  public:
-  virtual ~peer() = default;
+  virtual ~Peer() = default;
   // Queues one serialized message. Called from any strand; never blocks.
   virtual void send(std::shared_ptr<const std::string> message) = 0;
   // The table counts this connection among its members (seated, watching or owner) from now on,
   // so the connection must detach from it when it closes.
-  virtual void joined(const std::string& table_id, std::weak_ptr<table> t) = 0;
+  virtual void joined(const std::string& table_id, std::weak_ptr<Table> t) = 0;
   // The connection is no longer a member of that table.
   virtual void departed(const std::string& table_id) = 0;
 };
 
 // A connection as seen from a table: held by weak_ptr so a table never keeps a socket alive.
-struct member {
+struct Member {
   std::uint64_t conn = 0;  // unique per connection
   std::string player_id;
   std::string name;
-  std::weak_ptr<peer> link;
+  std::weak_ptr<Peer> link;
   protocol::Ack ack = protocol::Ack::reply;  // as its hello asked
 };
 
@@ -39,7 +39,7 @@ std::shared_ptr<const std::string> wire(const M& m, const Id&... id) {
 }
 
 // Sends `text` to `p` if it is still there.
-inline void deliver(const std::weak_ptr<peer>& p, const std::shared_ptr<const std::string>& text) {
+inline void deliver(const std::weak_ptr<Peer>& p, const std::shared_ptr<const std::string>& text) {
   if (auto s = p.lock()) s->send(text);
 }
 

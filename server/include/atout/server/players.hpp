@@ -15,33 +15,33 @@ class Store;
 
 namespace atout::server {
 
-struct player {
+struct Player {
   std::string id;
   std::string name;
 };
 
-class players {
+class Players {
  public:
   // `store` may be null: identities then last as long as the process.
-  explicit players(std::shared_ptr<store::Store> store = nullptr);
+  explicit Players(std::shared_ptr<store::Store> store = nullptr);
 
-  struct issued {
-    player who;
+  struct Issued {
+    Player who;
     std::string token;  // handed to the client once; only its hash is kept
   };
 
   // A new guest identity. Without a name, the guest is called after its id.
-  issued create_guest(const std::optional<std::string>& name);
+  Issued create_guest(const std::optional<std::string>& name);
   // The identity a token was issued for, if any: from memory, else from the store (a token issued
   // before a restart). A resumed player's last_seen is updated.
-  std::optional<player> resume(const std::string& token);
+  std::optional<Player> resume(const std::string& token);
 
  private:
   std::shared_ptr<store::Store> store_;
   // Sessions on any thread say hello; this is the only state they share, and it is touched once
   // per connection, so a mutex is simpler than an actor here.
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, player> by_token_hash_;
+  std::unordered_map<std::string, Player> by_token_hash_;
 };
 
 }  // namespace atout::server

@@ -14,25 +14,25 @@
 
 namespace atout::server {
 
-struct recovery_report {
+struct RecoveryReport {
   int restored = 0;  // tables re-created, waiting for their players
   int finished = 0;  // logs that already reached the end (the crash came before the end was kept)
   int aborted = 0;   // logs that do not replay: marked aborted, with the reason logged
 };
 
 // What one stored match becomes: a table to restore, or the reason it cannot be.
-struct rebuilt {
-  std::optional<table_init> init;  // set when the match goes on
+struct Rebuilt {
+  std::optional<TableInit> init;  // set when the match goes on
   std::unique_ptr<State> ended;    // set when the replay reached the end of the match
   std::string error;               // why the log does not replay
 };
 
 // Replays one stored match (read with its secrets). Writes nothing.
-rebuilt rebuild(const store::MatchRow& m);
+Rebuilt rebuild(const store::MatchRow& m);
 
 // Rebuilds every unfinished match of `store` into `lobby` (each table told which hands the store
 // already keeps), and repairs what a crash cut short (a hand or match end that was not yet
 // written). Call before serving requests; never throws for a bad log.
-recovery_report recover(store::Store& store, lobby& lobby);
+RecoveryReport recover(store::Store& store, Lobby& lobby);
 
 }  // namespace atout::server

@@ -18,9 +18,9 @@
 
 namespace atout::server {
 
-class request_router {
+class RequestRouter {
  public:
-  using clock = std::chrono::steady_clock;
+  using Clock = std::chrono::steady_clock;
 
   // Chat: a burst of this many lines, then kChatRate more each second.
   static constexpr double kChatBurst = 5;
@@ -28,16 +28,16 @@ class request_router {
   // Close code of a connection that a newer one with the same identity replaces.
   static constexpr std::uint16_t kCloseReplaced = 4001;
 
-  request_router(std::shared_ptr<context> ctx, connection& conn, clock::time_point now = clock::now());
+  RequestRouter(std::shared_ptr<Context> ctx, Connection& conn, Clock::time_point now = Clock::now());
 
   // One text frame, read at `now`. Everything below runs on the connection's executor.
-  void handle(std::string_view text, clock::time_point now = clock::now());
+  void handle(std::string_view text, Clock::time_point now = Clock::now());
   // Answers the request `id` (or none) with an error.
   void reply_error(protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
 
   // A table counts the connection among its members; one that seats it after it closed is told to
   // let it go at once.
-  void joined(const std::string& table_id, std::weak_ptr<table> t);
+  void joined(const std::string& table_id, std::weak_ptr<Table> t);
   void departed(const std::string& table_id);
   // The connection is ending: leaves the lobby's subscribers, the sessions' registry and every table.
   void leave_all();
@@ -69,15 +69,15 @@ class request_router {
   // Runs `fn` with the table `table_id` names: the one this connection joined, else the lobby's.
   template <typename Fn>
   void with_member_table(const std::string& table_id, const protocol::RequestId& id, Fn fn);
-  member me();
+  Member me();
 
-  std::shared_ptr<context> ctx_;
-  connection& conn_;
-  std::optional<player> player_;
+  std::shared_ptr<Context> ctx_;
+  Connection& conn_;
+  std::optional<Player> player_;
   protocol::Ack ack_ = protocol::Ack::reply;  // how its actions are acknowledged (hello's `ack`)
-  std::unordered_map<std::string, std::weak_ptr<table>> tables_;
-  message_credits chat_credits_;
-  clock::time_point now_;  // when the request being handled was read
+  std::unordered_map<std::string, std::weak_ptr<Table>> tables_;
+  MessageCredits chat_credits_;
+  Clock::time_point now_;  // when the request being handled was read
 };
 
 }  // namespace atout::server

@@ -13,20 +13,20 @@
 
 namespace atout::server {
 
-class seating {
+class Seating {
  public:
-  struct seat_slot {
-    std::optional<member> holder;  // conn == 0: the holder disconnected and the seat is held
+  struct SeatSlot {
+    std::optional<Member> holder;  // conn == 0: the holder disconnected and the seat is held
     int timeouts = 0;              // consecutive turn timeouts of the present player
     bool away = false;             // marked away after settings.away_after timeouts
   };
 
-  seating(std::size_t seats, std::optional<member> owner);
+  Seating(std::size_t seats, std::optional<Member> owner);
 
   std::size_t size() const { return seats_.size(); }
-  seat_slot& at(Seat s) { return seats_[static_cast<std::size_t>(s)]; }
-  const seat_slot& at(Seat s) const { return seats_[static_cast<std::size_t>(s)]; }
-  const std::vector<member>& watchers() const { return watchers_; }
+  SeatSlot& at(Seat s) { return seats_[static_cast<std::size_t>(s)]; }
+  const SeatSlot& at(Seat s) const { return seats_[static_cast<std::size_t>(s)]; }
+  const std::vector<Member>& watchers() const { return watchers_; }
 
   std::optional<Seat> seat_of(std::uint64_t conn) const;
   // The seat held for (or taken by) `player_id`.
@@ -36,14 +36,14 @@ class seating {
   bool is_watching(std::uint64_t conn) const;
   bool all_seated() const;
   // A holder whose connection is open (conn == 0: the seat is held for a disconnected player).
-  static bool connected(const std::optional<member>& m) { return m && m->conn != 0; }
+  static bool connected(const std::optional<Member>& m) { return m && m->conn != 0; }
   // A seat is held for a player who disconnected and may come back.
   bool any_held() const;
 
   // `m` takes `seat` afresh: no timeouts, not away. A watcher who sits stops watching.
-  void take(Seat seat, member m);
+  void take(Seat seat, Member m);
   void vacate(Seat seat);
-  void watch(member m);
+  void watch(Member m);
   // True when `conn` was watching.
   bool unwatch(std::uint64_t conn);
   // True when `conn` was the owner.
@@ -53,9 +53,9 @@ class seating {
   std::size_t deliver_to_members(const std::shared_ptr<const std::string>& message) const;
 
  private:
-  std::vector<seat_slot> seats_;
-  std::vector<member> watchers_;
-  std::optional<member> owner_;  // its creator keeps an empty table open until it leaves
+  std::vector<SeatSlot> seats_;
+  std::vector<Member> watchers_;
+  std::optional<Member> owner_;  // its creator keeps an empty table open until it leaves
 };
 
 }  // namespace atout::server

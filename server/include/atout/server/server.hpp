@@ -19,12 +19,12 @@ class Store;
 
 namespace atout::server {
 
-class server {
+class Server {
  public:
-  explicit server(config cfg);
-  ~server();
-  server(const server&) = delete;
-  server& operator=(const server&) = delete;
+  explicit Server(Config cfg);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
 
   // Opens the database (refusing a corrupt, newer or unwritable one), rebuilds the matches it
   // holds unfinished, then binds and listens; says why when it cannot.
@@ -47,11 +47,11 @@ class server {
   // Waits until every action accepted so far is durably stored.
   void flush_persistence();
 
-  config cfg_;
+  Config cfg_;
   std::shared_ptr<store::Store> store_;
   net::io_context ioc_;
-  std::shared_ptr<context> ctx_;
-  std::shared_ptr<listener> listener_;
+  std::shared_ptr<Context> ctx_;
+  std::shared_ptr<Listener> listener_;
   std::vector<std::thread> threads_;
 };
 

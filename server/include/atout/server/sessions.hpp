@@ -11,22 +11,22 @@
 
 namespace atout::server {
 
-class ws_session;
+class WsSession;
 
-class sessions {
+class Sessions {
  public:
-  void add(std::uint64_t conn, std::weak_ptr<ws_session> s);
+  void add(std::uint64_t conn, std::weak_ptr<WsSession> s);
   // The connection closed: forget it, and its player's binding if it is still the one bound.
   void remove(std::uint64_t conn, const std::string& player_id);
   // Binds `player_id` to `conn` and returns the connection it was bound to before, if any.
-  std::shared_ptr<ws_session> bind(const std::string& player_id, std::uint64_t conn);
-  std::vector<std::shared_ptr<ws_session>> all() const;
+  std::shared_ptr<WsSession> bind(const std::string& player_id, std::uint64_t conn);
+  std::vector<std::shared_ptr<WsSession>> all() const;
   std::size_t count() const;
 
  private:
   // Touched once per connection open, hello and close: a mutex is simpler than an actor here.
   mutable std::mutex mutex_;
-  std::unordered_map<std::uint64_t, std::weak_ptr<ws_session>> by_conn_;
+  std::unordered_map<std::uint64_t, std::weak_ptr<WsSession>> by_conn_;
   std::unordered_map<std::string, std::uint64_t> by_player_;
 };
 

@@ -15,18 +15,18 @@ namespace atout::server {
 // Milliseconds since the Unix epoch, the store's unit of time.
 std::int64_t unix_ms();
 
-class store_journal : public journal {
+class StoreJournal : public Journal {
  public:
-  explicit store_journal(std::shared_ptr<store::Store> store);
+  explicit StoreJournal(std::shared_ptr<store::Store> store);
 
-  void match_started(const match_opened& m) override;
+  void match_started(const MatchOpened& m) override;
   void hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed, const std::string& commitment,
                     std::uint64_t first_seq) override;
   void action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action, bool by_server) override;
   void hand_ended(const std::string& match_id, const HandResult& result, std::uint64_t last_seq) override;
   void seat_changed(const std::string& match_id, Seat seat, const std::string& player_id) override;
   void match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,
-                   match_end why) override;
+                   MatchEnd why) override;
 
  private:
   std::shared_ptr<store::Store> store_;

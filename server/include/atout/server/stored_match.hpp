@@ -12,7 +12,7 @@
 namespace atout::server {
 
 // How a table ran, beside its rules: what matches.table_json keeps.
-struct stored_table {
+struct StoredTable {
   bool is_private = false;
   std::optional<std::string> invite;
   protocol::TableSettings settings;
@@ -22,14 +22,14 @@ struct stored_table {
 std::string table_json(bool is_private, const std::optional<std::string>& invite, const protocol::TableSettings& s);
 // Reads table_json back. A missing or unreadable row or field keeps its default, so a row written
 // before a setting existed still restores its table.
-stored_table read_table_json(const std::string& text);
+StoredTable read_table_json(const std::string& text);
 
 // A stored match as the engine's record: variant, options, match seed, first dealer and every
 // logged action in order; or why the rows do not make one.
-struct decoded_record {
+struct DecodedRecord {
   std::optional<Record> record;
   std::string error;
 };
-decoded_record decode_record(const store::MatchRow& m);
+DecodedRecord decode_record(const store::MatchRow& m);
 
 }  // namespace atout::server

@@ -22,51 +22,51 @@
 
 namespace atout::server {
 
-class lobby;
+class Lobby;
 
 // Everything a table starts from.
-struct table_init {
+struct TableInit {
   std::string id;        // "t<n>", shown in the lobby
   std::string match_id;  // random, unique across restarts; bound into deal commitments
   bool is_private = false;
   std::optional<std::string> invite;
   protocol::TableSettings settings;
   std::unique_ptr<State> state;  // a new match, dealt from a secret match seed
-  std::weak_ptr<server::lobby> lobby;
-  std::optional<member> owner;               // its creator keeps an empty table open until it leaves
-  std::shared_ptr<server::journal> journal;  // may be null: nothing is persisted
+  std::weak_ptr<server::Lobby> lobby;
+  std::optional<Member> owner;               // its creator keeps an empty table open until it leaves
+  std::shared_ptr<server::Journal> journal;  // may be null: nothing is persisted
   // Restoring a match after a restart (server/src/recovery.cpp): each seat held for its stored
   // player (conn == 0), the event seq reached, whether the match had started, and the hands whose
   // rows the store already keeps (those below this number).
-  std::vector<std::optional<member>> held;
+  std::vector<std::optional<Member>> held;
   std::uint64_t seq = 0;
   bool started = false;
   int hands_stored = 0;
-  std::shared_ptr<server::metrics> metrics;  // may be null: nothing is counted
-  std::shared_ptr<table_clock> clock;        // null: the steady clock
+  std::shared_ptr<server::Metrics> metrics;  // may be null: nothing is counted
+  std::shared_ptr<TableClock> clock;        // null: the steady clock
 };
 
-class table : public std::enable_shared_from_this<table> {
+class Table : public std::enable_shared_from_this<Table> {
  public:
   // A client that missed more events than this gets a snapshot instead of the events.
-  static constexpr std::uint64_t kMaxReplayEvents = seat_view::kMaxReplayEvents;
+  static constexpr std::uint64_t kMaxReplayEvents = SeatView::kMaxReplayEvents;
   // How long the server waits before playing for a seat whose player is away or disconnected.
   static constexpr std::chrono::milliseconds kAbsentDelay{1000};
 
   // The table starts the match once every seat is filled.
-  table(net::any_io_executor ex, table_init init);
+  Table(net::any_io_executor ex, TableInit init);
 
   const std::string& id() const { return id_; }
   const std::string& match_id() const { return match_id_; }
 
   // Each of these posts onto the table's strand and answers through the member's peer.
   // `last_seq`: the member takes back its held seat (or view) and gets only the events after it.
-  void sit(member m, std::optional<int> seat, protocol::RequestId id, std::optional<std::uint64_t> last_seq = {});
-  void spectate(member m, protocol::RequestId id, std::optional<std::uint64_t> last_seq = {});
-  void stand(member m, protocol::RequestId id);
-  void leave(member m, protocol::RequestId id);
-  void act(member m, Action action, protocol::RequestId id);
-  void chat(member m, std::string text, protocol::RequestId id);
+  void sit(Member m, std::optional<int> seat, protocol::RequestId id, std::optional<std::uint64_t> last_seq = {});
+  void spectate(Member m, protocol::RequestId id, std::optional<std::uint64_t> last_seq = {});
+  void stand(Member m, protocol::RequestId id);
+  void leave(Member m, protocol::RequestId id);
+  void act(Member m, Action action, protocol::RequestId id);
+  void chat(Member m, std::string text, protocol::RequestId id);
   // The connection closed. A seat in a running match is held for its player (who may resume
   // with their token and sit again); everything else the connection had here is released.
   void detach(std::uint64_t conn);
@@ -79,21 +79,21 @@ class table : public std::enable_shared_from_this<table> {
 
  private:
   // Where the table is in its life. A closed table has nobody left to play or watch.
-  enum class phase : std::uint8_t { waiting, running, finished, abandoned, closed };
+  enum class Lifecycle : std::uint8_t { waiting, running, finished, abandoned, closed };
 
-  void do_sit(member m, std::optional<int> seat, const protocol::RequestId& id, std::optional<std::uint64_t> last_seq);
-  void do_spectate(member m, const protocol::RequestId& id, std::optional<std::uint64_t> last_seq);
-  void do_stand(const member& m, const protocol::RequestId& id);
-  void do_leave(const member& m, const protocol::RequestId& id);
+  void do_sit(Member m, std::optional<int> seat, const protocol::RequestId& id, std::optional<std::uint64_t> last_seq);
+  void do_spectate(Member m, const protocol::RequestId& id, std::optional<std::uint64_t> last_seq);
+  void do_stand(const Member& m, const protocol::RequestId& id);
+  void do_leave(const Member& m, const protocol::RequestId& id);
   // `started`: when act() was called, for the action-latency metric of an accepted action.
-  void do_act(const member& m, const Action& action, const protocol::RequestId& id,
+  void do_act(const Member& m, const Action& action, const protocol::RequestId& id,
               std::chrono::steady_clock::time_point started);
-  void do_chat(const member& m, const std::string& text, const protocol::RequestId& id);
+  void do_chat(const Member& m, const std::string& text, const protocol::RequestId& id);
   void do_detach(std::uint64_t conn);
 
   // Every seat is filled: the match starts.
   void start_match();
-  bool running() const { return phase_ == phase::running; }
+  bool running() const { return phase_ == Lifecycle::running; }
   protocol::TableStatus status() const;
   // Times the turn of the seat to act, or stops the turn clock when nobody is to act.
   void schedule_turn();
@@ -101,15 +101,15 @@ class table : public std::enable_shared_from_this<table> {
   void start_reconnect_window(Seat seat);
   void on_reconnect_expired(Seat seat);
 
-  void reply_error(const std::weak_ptr<peer>& to, protocol::ErrorCode code, std::string message,
+  void reply_error(const std::weak_ptr<Peer>& to, protocol::ErrorCode code, std::string message,
                    const protocol::RequestId& id, std::optional<std::string> reason = std::nullopt);
   // Non-members of a private table are told it does not exist, so ids reveal nothing.
-  void reply_not_member(const member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
-  seat_view::facts facts() const;
-  void send_snapshot(const member& m, Seat seat);
+  void reply_not_member(const Member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
+  SeatView::Facts facts() const;
+  void send_snapshot(const Member& m, Seat seat);
   // Sends `m` the events after `last_seq` as `viewer` saw them; a snapshot when there are too
   // many or `last_seq` is not one of this table's.
-  void send_since(const member& m, Seat viewer, std::uint64_t last_seq);
+  void send_since(const Member& m, Seat viewer, std::uint64_t last_seq);
   // Sends every seat and watcher its own view of the event just produced. `ack`: the request id
   // that the acting seat's event answers (its connection asked for `ack: "event"`).
   void broadcast_event(protocol::EventKind kind, std::optional<protocol::LastAction> last,
@@ -130,13 +130,13 @@ class table : public std::enable_shared_from_this<table> {
   std::optional<std::string> invite_;
   protocol::TableSettings settings_;
   std::unique_ptr<State> state_;
-  std::weak_ptr<lobby> lobby_;
-  std::shared_ptr<server::journal> journal_;
-  std::shared_ptr<server::metrics> metrics_;
-  seating seating_;
-  table_clocks clocks_;
-  seat_view view_;
-  phase phase_ = phase::waiting;
+  std::weak_ptr<Lobby> lobby_;
+  std::shared_ptr<server::Journal> journal_;
+  std::shared_ptr<server::Metrics> metrics_;
+  Seating seating_;
+  TableClocks clocks_;
+  SeatView view_;
+  Lifecycle phase_ = Lifecycle::waiting;
   std::uint64_t seq_ = 0;
   std::optional<Seat> abandoned_by_;
   int hands_stored_ = 0;

@@ -11,27 +11,27 @@
 namespace atout::server {
 
 // One pending wake-up at a time, on the strand the timer was made for.
-class table_timer {
+class TableTimer {
  public:
-  using time_point = std::chrono::steady_clock::time_point;
-  virtual ~table_timer() = default;
+  using TimePoint = std::chrono::steady_clock::time_point;
+  virtual ~TableTimer() = default;
   // Runs `fn` on the strand at or after `when`, unless the wait is cancelled or replaced by a
   // newer one first: then `fn` never runs.
-  virtual void wait_until(time_point when, std::function<void()> fn) = 0;
+  virtual void wait_until(TimePoint when, std::function<void()> fn) = 0;
   virtual void cancel() = 0;
   // When the pending wait is due; time_point::max() when none is pending.
-  virtual time_point due() const = 0;
+  virtual TimePoint due() const = 0;
 };
 
-class table_clock {
+class TableClock {
  public:
-  using time_point = std::chrono::steady_clock::time_point;
-  virtual ~table_clock() = default;
-  virtual time_point now() const = 0;
-  virtual std::unique_ptr<table_timer> make_timer(net::strand<net::any_io_executor> strand) = 0;
+  using TimePoint = std::chrono::steady_clock::time_point;
+  virtual ~TableClock() = default;
+  virtual TimePoint now() const = 0;
+  virtual std::unique_ptr<TableTimer> make_timer(net::strand<net::any_io_executor> strand) = 0;
 };
 
 // The production clock: std::chrono::steady_clock, and a net::steady_timer per table_timer.
-std::shared_ptr<table_clock> steady_table_clock();
+std::shared_ptr<TableClock> steady_table_clock();
 
 }  // namespace atout::server

@@ -12,9 +12,9 @@
 
 namespace atout::server {
 
-class table_clocks {
+class TableClocks {
  public:
-  table_clocks(std::shared_ptr<table_clock> clock, net::strand<net::any_io_executor> strand, std::size_t seats);
+  TableClocks(std::shared_ptr<TableClock> clock, net::strand<net::any_io_executor> strand, std::size_t seats);
 
   // Times a turn of `length`; `on_timeout` runs on the strand when it is up, unless the turn is
   // timed again or stopped first.
@@ -34,11 +34,11 @@ class table_clocks {
  private:
   void wait_turn(std::function<void()> on_timeout);
 
-  std::shared_ptr<table_clock> clock_;
-  std::unique_ptr<table_timer> turn_;
-  table_clock::time_point turn_deadline_{};
+  std::shared_ptr<TableClock> clock_;
+  std::unique_ptr<TableTimer> turn_;
+  TableClock::TimePoint turn_deadline_{};
   bool turn_armed_ = false;
-  std::vector<std::unique_ptr<table_timer>> windows_;
+  std::vector<std::unique_ptr<TableTimer>> windows_;
 };
 
 }  // namespace atout::server
