@@ -31,13 +31,15 @@ int main(int argc, char** argv) {
   bots::SolverOptions so;
   if (plain)
     so = bots::SolverOptions{.table_bits = 0, .use_table = false, .merge_equivalent = false, .bounds = !nobounds};
+  if (const char* bits = std::getenv("ATOUT_SOLVER_TABLE_BITS")) so.table_bits = std::atoi(bits);
   bots::Solver solver(so);
-  std::printf("%-8s %-11s %7s %9s %9s %9s %11s\n", "variant", "contract", "deals", "median_ms", "p99_ms", "max_ms",
-              "mean_nodes");
+  std::printf("%-8s %-11s %7s %9s %9s %9s %11s %11s\n", "variant", "contract", "deals", "median_ms", "p99_ms", "max_ms",
+              "med_nodes", "mean_nodes");
   for (const Case& c : cases) {
     const Options options = bots::testing::options_of(c.variant);
     Rng rng(Seed{0x5eed, static_cast<std::uint64_t>(c.trump.mode) * 8 + static_cast<std::uint64_t>(c.trump.suit)});
     std::vector<double> ms;
+    std::vector<double> node_counts;
     double nodes = 0;
     for (int i = 0; i < deals; ++i) {
       const bots::Position p = bots::testing::random_deal(c.variant, options, rng, c.trump);
@@ -50,11 +52,19 @@ int main(int argc, char** argv) {
       const auto t1 = std::chrono::steady_clock::now();
       ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
       nodes += static_cast<double>(solver.nodes());
+      node_counts.push_back(static_cast<double>(solver.nodes()));
+      if (std::getenv("ATOUT_SOLVER_SLOW") && solver.nodes() > 5000000) {
+        std::printf("slow deal %d: %llu nodes, declarer %d, leader %d\n", i,
+                    static_cast<unsigned long long>(solver.nodes()), p.declarer_team, p.current);
+        for (int h = 0; h < 4; ++h) std::printf("  %s\n", to_string(p.hands[static_cast<std::size_t>(h)]).c_str());
+      }
     }
     every.insert(every.end(), ms.begin(), ms.end());
     std::sort(ms.begin(), ms.end());
-    std::printf("%-8s %-11s %7d %9.3f %9.3f %9.3f %11.0f\n", c.variant, to_string(c.trump).c_str(), deals,
-                ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back(), nodes / deals);
+    std::sort(node_counts.begin(), node_counts.end());
+    std::printf("%-8s %-11s %7d %9.3f %9.3f %9.3f %11.0f %11.0f\n", c.variant, to_string(c.trump).c_str(), deals,
+                ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back(), node_counts[node_counts.size() / 2],
+                nodes / deals);
   }
   std::sort(every.begin(), every.end());
   std::printf("%-20s %7zu %9.3f %9.3f %9.3f\n", "all", every.size(), every[every.size() / 2],

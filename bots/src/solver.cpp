@@ -165,6 +165,18 @@ struct Solver::Impl {
     return gained;
   }
 
+  // Plays the last trick out (one card in each hand still to play) and restores the state.
+  int play_out() {
+    const TrickState saved = ts;
+    const std::array<std::uint32_t, 4> saved_hands = hand;
+    bool terminal = false;
+    int gained = 0;
+    while (!terminal) gained += play(std::countr_zero(hand[static_cast<std::size_t>(ts.current)]), terminal);
+    ts = saved;
+    hand = saved_hands;
+    return gained;
+  }
+
   void keys(std::uint64_t& k1, std::uint64_t& k2) const {
     const std::uint32_t all = hand[0] | hand[1] | hand[2] | hand[3];
     const std::uint32_t bit0 = hand[1] | hand[3];
@@ -281,6 +293,8 @@ struct Solver::Impl {
 
   int search(int alpha, int beta) {
     ++nodes;
+    // The last trick: every card left is forced.
+    if (ts.tricks_left == 1) return play_out();
     const int seat = ts.current;
     Entry* e = nullptr;
     std::uint64_t k1 = 0, k2 = 0;

@@ -97,8 +97,15 @@ TEST_P(SolverEndgameSim, EveryCardValueEqualsMinimax) {
   }
 }
 
-// 10 shards x 1,000 endgames per variant; shard 0 also runs under the sanitizers.
-INSTANTIATE_TEST_SUITE_P(Variants, SolverEndgameSim, ::testing::ValuesIn(make_cases(10, 1000)), case_name);
+// Per variant 300 + 9 x 1,100 = 10,200 endgames; the small shard 0 is the one the sanitizers run.
+std::vector<SolverCase> endgame_cases() {
+  std::vector<SolverCase> out;
+  for (const std::string& v : all_variants())
+    for (int shard = 0; shard < 10; ++shard)
+      out.push_back({v, shard, shard == 0 ? 300 : 1100, overrides_for(v, shard)});
+  return out;
+}
+INSTANTIATE_TEST_SUITE_P(Variants, SolverEndgameSim, ::testing::ValuesIn(endgame_cases()), case_name);
 
 // ---- Whole deals against simpler searches ------------------------------------------------------
 
@@ -115,8 +122,8 @@ TEST_P(SolverDealSim, ValueEqualsSearchWithoutMergingOrBounds) {
     const Position p = random_deal(c.variant, options, rng);
     const int want = reference.value(p);
     ASSERT_EQ(solver.value(p), want) << describe(p);
-    // Every first lead's value, on one deal in ten.
-    if (i % 10 == 0) {
+    // Every first lead's value, on one deal in 25.
+    if (i % 25 == 0) {
       const Solution got = solver.solve(p);
       ASSERT_EQ(got.value, want) << describe(p);
       for (const CardValue& cv : got.cards) {
@@ -132,11 +139,11 @@ TEST_P(SolverDealSim, ValueEqualsSearchWithoutMergingOrBounds) {
   }
 }
 
-// Per variant 10 + 4 x 50 = 210 deals; the small shard 0 is the one the sanitizers run.
+// Per variant 3 + 4 x 50 = 203 deals; the small shard 0 is the one the sanitizers run.
 std::vector<SolverCase> deal_cases() {
   std::vector<SolverCase> out;
   for (const std::string& v : all_variants())
-    for (int shard = 0; shard < 5; ++shard) out.push_back({v, shard, shard == 0 ? 10 : 50, overrides_for(v, shard)});
+    for (int shard = 0; shard < 5; ++shard) out.push_back({v, shard, shard == 0 ? 3 : 50, overrides_for(v, shard)});
   return out;
 }
 INSTANTIATE_TEST_SUITE_P(Variants, SolverDealSim, ::testing::ValuesIn(deal_cases()), case_name);
@@ -221,8 +228,8 @@ TEST_P(SolverEngineSim, LegalCardsAndHandPointsMatchTheEngine) {
   EXPECT_GT(hands, 0);
 }
 
-// 3 shards x 2,000 positions per variant.
-INSTANTIATE_TEST_SUITE_P(Variants, SolverEngineSim, ::testing::ValuesIn(make_cases(3, 2000)), case_name);
+// 3 shards x 5,000 positions per variant.
+INSTANTIATE_TEST_SUITE_P(Variants, SolverEngineSim, ::testing::ValuesIn(make_cases(3, 5000)), case_name);
 
 }  // namespace
 }  // namespace atout::bots
