@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 #include "atout/bots/solver.hpp"
@@ -28,21 +29,24 @@ int main(int argc, char** argv) {
       {"coinche", Trump::all_trumps()},    {"belot", Trump::of(Suit::hearts)},   {"belot", Trump::no_trumps()},
       {"belot", Trump::all_trumps()},      {"bazar", Trump::of(Suit::hearts)},   {"bazar", Trump::no_trumps()}};
   std::vector<double> every;
+  std::vector<double> every_cpu;
   bots::SolverOptions so;
   if (plain)
     so = bots::SolverOptions{.table_bits = 0, .use_table = false, .merge_equivalent = false, .bounds = !nobounds};
   if (const char* bits = std::getenv("ATOUT_SOLVER_TABLE_BITS")) so.table_bits = std::atoi(bits);
   bots::Solver solver(so);
-  std::printf("%-8s %-11s %7s %9s %9s %9s %11s %11s\n", "variant", "contract", "deals", "median_ms", "p99_ms", "max_ms",
-              "med_nodes", "mean_nodes");
+  std::printf("%-8s %-11s %7s %9s %9s %9s %9s %9s %11s %11s\n", "variant", "contract", "deals", "median_ms", "p99_ms",
+              "max_ms", "cpu_med", "cpu_p99", "med_nodes", "mean_nodes");
   for (const Case& c : cases) {
     const Options options = bots::testing::options_of(c.variant);
     Rng rng(Seed{0x5eed, static_cast<std::uint64_t>(c.trump.mode) * 8 + static_cast<std::uint64_t>(c.trump.suit)});
     std::vector<double> ms;
+    std::vector<double> cpu_ms;  // process CPU time: what a shared, loaded machine does not inflate
     std::vector<double> node_counts;
     double nodes = 0;
     for (int i = 0; i < deals; ++i) {
       const bots::Position p = bots::testing::random_deal(c.variant, options, rng, c.trump);
+      const std::clock_t c0 = std::clock();
       const auto t0 = std::chrono::steady_clock::now();
       if (all) {
         solver.solve(p);
@@ -50,6 +54,8 @@ int main(int argc, char** argv) {
         solver.value(p);
       }
       const auto t1 = std::chrono::steady_clock::now();
+      const std::clock_t c1 = std::clock();
+      cpu_ms.push_back(1000.0 * static_cast<double>(c1 - c0) / CLOCKS_PER_SEC);
       ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
       nodes += static_cast<double>(solver.nodes());
       node_counts.push_back(static_cast<double>(solver.nodes()));
@@ -60,14 +66,18 @@ int main(int argc, char** argv) {
       }
     }
     every.insert(every.end(), ms.begin(), ms.end());
+    every_cpu.insert(every_cpu.end(), cpu_ms.begin(), cpu_ms.end());
     std::sort(ms.begin(), ms.end());
+    std::sort(cpu_ms.begin(), cpu_ms.end());
     std::sort(node_counts.begin(), node_counts.end());
-    std::printf("%-8s %-11s %7d %9.3f %9.3f %9.3f %11.0f %11.0f\n", c.variant, to_string(c.trump).c_str(), deals,
-                ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back(), node_counts[node_counts.size() / 2],
-                nodes / deals);
+    std::printf("%-8s %-11s %7d %9.3f %9.3f %9.3f %9.3f %9.3f %11.0f %11.0f\n", c.variant, to_string(c.trump).c_str(),
+                deals, ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back(), cpu_ms[cpu_ms.size() / 2],
+                cpu_ms[cpu_ms.size() * 99 / 100], node_counts[node_counts.size() / 2], nodes / deals);
   }
   std::sort(every.begin(), every.end());
-  std::printf("%-20s %7zu %9.3f %9.3f %9.3f\n", "all", every.size(), every[every.size() / 2],
-              every[every.size() * 99 / 100], every.back());
+  std::sort(every_cpu.begin(), every_cpu.end());
+  std::printf("%-20s %7zu %9.3f %9.3f %9.3f %9.3f %9.3f\n", "all", every.size(), every[every.size() / 2],
+              every[every.size() * 99 / 100], every.back(), every_cpu[every_cpu.size() / 2],
+              every_cpu[every_cpu.size() * 99 / 100]);
   return 0;
 }
