@@ -48,7 +48,7 @@ configure_asan() {
 configure_opt() {
   cmake -S "$root" -B "$opt" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATOUT_WERROR=ON \
     -DATOUT_BUILD_BENCH=OFF -DATOUT_BUILD_SERVER=OFF
-  cmake --build "$opt" -j "$jobs" --target atout_engine_tests
+  cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests
 }
 run_sims() {
   ctest --test-dir "$opt" -j "$jobs" --output-on-failure --timeout 900 -R "$sims_regex"

@@ -1,0 +1,83 @@
+// Solve times over fixed seeded deals: median, p99 and mean nodes of full 8-trick solves per
+// four-seat variant and contract mode, on one core. Usage: atout_solver_timing [deals] [all]
+// ("all": the value of every first card, not only the position's value).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+#include "atout/bots/solver.hpp"
+#include "bots/positions.hpp"
+
+int main(int argc, char** argv) {
+  using namespace atout;
+  const int deals = argc > 1 ? std::atoi(argv[1]) : 1000;
+  const bool all = argc > 2 && std::strcmp(argv[2], "all") == 0;
+  // "plain": alpha-beta without table or merged cards (the tests' reference); "nobounds": also
+  // without the bounds.
+  const bool plain = argc > 2 && std::strncmp(argv[2], "plain", 5) == 0;
+  const bool nobounds = argc > 2 && std::strcmp(argv[2], "plainnobounds") == 0;
+  struct Case {
+    const char* variant;
+    Trump trump;
+  };
+  const Case cases[] = {
+      {"french", Trump::of(Suit::hearts)}, {"coinche", Trump::of(Suit::hearts)}, {"coinche", Trump::no_trumps()},
+      {"coinche", Trump::all_trumps()},    {"belot", Trump::of(Suit::hearts)},   {"belot", Trump::no_trumps()},
+      {"belot", Trump::all_trumps()},      {"bazar", Trump::of(Suit::hearts)},   {"bazar", Trump::no_trumps()}};
+  std::vector<double> every;
+  std::vector<double> every_cpu;
+  bots::SolverOptions so;
+  if (plain)
+    so = bots::SolverOptions{.table_bits = 0, .use_table = false, .merge_equivalent = false, .bounds = !nobounds};
+  if (const char* bits = std::getenv("ATOUT_SOLVER_TABLE_BITS")) so.table_bits = std::atoi(bits);
+  bots::Solver solver(so);
+  std::printf("%-8s %-11s %7s %9s %9s %9s %9s %9s %11s %11s\n", "variant", "contract", "deals", "median_ms", "p99_ms",
+              "max_ms", "cpu_med", "cpu_p99", "med_nodes", "mean_nodes");
+  for (const Case& c : cases) {
+    const Options options = bots::testing::options_of(c.variant);
+    Rng rng(Seed{0x5eed, static_cast<std::uint64_t>(c.trump.mode) * 8 + static_cast<std::uint64_t>(c.trump.suit)});
+    std::vector<double> ms;
+    std::vector<double> cpu_ms;  // process CPU time: what a shared, loaded machine does not inflate
+    std::vector<double> node_counts;
+    double nodes = 0;
+    for (int i = 0; i < deals; ++i) {
+      const bots::Position p = bots::testing::random_deal(c.variant, options, rng, c.trump);
+      const std::clock_t c0 = std::clock();
+      const auto t0 = std::chrono::steady_clock::now();
+      if (all) {
+        solver.solve(p);
+      } else {
+        solver.value(p);
+      }
+      const auto t1 = std::chrono::steady_clock::now();
+      const std::clock_t c1 = std::clock();
+      cpu_ms.push_back(1000.0 * static_cast<double>(c1 - c0) / CLOCKS_PER_SEC);
+      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      nodes += static_cast<double>(solver.nodes());
+      node_counts.push_back(static_cast<double>(solver.nodes()));
+      if (std::getenv("ATOUT_SOLVER_SLOW") && solver.nodes() > 5000000) {
+        std::printf("slow deal %d: %llu nodes, declarer %d, leader %d\n", i,
+                    static_cast<unsigned long long>(solver.nodes()), p.declarer_team, p.current);
+        for (int h = 0; h < 4; ++h) std::printf("  %s\n", to_string(p.hands[static_cast<std::size_t>(h)]).c_str());
+      }
+    }
+    every.insert(every.end(), ms.begin(), ms.end());
+    every_cpu.insert(every_cpu.end(), cpu_ms.begin(), cpu_ms.end());
+    std::sort(ms.begin(), ms.end());
+    std::sort(cpu_ms.begin(), cpu_ms.end());
+    std::sort(node_counts.begin(), node_counts.end());
+    std::printf("%-8s %-11s %7d %9.3f %9.3f %9.3f %9.3f %9.3f %11.0f %11.0f\n", c.variant, to_string(c.trump).c_str(),
+                deals, ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back(), cpu_ms[cpu_ms.size() / 2],
+                cpu_ms[cpu_ms.size() * 99 / 100], node_counts[node_counts.size() / 2], nodes / deals);
+  }
+  std::sort(every.begin(), every.end());
+  std::sort(every_cpu.begin(), every_cpu.end());
+  std::printf("%-20s %7zu %9.3f %9.3f %9.3f %9.3f %9.3f\n", "all", every.size(), every[every.size() / 2],
+              every[every.size() * 99 / 100], every.back(), every_cpu[every_cpu.size() / 2],
+              every_cpu[every_cpu.size() * 99 / 100]);
+  return 0;
+}

@@ -1,0 +1,532 @@
+// The double-dummy solver: fail-soft alpha-beta on the declarer's points over bitmask hands, with a
+// transposition table at trick boundaries, equivalent cards merged and cheap bounds (docs/solver.md).
+#include "atout/bots/solver.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace atout::bots {
+
+namespace {
+
+constexpr int kInf = 30000;
+constexpr std::uint8_t kNoMove = 0xFF;
+// Trick flags: which sides have taken a trick so far (they decide whether a capot is still open).
+constexpr int kDeclarerTook = 1;
+constexpr int kDefenceTook = 2;
+
+constexpr std::uint32_t suit_bits(int suit) { return 0xFFu << (suit * 8); }
+// The internal indices strictly above `c` (within a suit, above means stronger).
+constexpr std::uint32_t above(int c) { return c >= 31 ? 0u : ~0u << (c + 1); }
+
+struct Entry {
+  std::uint64_t k1 = 0;
+  std::uint64_t k2 = 0;
+  std::int16_t lower = -kInf;
+  std::int16_t upper = kInf;
+  std::uint16_t generation = 0;
+  std::uint8_t move = kNoMove;
+};
+
+// The part of the state that a move changes besides the hands; saved and restored around a move.
+struct TrickState {
+  std::uint32_t set = 0;  // internal cards on the table
+  int count = 0;
+  int leader = 0;
+  int led = 0;       // suit led
+  int best = 0;      // internal index of the card holding the trick
+  int best_pos = 0;  // its position in the trick
+  int pts = 0;       // points on the table
+  int current = 0;
+  int tricks_left = 0;
+  int flags = 0;
+  int remaining = 0;  // points still in the hands
+};
+
+}  // namespace
+
+struct Solver::Impl {
+  SolverOptions opt;
+  std::vector<Entry> table;
+  std::uint64_t mask = 0;
+  std::uint16_t generation = 0;
+  std::uint64_t nodes = 0;
+
+  // The rules of the position, in internal indices (suit * 8 + strength under the contract).
+  int players = 4;
+  int declarer = 0;
+  std::uint32_t trump_mask = 0;  // the trump suit's cards in a suit contract
+  int beat_suits = 0;            // suits in which a player following suit must beat the best card
+  bool suit_mode = true;
+  bool partner_frees = true;
+  bool undertrump_forced = true;
+  std::array<int, kCards> pts{};
+  std::array<std::uint8_t, kCards> to_engine{};
+  int last = 10;
+  int capot_adjust = 0;  // what a declarer's capot adds to the future value
+
+  std::array<std::uint32_t, 4> hand{};
+  TrickState ts;
+
+  explicit Impl(SolverOptions o) : opt(o) {
+    if (opt.use_table) {
+      table.resize(std::size_t{1} << opt.table_bits);
+      mask = table.size() - 1;
+    }
+  }
+
+  int team(int seat) const { return seat & 1; }
+
+  bool beats(int c, int best) const {
+    if ((c >> 3) == (best >> 3)) return c > best;
+    return (trump_mask >> c) & 1u;
+  }
+
+  std::uint32_t legal(int seat) const {
+    const std::uint32_t h = hand[static_cast<std::size_t>(seat)];
+    if (ts.count == 0) return h;
+    const std::uint32_t follow = h & suit_bits(ts.led);
+    if (follow) {
+      if (((beat_suits >> ts.led) & 1) && (ts.best >> 3) == ts.led) {
+        const std::uint32_t over = follow & above(ts.best);
+        if (over) return over;
+      }
+      return follow;
+    }
+    if (!suit_mode) return h;
+    const std::uint32_t trumps = h & trump_mask;
+    if (!trumps) return h;
+    const bool partner_winning = players == 4 && ((ts.count - ts.best_pos) & 1) == 0;
+    if (partner_winning && partner_frees) return h;
+    if (!((trump_mask >> ts.best) & 1u)) return trumps;
+    const std::uint32_t over = trumps & above(ts.best);
+    if (over) return over;
+    return undertrump_forced ? trumps : h;
+  }
+
+  // Keeps one card of each run of equivalent cards: cards of one hand, adjacent among the cards
+  // still live (in a hand or on the table) and worth the same points. The top of a run stays.
+  std::uint32_t merge(std::uint32_t moves, int seat) const {
+    if (!opt.merge_equivalent) return moves;
+    const std::uint32_t h = hand[static_cast<std::size_t>(seat)];
+    const std::uint32_t live = hand[0] | hand[1] | hand[2] | hand[3] | ts.set;
+    std::uint32_t out = moves;
+    for (std::uint32_t m = moves; m; m &= m - 1) {
+      const int c = std::countr_zero(m);
+      const std::uint32_t up = live & suit_bits(c >> 3) & above(c);
+      if (!up) continue;
+      const int next = std::countr_zero(up);
+      if (((h >> next) & 1u) && pts[static_cast<std::size_t>(next)] == pts[static_cast<std::size_t>(c)])
+        out &= ~(1u << c);
+    }
+    return out;
+  }
+
+  // Plays internal card `c`; returns the declarer's points gained (a completed trick, the last
+  // trick, the capot adjustments) and sets `terminal` when the deal is over.
+  int play(int c, bool& terminal) {
+    const int seat = ts.current;
+    hand[static_cast<std::size_t>(seat)] &= ~(1u << c);
+    const int p = pts[static_cast<std::size_t>(c)];
+    ts.remaining -= p;
+    if (ts.count == 0) {
+      ts.leader = seat;
+      ts.led = c >> 3;
+      ts.best = c;
+      ts.best_pos = 0;
+    } else if (beats(c, ts.best)) {
+      ts.best = c;
+      ts.best_pos = ts.count;
+    }
+    ts.set |= 1u << c;
+    ts.pts += p;
+    ++ts.count;
+    terminal = false;
+    if (ts.count < players) {
+      ts.current = seat + 1 == players ? 0 : seat + 1;
+      return 0;
+    }
+    const int winner = (ts.leader + ts.best_pos) % players;
+    const bool decl = team(winner) == declarer;
+    int gained = decl ? ts.pts : 0;
+    ts.flags |= decl ? kDeclarerTook : kDefenceTook;
+    --ts.tricks_left;
+    ts.count = 0;
+    ts.set = 0;
+    ts.pts = 0;
+    ts.current = winner;
+    if (ts.tricks_left == 0) {
+      terminal = true;
+      if (decl) gained += last;
+      if (!(ts.flags & kDefenceTook)) gained += capot_adjust;
+      // A capot by the defence: the declarer scores 0 either way, and the defence prefers it.
+      if (!(ts.flags & kDeclarerTook)) gained -= 1;
+    }
+    return gained;
+  }
+
+  // Plays the last trick out (one card in each hand still to play) and restores the state.
+  int play_out() {
+    const TrickState saved = ts;
+    const std::array<std::uint32_t, 4> saved_hands = hand;
+    bool terminal = false;
+    int gained = 0;
+    while (!terminal) gained += play(std::countr_zero(hand[static_cast<std::size_t>(ts.current)]), terminal);
+    ts = saved;
+    hand = saved_hands;
+    return gained;
+  }
+
+  void keys(std::uint64_t& k1, std::uint64_t& k2) const {
+    const std::uint32_t all = hand[0] | hand[1] | hand[2] | hand[3];
+    const std::uint32_t bit0 = hand[1] | hand[3];
+    const std::uint32_t bit1 = hand[2] | hand[3];
+    k1 = all | (std::uint64_t{bit0} << 32);
+    k2 = bit1 | (std::uint64_t(ts.current | (ts.flags << 2)) << 32);
+  }
+  Entry* probe(std::uint64_t k1, std::uint64_t k2) {
+    std::uint64_t h = k1 * 0x9E3779B97F4A7C15ull ^ (k2 + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    return &table[static_cast<std::size_t>(h & mask)];
+  }
+
+  // Move ordering: a higher score is tried first.
+  int order_score(int c, int seat) const {
+    const int p = pts[static_cast<std::size_t>(c)];
+    const std::uint32_t live_other = (hand[0] | hand[1] | hand[2] | hand[3]) & ~hand[static_cast<std::size_t>(seat)];
+    if (ts.count == 0) {
+      // Leading: a master card (no live card above it in other hands) first, most points first;
+      // then low cards.
+      const bool master = !(live_other & suit_bits(c >> 3) & above(c));
+      const bool trump = (trump_mask >> c) & 1u;
+      if (master) return 200 + p + (trump ? 50 : 0);
+      return 100 - p - (c & 7);
+    }
+    const bool last_to_play = ts.count == players - 1;
+    const bool wins = beats(c, ts.best);
+    const int holder = (ts.leader + ts.best_pos) % players;
+    const bool partner_holds = players == 4 && team(holder) == team(seat);
+    if (wins) {
+      // Taking the trick: with a card nobody still to play can beat, the best.
+      const bool safe = last_to_play || !(live_other & suit_bits(c >> 3) & above(c));
+      return (safe ? 300 : 150) + p + (safe ? 0 : (c & 7));
+    }
+    if (partner_holds) {
+      const bool partner_safe = last_to_play || !(live_other & suit_bits(ts.best >> 3) & above(ts.best));
+      return partner_safe ? 250 + p : 100 - p;
+    }
+    return 100 - p - (c & 7);
+  }
+
+  // Bounds on the future value at a trick boundary: the points still out (with the capot still
+  // open or not) and the leader's quick tricks, the masters it can cash one after the other.
+  struct Bounds {
+    int lo = 0;
+    int hi = 0;
+  };
+  Bounds bounds() const {
+    const int base = ts.remaining + ts.pts + last;
+    const bool capot_open = !(ts.flags & kDefenceTook);
+    const bool defence_capot_open = !(ts.flags & kDeclarerTook);
+    Bounds b;
+    b.hi = capot_open ? std::max(base, base + capot_adjust) : base;
+    b.lo = defence_capot_open ? -1 : 0;
+    if (capot_open) b.lo = std::min(b.lo, base + capot_adjust);
+    if (ts.count != 0 || (capot_open && capot_adjust < 0)) return b;
+    const int leader = ts.current;
+    const std::uint32_t mine = hand[static_cast<std::size_t>(leader)];
+    const std::uint32_t all = hand[0] | hand[1] | hand[2] | hand[3];
+    int quick = 0, sure = 0;
+    for (int suit = 0; suit < 4; ++suit) {
+      std::uint32_t live = all & suit_bits(suit);
+      int k = 0, p = 0;
+      while (live) {
+        const int top = 31 - std::countl_zero(live);
+        if (!((mine >> top) & 1u)) break;
+        ++k;
+        p += pts[static_cast<std::size_t>(top)];
+        live &= ~(1u << top);
+      }
+      if (k == 0) continue;
+      if (suit_mode && !((trump_mask >> (suit * 8)) & 1u)) {
+        // A plain master wins only while no opponent with a trump is void: cap by their length.
+        for (int o = 1; o < players; o += 2) {
+          const std::uint32_t h = hand[static_cast<std::size_t>((leader + o) % players)];
+          if (h & trump_mask) {
+            const int len = std::popcount(h & suit_bits(suit));
+            if (len < k) {
+              // Only the top `len` masters are sure.
+              std::uint32_t run = all & suit_bits(suit);
+              k = len;
+              p = 0;
+              for (int j = 0; j < len; ++j) {
+                const int top = 31 - std::countl_zero(run);
+                p += pts[static_cast<std::size_t>(top)];
+                run &= ~(1u << top);
+              }
+            }
+          }
+        }
+      }
+      quick += k;
+      sure += p;
+    }
+    if (quick == 0) return b;
+    if (team(leader) == declarer) {
+      if (quick >= ts.tricks_left) {
+        b.lo = b.hi = capot_open ? base + capot_adjust : base;
+      } else {
+        b.lo = std::max(b.lo, sure);
+        if (defence_capot_open) b.lo = std::max(b.lo, 0);
+      }
+    } else {
+      if (quick >= ts.tricks_left) {
+        b.lo = b.hi = defence_capot_open ? -1 : 0;
+      } else {
+        b.hi = std::min(b.hi, base - sure);
+        if (capot_open) b.lo = std::min(defence_capot_open ? -1 : 0, b.lo);
+        b.lo = std::min(b.lo, b.hi);
+      }
+    }
+    return b;
+  }
+
+  int search(int alpha, int beta) {
+    ++nodes;
+    // The last trick: every card left is forced.
+    if (ts.tricks_left == 1) return play_out();
+    const int seat = ts.current;
+    Entry* e = nullptr;
+    std::uint64_t k1 = 0, k2 = 0;
+    std::uint8_t tt_move = kNoMove;
+    const bool boundary = ts.count == 0;
+    if (boundary) {
+      if (opt.bounds) {
+        const Bounds b = bounds();
+        if (b.lo >= beta) return b.lo;
+        if (b.hi <= alpha) return b.hi;
+      }
+      if (opt.use_table) {
+        keys(k1, k2);
+        e = probe(k1, k2);
+        if (e->generation == generation && e->k1 == k1 && e->k2 == k2) {
+          if (e->lower >= beta) return e->lower;
+          if (e->upper <= alpha) return e->upper;
+          if (e->lower == e->upper) return e->lower;
+          alpha = std::max(alpha, static_cast<int>(e->lower));
+          beta = std::min(beta, static_cast<int>(e->upper));
+          tt_move = e->move;
+        }
+      }
+    }
+    const std::uint32_t moves = merge(legal(seat), seat);
+    std::array<std::uint8_t, 16> list{};
+    std::array<int, 16> score{};
+    int n = 0;
+    for (std::uint32_t m = moves; m; m &= m - 1) {
+      const int c = std::countr_zero(m);
+      const int s = c == tt_move ? 1000 : order_score(c, seat);
+      int i = n++;
+      while (i > 0 && score[static_cast<std::size_t>(i - 1)] < s) {
+        score[static_cast<std::size_t>(i)] = score[static_cast<std::size_t>(i - 1)];
+        list[static_cast<std::size_t>(i)] = list[static_cast<std::size_t>(i - 1)];
+        --i;
+      }
+      score[static_cast<std::size_t>(i)] = s;
+      list[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(c);
+    }
+    const bool maximise = team(seat) == declarer;
+    const int a0 = alpha, b0 = beta;
+    int best = maximise ? -kInf : kInf;
+    std::uint8_t best_move = kNoMove;
+    for (int i = 0; i < n; ++i) {
+      const int c = list[static_cast<std::size_t>(i)];
+      const TrickState saved = ts;
+      bool terminal = false;
+      const int gained = play(c, terminal);
+      const int v = terminal ? gained : gained + search(alpha - gained, beta - gained);
+      ts = saved;
+      hand[static_cast<std::size_t>(seat)] |= 1u << c;
+      if (maximise) {
+        if (v > best) {
+          best = v;
+          best_move = static_cast<std::uint8_t>(c);
+        }
+        alpha = std::max(alpha, best);
+      } else {
+        if (v < best) {
+          best = v;
+          best_move = static_cast<std::uint8_t>(c);
+        }
+        beta = std::min(beta, best);
+      }
+      if (alpha >= beta) break;
+    }
+    if (e) {
+      if (!(e->generation == generation && e->k1 == k1 && e->k2 == k2)) {
+        *e = Entry{};
+        e->k1 = k1;
+        e->k2 = k2;
+        e->generation = generation;
+      }
+      if (best <= a0) {
+        e->upper = static_cast<std::int16_t>(std::min(static_cast<int>(e->upper), best));
+      } else if (best >= b0) {
+        e->lower = static_cast<std::int16_t>(std::max(static_cast<int>(e->lower), best));
+      } else {
+        e->lower = e->upper = static_cast<std::int16_t>(best);
+      }
+      e->move = best_move;
+    }
+    return best;
+  }
+
+  // Loads `p` into the internal state; returns the declarer's points already won.
+  int load(const Position& p) {
+    players = p.rules.players;
+    declarer = p.declarer_team;
+    suit_mode = p.trump.mode == Mode::suit;
+    partner_frees = p.rules.partner_master_frees;
+    undertrump_forced = p.rules.undertrump == Undertrump::forced;
+    trump_mask = suit_mode ? suit_bits(static_cast<int>(p.trump.suit)) : 0u;
+    beat_suits = 0;
+    if (suit_mode) beat_suits = 1 << static_cast<int>(p.trump.suit);
+    if (p.trump.mode == Mode::all_trumps && p.rules.all_trumps_must_beat) beat_suits = 0xF;
+    std::array<int, kCards> to_internal{};
+    for (int i = 0; i < kCards; ++i) {
+      const Card c = Card::from_index(i);
+      const int internal = static_cast<int>(c.suit()) * 8 + strength(p.trump, c);
+      to_internal[static_cast<std::size_t>(i)] = internal;
+      to_engine[static_cast<std::size_t>(internal)] = static_cast<std::uint8_t>(i);
+      pts[static_cast<std::size_t>(internal)] = p.value.points[static_cast<std::size_t>(i)];
+    }
+    auto convert = [&](CardSet s) {
+      std::uint32_t out = 0;
+      for (Card c : s) out |= 1u << to_internal[static_cast<std::size_t>(c.index())];
+      return out;
+    };
+    hand = {};
+    ts = TrickState{};
+    for (int s = 0; s < players; ++s) {
+      hand[static_cast<std::size_t>(s)] = convert(p.hands[static_cast<std::size_t>(s)]);
+      for (Card c : p.hands[static_cast<std::size_t>(s)])
+        ts.remaining += p.value.points[static_cast<std::size_t>(c.index())];
+    }
+    ts.count = p.trick.count;
+    ts.leader = p.trick.leader;
+    ts.current = p.current;
+    if (ts.count > 0) {
+      ts.led = static_cast<int>(p.trick.led());
+      ts.best = to_internal[static_cast<std::size_t>(p.trick.cards[p.trick.win].index())];
+      ts.best_pos = p.trick.win;
+      for (int i = 0; i < ts.count; ++i) {
+        const Card c = p.trick.cards[static_cast<std::size_t>(i)];
+        ts.set |= 1u << to_internal[static_cast<std::size_t>(c.index())];
+        ts.pts += p.value.points[static_cast<std::size_t>(c.index())];
+      }
+    }
+    ts.tricks_left = p.tricks_left();
+    if (p.tricks_won[static_cast<std::size_t>(declarer)] > 0) ts.flags |= kDeclarerTook;
+    if (p.tricks_won[static_cast<std::size_t>(1 - declarer)] > 0) ts.flags |= kDefenceTook;
+    last = p.value.last_trick;
+    const int total = p.points[0] + p.points[1] + ts.remaining + ts.pts + last;
+    capot_adjust = p.value.capot_rule == CapotRule::replace ? p.value.capot - total : p.value.capot;
+    nodes = 0;
+    if (++generation == 0) {
+      std::fill(table.begin(), table.end(), Entry{});
+      generation = 1;
+    }
+    return p.points[static_cast<std::size_t>(declarer)];
+  }
+
+  static int final_points(int past, int future) { return std::max(0, past + future); }
+
+  // The exact value by zero-window searches that halve the range [lo, hi]; the table keeps the
+  // bounds each one proves, so the later ones revisit little.
+  int exact() {
+    // Mid-trick roots get the remaining-points bounds only.
+    const Bounds b = bounds();
+    int lo = b.lo;
+    int hi = b.hi;
+    // Without a table, each zero-window search would start from nothing: one full window instead.
+    if (!opt.use_table) return search(lo - 1, hi + 1);
+    while (lo < hi) {
+      const int mid = lo + (hi - lo + 1) / 2;
+      const int v = search(mid - 1, mid);
+      if (v >= mid) {
+        lo = v;
+      } else {
+        hi = v;
+      }
+    }
+    return lo;
+  }
+};
+
+Solver::Solver(SolverOptions options) : impl_(std::make_unique<Impl>(options)) {}
+Solver::~Solver() = default;
+
+std::uint64_t Solver::nodes() const { return impl_->nodes; }
+
+int Solver::value(const Position& p) {
+  const int past = impl_->load(p);
+  return Impl::final_points(past, impl_->exact());
+}
+
+Solution Solver::solve(const Position& p) {
+  Impl& s = *impl_;
+  const int past = s.load(p);
+  Solution out;
+  const int seat = s.ts.current;
+  const std::uint32_t legal = s.legal(seat);
+  const std::uint32_t reps = s.merge(legal, seat);
+  const bool maximise = s.team(seat) == s.declarer;
+  std::array<int, kCards> values{};
+  // Each representative card with a full window; the table carries over from one to the next.
+  for (std::uint32_t m = reps; m; m &= m - 1) {
+    const int c = std::countr_zero(m);
+    const TrickState saved = s.ts;
+    bool terminal = false;
+    const int gained = s.play(c, terminal);
+    const int v = terminal ? gained : gained + s.exact();
+    s.ts = saved;
+    s.hand[static_cast<std::size_t>(seat)] |= 1u << c;
+    values[static_cast<std::size_t>(c)] = v;
+  }
+  // A merged card takes the value of the top of its run.
+  const std::uint32_t live = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3] | s.ts.set;
+  for (int c = 31; c >= 0; --c) {
+    if (!((legal >> c) & 1u) || ((reps >> c) & 1u)) continue;
+    const int next = std::countr_zero(live & suit_bits(c >> 3) & above(c));
+    values[static_cast<std::size_t>(c)] = values[static_cast<std::size_t>(next)];
+  }
+  int best = maximise ? -kInf : kInf;
+  for (std::uint32_t m = legal; m; m &= m - 1) {
+    const int c = std::countr_zero(m);
+    const int v = values[static_cast<std::size_t>(c)];
+    out.cards.push_back({Card::from_index(s.to_engine[static_cast<std::size_t>(c)]), Impl::final_points(past, v)});
+    best = maximise ? std::max(best, v) : std::min(best, v);
+  }
+  std::sort(out.cards.begin(), out.cards.end(),
+            [](const CardValue& a, const CardValue& b) { return a.card.index() < b.card.index(); });
+  out.value = Impl::final_points(past, best);
+  for (const CardValue& cv : out.cards)
+    if (cv.value == out.value) {
+      out.best = cv.card;
+      break;
+    }
+  out.nodes = s.nodes;
+  return out;
+}
+
+CardSet solver_legal(const Position& p) {
+  Solver::Impl s(SolverOptions{.table_bits = 0, .use_table = false});
+  s.load(p);
+  const std::uint32_t legal = s.legal(s.ts.current);
+  CardSet out;
+  for (std::uint32_t m = legal; m; m &= m - 1)
+    out.insert(Card::from_index(s.to_engine[static_cast<std::size_t>(std::countr_zero(m))]));
+  return out;
+}
+
+}  // namespace atout::bots

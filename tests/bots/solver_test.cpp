@@ -1,0 +1,178 @@
+// The solver on small hand-made positions, each citing the rule it checks.
+#include "atout/bots/solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "positions.hpp"
+
+namespace atout::bots {
+namespace {
+
+Card card(const char* text) { return *parse_card(text); }
+CardSet cards(std::initializer_list<const char*> texts) {
+  CardSet s;
+  for (const char* t : texts) s.insert(card(t));
+  return s;
+}
+
+// A four-seat position of `variant` under `trump`: `hands` by seat, `on_table` played from `leader`.
+Position make(const std::string& variant, Trump trump, std::vector<CardSet> hands, Seat leader,
+              std::vector<const char*> on_table = {}, Options overrides = {}) {
+  const Options options = testing::options_of(variant, overrides);
+  Position p;
+  p.trump = trump;
+  p.rules = find_variant(variant)->play_rules(options);
+  p.value = *hand_value(variant, options, trump);
+  for (std::size_t s = 0; s < hands.size(); ++s) p.hands[s] = hands[s];
+  p.trick.leader = leader;
+  for (const char* c : on_table) p.trick.add(card(c), trump);
+  p.current = static_cast<Seat>((leader + p.trick.count) % p.rules.players);
+  p.declarer_team = 0;
+  // Both sides have taken a trick already, unless a test says otherwise: no capot is open.
+  p.tricks_won = {3, 3};
+  return p;
+}
+
+int value_of(const Solution& s, const char* c) {
+  for (const CardValue& cv : s.cards)
+    if (cv.card == card(c)) return cv.value;
+  ADD_FAILURE() << c << " is not a legal card";
+  return -1;
+}
+
+TEST(Solver, LastTrickIsWorthTen) {
+  // Dix de der: the last trick brings 10 to the side that takes it.
+  // Hearts trump; seat 0 leads the ace of spades and takes the trick (11 + 0 + 0 + 0).
+  Position p = make("french", Trump::of(Suit::hearts), {cards({"AS"}), cards({"7S"}), cards({"8S"}), cards({"7C"})}, 0);
+  Solver solver;
+  EXPECT_EQ(solver.value(p), 11 + 10);
+  // The same trick won by the defence leaves the declarer nothing.
+  p.declarer_team = 1;
+  EXPECT_EQ(solver.value(p), 0);
+}
+
+TEST(Solver, MustOvertrumpAnOpponentsTrump) {
+  // French rules: void in the suit led, an opponent has trumped: overtrump if able.
+  // Seat 0 led AS, seat 1 trumped with 10H; seat 2 (void in spades) holds 9H and QH: only 9H.
+  const Position p =
+      make("french", Trump::of(Suit::hearts),
+           {cards({}), cards({}), cards({"9H", "QH", "7C"}), cards({"7S", "8S", "9S"})}, 0, {"AS", "TH"});
+  EXPECT_EQ(solver_legal(p), cards({"9H"}));
+}
+
+TEST(Solver, UndertrumpIsForcedOrFreeByTheVariant) {
+  // Cannot overtrump the opponent's trump: french forces a lower trump, bazar leaves a free discard.
+  const std::vector<CardSet> hands = {cards({}), cards({}), cards({"QH", "7C"}), cards({"7S", "8S"})};
+  EXPECT_EQ(solver_legal(make("french", Trump::of(Suit::hearts), hands, 0, {"AS", "JH"})), cards({"QH"}));
+  EXPECT_EQ(solver_legal(make("bazar", Trump::of(Suit::hearts), hands, 0, {"AS", "JH"})), cards({"QH", "7C"}));
+}
+
+TEST(Solver, PartnerHoldingTheTrickFreesTheDiscard) {
+  // Void in the suit led while the partner holds the trick: any card, even with trumps in hand.
+  const Position p = make("coinche", Trump::of(Suit::hearts),
+                          {cards({}), cards({"7S"}), cards({"QH", "7C"}), cards({"8S"})}, 0, {"AS", "8D"});
+  EXPECT_EQ(solver_legal(p), cards({"QH", "7C"}));
+}
+
+TEST(Solver, AllTrumpsFollowerMustBeat) {
+  // All Trumps (coinche, Bulgarian belot): following suit, beat the best card of the suit if able.
+  const std::vector<CardSet> hands = {cards({}), cards({"9S", "KS", "7C"}), cards({"8S"}), cards({"7S"})};
+  EXPECT_EQ(solver_legal(make("coinche", Trump::all_trumps(), hands, 0, {"AS"})), cards({"9S"}));
+  // The coinche option that turns the rule off: any spade.
+  EXPECT_EQ(solver_legal(make("coinche", Trump::all_trumps(), hands, 0, {"AS"}, {{"all_trumps_must_beat", false}})),
+            cards({"9S", "KS"}));
+  // No Trumps: follow suit, no need to beat.
+  EXPECT_EQ(solver_legal(make("coinche", Trump::no_trumps(), hands, 0, {"AS"})), cards({"9S", "KS"}));
+}
+
+TEST(Solver, CapotReplacesTheCardPoints) {
+  // French: a side that takes every trick scores 250 (the `capot` option: 250 or 252) in place of
+  // its cards and the last trick.
+  Position p = make("french", Trump::of(Suit::hearts), {cards({"AS"}), cards({"7S"}), cards({"8S"}), cards({"7C"})}, 0);
+  p.tricks_won = {7, 0};
+  p.points = {141, 0};
+  Solver solver;
+  EXPECT_EQ(solver.value(p), 250);
+  p = make("french", Trump::of(Suit::hearts), {cards({"AS"}), cards({"7S"}), cards({"8S"}), cards({"7C"})}, 0, {},
+           {{"capot", 252}});
+  p.tricks_won = {7, 0};
+  EXPECT_EQ(solver.value(p), 252);
+}
+
+TEST(Solver, KaputAddsNinetyInBelot) {
+  // Bulgarian belot: kaput (every trick) adds 90 to the card points and last trick.
+  Position p = make("belot", Trump::of(Suit::hearts), {cards({"AS"}), cards({"7S"}), cards({"8S"}), cards({"7C"})}, 0);
+  p.tricks_won = {7, 0};
+  p.points = {141, 0};
+  Solver solver;
+  EXPECT_EQ(solver.value(p), 141 + 11 + 10 + 90);
+}
+
+TEST(Solver, DeclarerKeepsTheCapot) {
+  // Two tricks left and the declarer's side has every trick so far (a capot is 250 in french).
+  // Leading the ace of spades draws the ten and the king then wins the last trick: capot. Leading
+  // the king first loses it to the ten, and the nine of diamonds takes the last trick.
+  Position p = make("french", Trump::of(Suit::hearts),
+                    {cards({"AS", "KS"}), cards({"TS", "7D"}), cards({"7S", "8D"}), cards({"8S", "9D"})}, 0);
+  p.tricks_won = {6, 0};
+  p.points = {100, 0};
+  Solver solver;
+  const Solution s = solver.solve(p);
+  EXPECT_EQ(value_of(s, "AS"), 250);
+  EXPECT_EQ(value_of(s, "KS"), 100);
+  EXPECT_EQ(s.value, 250);
+  EXPECT_EQ(s.best, card("AS"));
+}
+
+TEST(Solver, ValuesOfEveryCardAndEquivalentCards) {
+  // The 7 and 8 of clubs are worth nothing and adjacent once the 9 is gone: one is searched, both
+  // get its value. The king and queen are adjacent too but worth 4 and 3, so they stay apart.
+  Position p = make("coinche", Trump::of(Suit::hearts),
+                    {cards({"7C", "8C", "KC", "QC"}), cards({"AC", "9S", "8S", "7S"}), cards({"TC", "TS", "KS", "QS"}),
+                     cards({"JC", "AS", "JS", "7D"})},
+                    0);
+  Solver solver;
+  const Solution s = solver.solve(p);
+  ASSERT_EQ(s.cards.size(), 4u);
+  EXPECT_EQ(value_of(s, "7C"), value_of(s, "8C"));
+  const std::vector<CardValue> want = testing::minimax_cards(p);
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(s.cards[i].value, want[i].value) << to_string(want[i].card);
+}
+
+TEST(Solver, PositionFromAMatchInPlay) {
+  // A match brought to its play phase by the engine gives a position whose legal cards are the
+  // engine's.
+  Record header;
+  header.variant = "coinche";
+  header.deal.seed = Seed{1, 2};
+  std::unique_ptr<State> state = create_state(header).state;
+  std::vector<Action> legal;
+  for (int i = 0; i < 1000 && state->phase() != Phase::playing; ++i) {
+    state->legal_actions(legal);
+    // The last bid before three passes: bid 80 once, then pass.
+    Action a = legal.front();
+    for (const Action& x : legal)
+      if (x.type == ActionType::bid && x.value == 80 && !x.capot) a = x;
+    state->apply(a);
+  }
+  ASSERT_EQ(state->phase(), Phase::playing);
+  const std::optional<Position> p = position_from(*state);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->tricks_left(), 8);
+  state->legal_actions(legal);
+  CardSet engine_cards;
+  for (const Action& a : legal)
+    if (a.type == ActionType::play) engine_cards.insert(a.card);
+  EXPECT_EQ(solver_legal(*p), engine_cards);
+  Solver solver;
+  const Solution s = solver.solve(*p);
+  EXPECT_EQ(static_cast<int>(s.cards.size()), engine_cards.size());
+  EXPECT_GE(s.value, 0);
+  EXPECT_LE(s.value, 250);
+}
+
+}  // namespace
+}  // namespace atout::bots
