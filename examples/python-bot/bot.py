@@ -7,10 +7,12 @@ Written against Debian's python3-websockets (10.x); run it with Debian's own /us
     bot.py --url ws://127.0.0.1:8080/ws --create duel             # create a table, print its id, sit
     bot.py --url ws://127.0.0.1:8080/ws --table t7 [--seat 2]     # sit at a given table
     bot.py ... --ack event                                        # no `accepted` replies to actions
+    bot.py ... --drop-after 20                                    # leave once, then resume
 
 It picks uniformly among the actions the server lists in its observation's `legal` field, so it
-plays any variant the server offers without knowing its rules. Exit status: 0 when the match ended,
-1 on an error reply or a dropped connection.
+plays any variant the server offers without knowing its rules. It keeps its token and the seq of
+the last event it handled, so that it can resume its seat after a drop. Exit status: 0 when the
+match ended, 1 on an error reply or a dropped connection.
 """
 import argparse
 import asyncio
@@ -22,11 +24,17 @@ import websockets
 
 
 class Bot:
-    def __init__(self, ws, name, rng):
-        self.ws = ws
+    def __init__(self, url, name, rng, ack):
+        self.url = url
         self.name = name
         self.rng = rng
+        self.ack = ack
+        self.ws = None
         self.next_id = 1
+        self.pending = []
+        self.token = None
+        self.table_id = None
+        self.last_seq = None  # the seq of the last event of our table that we handled
 
     async def request(self, message):
         """Sends a request and returns its reply; events that arrive meanwhile are kept."""
@@ -41,9 +49,23 @@ class Bot:
                 return reply
             self.pending.append(reply)
 
-    async def run(self, args):
+    async def connect(self):
+        """Opens the connection and says hello: with our token and where we were, after a drop."""
+        self.ws = await websockets.connect(self.url, max_size=2**22)
         self.pending = []
-        welcome = await self.request({"type": "hello", "protocol": 1, "name": self.name, "ack": args.ack})
+        hello = {"type": "hello", "protocol": 1, "name": self.name, "ack": self.ack}
+        if self.token:
+            hello["token"] = self.token
+            if self.table_id and self.last_seq is not None:
+                # The server sends what we missed (each marked "replayed"; only the current event
+                # keeps its legal list), then leaves us on the current view.
+                hello["resume"] = [{"table_id": self.table_id, "last_seq": self.last_seq}]
+        welcome = await self.request(hello)
+        self.token = welcome["token"]
+        return welcome
+
+    async def run(self, args):
+        welcome = await self.connect()
         log(f"{self.name} is {welcome['player_id']}")
 
         table_id = args.table
@@ -58,15 +80,28 @@ class Bot:
             sit["seat"] = args.seat
         seated = await self.request(sit)
         seat = seated["seat"]
+        self.table_id = table_id
         log(f"{self.name} sits at {table_id}, seat {seat}")
 
+        handled = 0
+        drops_left = 1 if args.drop_after else 0
         while True:
+            if drops_left and handled == args.drop_after:
+                # Testing the way back: leave for a while (the server plays our turns meanwhile),
+                # then resume where we were.
+                drops_left -= 1
+                await self.ws.close()
+                await asyncio.sleep(args.away_ms / 1000)
+                await self.connect()
+                log(f"{self.name} resumed {table_id} after seq {self.last_seq}")
             message = self.pending.pop(0) if self.pending else json.loads(await self.ws.recv())
             kind = message["type"]
             if kind == "error":
                 raise RuntimeError(f"{message['code']}: {message['message']}")
             if kind != "event" or message["table_id"] != table_id:
                 continue
+            self.last_seq = message["seq"]
+            handled += 1
             if "hand_result" in message:
                 result = message["hand_result"]
                 log(f"{self.name}: hand {result['hand']} {result['outcome']}, score {result['match_score']}")
@@ -76,13 +111,15 @@ class Bot:
                 log(f"{self.name}: match over, team {result['winner']} wins {result['match_score']}"
                     f" ({'won' if won else 'lost'})")
                 return
+            # A non-empty legal list means it is our turn now; a replayed event whose turn is over
+            # has none, so the bot never acts on a turn that is gone.
             legal = message["observation"]["legal"]
             if legal:
                 action = self.rng.choice(legal)
                 reply = await self.request({"type": "action", "table_id": table_id, "action": action})
                 # With ack "reply" the reply is `accepted`, and the event that follows is the news.
                 # With ack "event" the event the action produced is the reply: it carries our id.
-                if args.ack == "event":
+                if self.ack == "event":
                     if reply["type"] != "event":
                         raise RuntimeError(f"ack event: the action was answered by {reply['type']}")
                     self.pending.insert(0, reply)
@@ -111,9 +148,17 @@ async def main():
     parser.add_argument("--seed", type=int, help="seed for the bot's own choices")
     parser.add_argument("--ack", choices=["reply", "event"], default="reply",
                         help="how the server acknowledges our actions (docs/protocol.md, hello)")
+    parser.add_argument("--drop-after", type=int, default=0, metavar="N",
+                        help="close the connection once after N events, then resume (a test of resuming)")
+    parser.add_argument("--away-ms", type=int, default=2500,
+                        help="with --drop-after, how long to stay away before resuming")
     args = parser.parse_args()
-    async with websockets.connect(args.url, max_size=2**22) as ws:
-        await Bot(ws, args.name, random.Random(args.seed)).run(args)
+    bot = Bot(args.url, args.name, random.Random(args.seed), args.ack)
+    try:
+        await bot.run(args)
+    finally:
+        if bot.ws is not None:
+            await bot.ws.close()
 
 
 if __name__ == "__main__":

@@ -350,6 +350,10 @@ std::string serialize(const Event& e) {
   }
   w.key("observation", first);
   w.observation(e.observation);
+  if (e.replayed) {
+    w.key("replayed", first);
+    w.raw("true");
+  }
   w.key("seq", first);
   w.number_u(e.seq);
   w.key("table_id", first);

@@ -25,12 +25,14 @@ Archive::Archive(std::shared_ptr<store::Store> store) : store_(std::move(store))
 
 Archive::~Archive() { stop(); }
 
+void Archive::settle() { store_->flush(); }
+
 void Archive::stop() {
   pool_.stop();
   pool_.join();
 }
 
-Archive::Reply Archive::read(const protocol::GetProfile& r) {
+Archive::Reply Archive::read(const protocol::GetProfile& r, const std::string&) {
   const auto p = store_->player(r.player_id);
   if (!p) return make_error(ErrorCode::unknown_player, "there is no player " + r.player_id);
   protocol::Profile out;
@@ -42,7 +44,7 @@ Archive::Reply Archive::read(const protocol::GetProfile& r) {
   return out;
 }
 
-Archive::Reply Archive::read(const protocol::GetLeaderboard& r) {
+Archive::Reply Archive::read(const protocol::GetLeaderboard& r, const std::string&) {
   if (!find_variant(r.ladder)) {
     std::string known;
     for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.id;
@@ -59,12 +61,12 @@ Archive::Reply Archive::read(const protocol::GetLeaderboard& r) {
   return out;
 }
 
-Archive::Reply Archive::read(const protocol::GetHistory& r) {
+Archive::Reply Archive::read(const protocol::GetHistory& r, const std::string& viewer) {
   if (!store_->player(r.player_id)) return make_error(ErrorCode::unknown_player, "there is no player " + r.player_id);
   protocol::History out;
   out.player_id = r.player_id;
   out.page = r.page;
-  for (const store::MatchSummary& m : store_->history(r.player_id, r.page.offset, r.page.limit)) {
+  for (const store::MatchSummary& m : store_->history(r.player_id, r.page.offset, r.page.limit, viewer)) {
     protocol::HistoryEntry e;
     e.match_id = m.uid;
     e.variant = m.variant;
@@ -80,7 +82,7 @@ Archive::Reply Archive::read(const protocol::GetHistory& r) {
   return out;
 }
 
-Archive::Reply Archive::read(const protocol::GetReplay& r) {
+Archive::Reply Archive::read(const protocol::GetReplay& r, const std::string&) {
   // Read without secrets first: a match still being played gives nothing away.
   const auto open = store_->match(r.match_id, false);
   if (!open) return make_error(ErrorCode::unknown_match, "there is no match " + r.match_id);
@@ -205,7 +207,7 @@ bool http_api(Archive& a, std::string_view target, std::function<void(http::stat
         using R = std::decay_t<decltype(r)>;
         if constexpr (std::is_same_v<R, protocol::GetProfile> || std::is_same_v<R, protocol::GetLeaderboard> ||
                       std::is_same_v<R, protocol::GetHistory> || std::is_same_v<R, protocol::GetReplay>)
-          a.ask(r, answer);
+          a.ask(r, std::string(), answer);
       },
       std::get<protocol::Request>(parsed.body));
   return true;

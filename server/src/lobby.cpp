@@ -52,8 +52,16 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
     return reply_error(m, code, created.error ? created.error->message : "could not create the match", id);
   }
 
-  const std::uint64_t number = next_table_++;
-  const std::string table_id = "t" + std::to_string(number);
+  const std::optional<std::uint64_t> number = numbers_.take();
+  if (numbers_.start_reservation()) {
+    reserve_(TableNumbers::kBlock, [self = shared_from_this()](std::optional<std::uint64_t> first) {
+      net::post(self->strand_, [self, first] { self->numbers_.reserved(first); });
+    });
+  }
+  if (!number)
+    return reply_error(m, ErrorCode::internal_error, "no table number is free until the store answers; try again", id);
+  const std::string table_id = "t" + std::to_string(*number);
+  const std::uint64_t key = next_key_++;
   Entry e;
   if (request.is_private) e.invite = random_hex(kInviteBytes);
   TableInit init;
@@ -70,9 +78,14 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   if (auto p = m.link.lock()) p->joined(table_id, e.t);
   deliver(m.link, wire(protocol::TableCreated{*e.summary, e.invite}, id));
   if (!request.is_private) notify(wire(protocol::LobbyUpdate{*e.summary}));
-  by_id_.emplace(table_id, number);
-  if (e.invite) by_invite_.emplace(*e.invite, number);
-  tables_.emplace(number, std::move(e));
+  by_id_.emplace(table_id, key);
+  if (e.invite) by_invite_.emplace(*e.invite, key);
+  tables_.emplace(key, std::move(e));
+}
+
+void Lobby::use_table_numbers(std::uint64_t first, Reserve reserve) {
+  numbers_ = TableNumbers(first);
+  reserve_ = std::move(reserve);
 }
 
 std::shared_ptr<Table> Lobby::build(TableInit init) {
@@ -91,19 +104,15 @@ void Lobby::restore(TableInit init) {
   // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
   e.summary = e.t->summary();
   net::post(strand_, [self = shared_from_this(), table_id, is_private, e = std::move(e)]() mutable {
-    // "t<n>" keeps its number, and new tables are numbered after every restored one.
-    std::uint64_t number = 0;
-    if (table_id.size() > 1 && table_id[0] == 't' && table_id.find_first_not_of("0123456789", 1) == std::string::npos &&
-        table_id.size() < 19)
-      number = std::stoull(table_id.substr(1));
-    if (number == 0 || self->tables_.count(number)) number = self->next_table_;
-    self->next_table_ = std::max(self->next_table_, number + 1);
+    // The table keeps its id; its number came from a block reserved in an earlier run, so no new
+    // table can be given it.
     if (self->by_id_.count(table_id)) return;  // two unfinished matches at one table: keep the first
     auto t = e.t;
     if (!is_private) self->notify(wire(protocol::LobbyUpdate{*e.summary}));
-    self->by_id_.emplace(table_id, number);
-    if (e.invite) self->by_invite_.emplace(*e.invite, number);
-    self->tables_.emplace(number, std::move(e));
+    const std::uint64_t key = self->next_key_++;
+    self->by_id_.emplace(table_id, key);
+    if (e.invite) self->by_invite_.emplace(*e.invite, key);
+    self->tables_.emplace(key, std::move(e));
     t->restored();
   });
 }
@@ -168,8 +177,8 @@ void Lobby::held_seats(std::string player_id, std::function<void(std::vector<pro
   net::post(strand_, [self = shared_from_this(), player_id = std::move(player_id), then = std::move(then)] {
     std::vector<protocol::HeldSeat> out;
     for (const auto& [number, e] : self->tables_) {
-      if (!e.summary || (e.summary->status != TableStatus::playing && e.summary->status != TableStatus::paused))
-        continue;
+      // A finished table still open keeps a seat for a player who was away at the end.
+      if (!e.summary || e.summary->status == TableStatus::waiting) continue;
       for (const protocol::SeatInfo& seat : e.summary->seats)
         if (seat.player_id == player_id) out.push_back(protocol::HeldSeat{e.summary->table_id, seat.seat});
     }

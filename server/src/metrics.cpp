@@ -27,8 +27,8 @@ prometheus::Histogram& new_latency(prometheus::Registry& r) {
       .Name(kLatencyName)
       .Help(kLatencyHelp)
       .Register(r)
-      .Add({}, prometheus::Histogram::BucketBoundaries(LatencyHistogram::kBounds.begin(),
-                                                       LatencyHistogram::kBounds.end()));
+      .Add({},
+           prometheus::Histogram::BucketBoundaries(LatencyHistogram::kBounds.begin(), LatencyHistogram::kBounds.end()));
 }
 
 // The table gauge is a snapshot of the lobby's census at render time, so it is built here rather

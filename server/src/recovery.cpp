@@ -14,14 +14,25 @@ namespace atout::server {
 
 namespace {
 
-// The seq of the action that ended hand `n` (which the log shows ended). The next hand's row
-// starts right after it; without that row, nothing was kept after the ending action (the writer
-// commits in order, and the next hand's row is queued before anything that follows), so it is
-// the last logged action.
+// The seq of the action that ended hand `n` (which the log shows ended): the last action before
+// the next hand's first. Without that hand's row, nothing was kept after the ending action (the
+// writer commits in order, and the next hand's row is queued before anything that follows), so it
+// is the last logged action.
 std::int64_t hand_end_seq(const store::MatchRow& m, int n) {
-  for (const store::HandRow& h : m.hands)
-    if (h.number == n + 1) return h.first_seq - 1;
-  return m.actions.empty() ? 1 : m.actions.back().seq;
+  std::int64_t last = m.actions.empty() ? 1 : m.actions.back().seq;
+  for (const store::HandRow& h : m.hands) {
+    if (h.number != n + 1) continue;
+    last = 1;
+    for (const store::ActionRow& a : m.actions)
+      if (a.seq < h.first_seq) last = a.seq;
+  }
+  return last;
+}
+
+// Whether `seq` may follow `previous` in a log: the next event, or the first action of a run
+// after a restart (the restart's snapshot seq is a multiple of SeatView::kSeqsPerRun).
+bool follows(std::uint64_t previous, std::uint64_t seq) {
+  return seq == previous + 1 || (seq > previous + 1 && (seq - 1) % SeatView::kSeqsPerRun == 0);
 }
 
 }  // namespace
@@ -29,13 +40,13 @@ std::int64_t hand_end_seq(const store::MatchRow& m, int n) {
 Rebuilt rebuild(const store::MatchRow& m) {
   Rebuilt out;
   // The log is a prefix of what the table accepted: batches commit whole and in order.
-  std::int64_t expected = 2;  // the start event is seq 1
+  std::uint64_t previous = 1;  // the start event
   for (const store::ActionRow& a : m.actions) {
-    if (a.seq != expected) {
-      out.error = "action log has seq " + std::to_string(a.seq) + " where " + std::to_string(expected) + " belongs";
+    if (a.seq < 0 || !follows(previous, static_cast<std::uint64_t>(a.seq))) {
+      out.error = "action log has seq " + std::to_string(a.seq) + " after " + std::to_string(previous);
       return out;
     }
-    ++expected;
+    previous = static_cast<std::uint64_t>(a.seq);
   }
   DecodedRecord decoded = decode_record(m);
   if (!decoded.record) {
@@ -84,7 +95,11 @@ Rebuilt rebuild(const store::MatchRow& m) {
     held.name = s.name;
     init.held[static_cast<std::size_t>(s.seat)] = std::move(held);
   }
-  init.seq = m.actions.empty() ? 1 : static_cast<std::uint64_t>(m.actions.back().seq);
+  // Events sent after the last kept action may have reached clients; the rebuilt table never
+  // reuses their seqs, so a client that saw one gets a snapshot when it resumes.
+  init.seq = SeatView::restart_seq(previous);
+  for (std::size_t i = 0; i < m.actions.size(); ++i)
+    init.log.add(static_cast<std::uint64_t>(m.actions[i].seq), decoded.by_server[i]);
   init.started = true;
   out.init = std::move(init);
   return out;

@@ -196,7 +196,7 @@ void RequestRouter::handle(const protocol::Chat& r, const RequestId& id) {
 template <typename Request>
 void RequestRouter::ask_archive(const Request& r, const RequestId& id) {
   if (!ctx_->archive) return reply_error(ErrorCode::internal_error, "this server keeps no records", id);
-  ctx_->archive->ask(r, [link = conn_.weak(), id, counts = ctx_->metrics](Archive::Reply reply) {
+  ctx_->archive->ask(r, player_->id, [link = conn_.weak(), id, counts = ctx_->metrics](Archive::Reply reply) {
     auto self = link.lock();
     if (!self) return;
     if (const auto* e = std::get_if<protocol::Error>(&reply)) return self->send(error_wire(*e, id, counts.get()));

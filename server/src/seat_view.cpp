@@ -19,8 +19,8 @@ std::optional<protocol::DealCommitment> SeatView::commitment(const DealInfo& d) 
 }
 
 protocol::Event SeatView::event(const State& st, std::uint64_t seq, EventKind kind, Seat viewer,
-                                 const std::optional<protocol::LastAction>& last,
-                                 const std::optional<HandResult>& hand_result, const Facts& f, bool live) const {
+                                const std::optional<protocol::LastAction>& last,
+                                const std::optional<HandResult>& hand_result, const Facts& f, bool live) const {
   protocol::Event e;
   e.table_id = table_id_;
   e.seq = seq;
@@ -56,34 +56,46 @@ protocol::Event SeatView::event(const State& st, std::uint64_t seq, EventKind ki
 }
 
 std::optional<std::vector<protocol::Event>> SeatView::since(const State& live, std::uint64_t seq, Seat viewer,
-                                                             std::uint64_t last_seq, const Facts& f) const {
+                                                            std::uint64_t last_seq, const Facts& f,
+                                                            const ActionLog& log) const {
   std::vector<protocol::Event> out;
   if (last_seq == seq) return out;
-  if (last_seq > seq || seq - last_seq > kMaxReplayEvents) return std::nullopt;
-  // Event 1 started the match, and event k + 2 came from the record's action k; an abandoned
-  // match has one more event. Rebuild the state as of `last_seq` and replay from there.
+  // The seqs this table issued: the start event (1), each action's, the snapshot seq of a restart
+  // (a multiple of kSeqsPerRun), and the current one (an abandon event has no action).
+  const bool issued = last_seq <= 1 || (last_seq % kSeqsPerRun == 0 && last_seq < seq) ||
+                      std::binary_search(log.seqs.begin(), log.seqs.end(), last_seq);
+  if (last_seq > seq || !issued) return std::nullopt;
+  const auto first_missed =
+      static_cast<std::size_t>(std::upper_bound(log.seqs.begin(), log.seqs.end(), last_seq) - log.seqs.begin());
+  const std::uint64_t last_action_seq = log.seqs.empty() ? 1 : log.seqs.back();
+  const bool abandon_missed = f.abandoned_by && seq > last_action_seq;
+  const std::uint64_t missed = (last_seq < 1 ? 1 : 0) + (log.seqs.size() - first_missed) + (abandon_missed ? 1 : 0);
+  if (missed > kMaxReplayEvents) return std::nullopt;
+
+  // Rebuild the state as of `last_seq` and replay from there.
   Record header = live.record();
   const std::vector<RecordedAction> actions = std::move(header.actions);
+  if (actions.size() != log.seqs.size()) return std::nullopt;
   header.actions.clear();
   CreateResult created = create_state(header);
   if (!created.state) return std::nullopt;
   State& replay = *created.state;
-  std::size_t next = 0;
-  for (; next < actions.size() && next + 2 <= last_seq; ++next) replay.apply(actions[next].seat, actions[next].action);
-  for (std::uint64_t s = last_seq + 1; s <= seq; ++s) {
-    const bool is_live = s == seq;
-    if (s == 1) {
-      out.push_back(event(replay, s, EventKind::start, viewer, std::nullopt, std::nullopt, f, is_live));
-    } else if (next < actions.size()) {
-      const RecordedAction& a = actions[next++];
-      const Step step = replay.step(a.seat, a.action);
-      // Whether the server played it is not in the record; the live event said so at the time.
-      out.push_back(event(replay, s, EventKind::action, viewer, protocol::LastAction{a.seat, a.action, false, false},
-                          step.hand_ended, f, is_live));
-    } else if (f.abandoned_by) {
-      out.push_back(event(replay, s, EventKind::abandoned, viewer, std::nullopt, std::nullopt, f, is_live));
-    }
+  for (std::size_t i = 0; i < first_missed; ++i) replay.apply(actions[i].seat, actions[i].action);
+  auto add = [&](protocol::Event e) {
+    e.replayed = true;
+    // A turn that is over offers nothing to act on: only the current event keeps its legal list.
+    if (e.seq != seq) e.observation.legal.clear();
+    out.push_back(std::move(e));
+  };
+  if (last_seq < 1) add(event(replay, 1, EventKind::start, viewer, std::nullopt, std::nullopt, f, seq == 1));
+  for (std::size_t i = first_missed; i < actions.size(); ++i) {
+    const RecordedAction& a = actions[i];
+    const Step step = replay.step(a.seat, a.action);
+    add(event(replay, log.seqs[i], EventKind::action, viewer,
+              protocol::LastAction{a.seat, a.action, false, static_cast<bool>(log.by_server[i])}, step.hand_ended, f,
+              log.seqs[i] == seq));
   }
+  if (abandon_missed) add(event(replay, seq, EventKind::abandoned, viewer, std::nullopt, std::nullopt, f, true));
   return out;
 }
 

@@ -15,7 +15,7 @@ namespace atout::server {
 
 Server::Server(Config cfg) : cfg_(std::move(cfg)), ioc_(cfg_.threads), ctx_(std::make_shared<Context>()) {
   ctx_->limits = SessionLimits{cfg_.msg_burst,          cfg_.msg_rate,        cfg_.idle_timeout,
-                                cfg_.max_queue_messages, cfg_.max_queue_bytes, cfg_.close_grace};
+                               cfg_.max_queue_messages, cfg_.max_queue_bytes, cfg_.close_grace};
   ctx_->conns = std::make_shared<ConnLimiter>(cfg_.max_conns_per_ip, ctx_->metrics);
   listener_ = std::make_shared<Listener>(ioc_, ctx_);
 }
@@ -25,7 +25,9 @@ Server::~Server() { stop(); }
 std::optional<std::string> Server::open() {
   // The store refuses a file it cannot trust before writing a byte of it; its reason is shown as is.
   std::string error;
-  std::unique_ptr<store::Store> opened = store::Store::open(cfg_.db, store::OpenOptions{}, error);
+  store::OpenOptions open_options;
+  open_options.commit_window = cfg_.commit_window;
+  std::unique_ptr<store::Store> opened = store::Store::open(cfg_.db, open_options, error);
   if (!opened) return "cannot use the database " + cfg_.db + ": " + error;
   store_ = std::move(opened);
   store_->writer().on_error([](const std::string& e) { spdlog::error("store: {}", e); });
@@ -33,6 +35,14 @@ std::optional<std::string> Server::open() {
   auto journal = std::make_shared<StoreJournal>(store_);
   ctx_->lobby = std::make_shared<Lobby>(ioc_.get_executor(), journal);
   ctx_->lobby->use_metrics(ctx_->metrics);
+  // Table ids are never given twice: numbers come from blocks reserved in the store first.
+  const std::optional<std::uint64_t> first = store_->reserve_ids("table", TableNumbers::kBlock);
+  if (!first) return "cannot reserve table ids in the database " + cfg_.db;
+  ctx_->lobby->use_table_numbers(
+      *first, [store = store_, pool = &store_tasks_](std::uint64_t count,
+                                                     std::function<void(std::optional<std::uint64_t>)> done) {
+        net::post(*pool, [store, count, done = std::move(done)] { done(store->reserve_ids("table", count)); });
+      });
   ctx_->players = std::make_shared<Players>(store_);
   ctx_->archive = std::make_shared<Archive>(store_);
 
@@ -104,6 +114,8 @@ void Server::stop() {
   for (auto& t : threads_)
     if (t.joinable()) t.join();
   threads_.clear();
+  store_tasks_.stop();
+  store_tasks_.join();
   if (ctx_->archive) ctx_->archive->stop();
   // Everything the tables reported is committed before the process goes.
   if (store_) store_->flush();

@@ -29,11 +29,12 @@ void StoreJournal::match_started(const MatchOpened& m) {
   for (std::size_t i = 0; i < m.seat_players.size(); ++i)
     s.seats.push_back({static_cast<int>(i), static_cast<int>(i % 2), m.seat_players[i], ""});
   s.table_json = table_json(m.is_private, m.invite, m.settings);
+  s.is_private = m.is_private;
   store_->begin_match(s);
 }
 
 void StoreJournal::hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
-                                 const std::string& commitment, std::uint64_t first_seq) {
+                                const std::string& commitment, std::uint64_t first_seq) {
   store::HandRow h;
   h.number = hand;
   h.dealer = dealer;
@@ -45,7 +46,7 @@ void StoreJournal::hand_started(const std::string& match_id, int hand, Seat deal
 }
 
 void StoreJournal::action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action,
-                           bool by_server) {
+                          bool by_server) {
   store_->add_action(match_id, static_cast<std::int64_t>(seq), seat, protocol::action_text(action, by_server),
                      unix_ms());
 }
@@ -59,7 +60,7 @@ void StoreJournal::seat_changed(const std::string& match_id, Seat seat, const st
 }
 
 void StoreJournal::match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,
-                                MatchEnd why) {
+                               MatchEnd why) {
   // An aborted match has no result: it did not replay, so neither its score nor a winner stands.
   std::optional<int> s0, s1;
   if (why == MatchEnd::aborted) {

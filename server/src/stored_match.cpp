@@ -72,6 +72,8 @@ DecodedRecord decode_record(const store::MatchRow& m) {
       return out;
     }
     rec.actions.push_back(RecordedAction{static_cast<Seat>(a.seat), *action.value});
+    const auto flag = text.value->find("by_server");
+    out.by_server.push_back(flag != text.value->end() && flag->is_boolean() && flag->get<bool>());
   }
   out.record = std::move(rec);
   return out;

@@ -41,6 +41,7 @@ Table::Table(net::any_io_executor ex, TableInit init)
       clocks_(init.clock ? std::move(init.clock) : steady_table_clock(), strand_, seating_.size()),
       view_(id_, match_id_),
       seq_(init.seq),
+      log_(std::move(init.log)),
       hands_stored_(init.hands_stored) {
   for (std::size_t s = 0; s < init.held.size() && s < seating_.size(); ++s)
     seating_.at(static_cast<Seat>(s)).holder = std::move(init.held[s]);
@@ -103,7 +104,8 @@ void Table::restored() {
 // ---- Handlers (on the strand) --------------------------------------------------------------------
 
 void Table::do_sit(Member m, std::optional<int> want, const RequestId& id, std::optional<std::uint64_t> last_seq) {
-  if (phase_ == Lifecycle::closed) return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
+  if (phase_ == Lifecycle::closed)
+    return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
   if (seating_.seat_of(m.conn)) return reply_error(m.link, ErrorCode::already_seated, "you already sit at " + id_, id);
   const int players = state_->players();
 
@@ -159,7 +161,8 @@ void Table::do_sit(Member m, std::optional<int> want, const RequestId& id, std::
 }
 
 void Table::do_spectate(Member m, const RequestId& id, std::optional<std::uint64_t> last_seq) {
-  if (phase_ == Lifecycle::closed) return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
+  if (phase_ == Lifecycle::closed)
+    return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
   if (seating_.seat_of(m.conn))
     return reply_error(m.link, ErrorCode::already_seated, "you sit at " + id_ + "; stand up to watch", id);
   const bool watching = seating_.is_watching(m.conn);
@@ -284,8 +287,9 @@ void Table::changed() {
   const std::size_t sent = seating_.deliver_to_members(wire(protocol::TableUpdate{s}));
   auto l = lobby_.lock();
   if (l) l->table_changed(s);
-  // Nobody left to play or watch, and no seat held for a player who may come back: close.
-  if (sent == 0 && !(seating_.any_held() && running()) && phase_ != Lifecycle::closed) {
+  // Nobody left to play or watch, and no seat held for a player who may come back (to play on,
+  // or to see how the match ended): close.
+  if (sent == 0 && !(seating_.any_held() && phase_ != Lifecycle::waiting) && phase_ != Lifecycle::closed) {
     phase_ = Lifecycle::closed;
     clocks_.stop_all();
     if (l) l->table_closed(id_);

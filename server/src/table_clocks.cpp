@@ -3,8 +3,7 @@
 
 namespace atout::server {
 
-TableClocks::TableClocks(std::shared_ptr<TableClock> clock, net::strand<net::any_io_executor> strand,
-                           std::size_t seats)
+TableClocks::TableClocks(std::shared_ptr<TableClock> clock, net::strand<net::any_io_executor> strand, std::size_t seats)
     : clock_(std::move(clock)), turn_(clock_->make_timer(strand)) {
   for (std::size_t s = 0; s < seats; ++s) windows_.push_back(clock_->make_timer(strand));
 }
@@ -45,9 +44,7 @@ void TableClocks::open_window(std::size_t seat, std::chrono::milliseconds length
 
 void TableClocks::end_window(std::size_t seat) { windows_[seat]->cancel(); }
 
-bool TableClocks::window_open(std::size_t seat) const {
-  return windows_[seat]->due() != TableClock::TimePoint::max();
-}
+bool TableClocks::window_open(std::size_t seat) const { return windows_[seat]->due() != TableClock::TimePoint::max(); }
 
 void TableClocks::stop_all() {
   stop_turn();

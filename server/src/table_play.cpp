@@ -68,6 +68,7 @@ void Table::do_act(const Member& m, const Action& action, const RequestId& id,
 
 void Table::after_action(Seat seat, const Action& action, const Step& step, bool by_server, const RequestId& ack) {
   ++seq_;
+  log_.add(seq_, by_server);
   if (journal_) journal_->action(match_id_, seq_, seat, action, by_server);
   if (step.hand_ended && journal_) journal_->hand_ended(match_id_, *step.hand_ended, seq_);
   if (step.match_ended) {
@@ -80,6 +81,7 @@ void Table::after_action(Seat seat, const Action& action, const Step& step, bool
   if (step.match_ended) {
     if (journal_) journal_->match_ended(match_id_, state_->winner(), state_->match_score(), MatchEnd::finished);
     clocks_.stop_all();
+    hold_after_end(std::nullopt);
     changed();
   }
 }
@@ -143,7 +145,13 @@ void Table::start_reconnect_window(Seat seat) {
 
 void Table::on_reconnect_expired(Seat seat) {
   Seating::SeatSlot& slot = seating_.at(seat);
-  if (!slot.holder || slot.holder->conn != 0 || !running()) return;
+  if (!slot.holder || slot.holder->conn != 0) return;
+  if (phase_ == Lifecycle::finished || phase_ == Lifecycle::abandoned) {
+    // The match is over and its player did not come back for the end: the table forgets them.
+    seating_.vacate(seat);
+    return changed();
+  }
+  if (!running()) return;
   if (settings_.abandon == protocol::TableSettings::Abandon::free_seat) {
     spdlog::info("table {}: seat {} freed; its player did not come back", id_, seat);
     seating_.vacate(seat);
@@ -158,7 +166,20 @@ void Table::on_reconnect_expired(Seat seat) {
   if (journal_) journal_->match_ended(match_id_, abandon_winner(seat), state_->match_score(), MatchEnd::abandoned);
   clocks_.stop_all();
   broadcast_event(EventKind::abandoned, std::nullopt, std::nullopt);
+  // The player who did not come back has had their window.
+  seating_.vacate(seat);
+  hold_after_end(seat);
   changed();
+}
+
+void Table::hold_after_end(std::optional<Seat> except) {
+  // A player away when the match ended gets a fresh reconnect window to come back and see how it
+  // ended: the table stays open until every such window closes.
+  for (std::size_t s = 0; s < seating_.size(); ++s) {
+    const auto seat = static_cast<Seat>(s);
+    const auto& holder = seating_.at(seat).holder;
+    if (seat != except && holder && holder->conn == 0) start_reconnect_window(seat);
+  }
 }
 
 void Table::begin_deal(const DealInfo& d) {
@@ -178,9 +199,12 @@ void Table::send_snapshot(const Member& m, Seat seat) {
 }
 
 void Table::send_since(const Member& m, Seat viewer, std::uint64_t last_seq) {
-  const auto events = view_.since(*state_, seq_, viewer, last_seq, facts());
+  const auto events = view_.since(*state_, seq_, viewer, last_seq, facts(), log_);
   if (!events) return send_snapshot(m, viewer);
   for (const protocol::Event& e : *events) deliver(m.link, wire(e));
+  // A resume ends on the current view and its legal actions: when no missed event is the current
+  // one (nothing was missed, or a restart came after the last), a snapshot follows.
+  if (events->empty() || events->back().seq != seq_) send_snapshot(m, viewer);
 }
 
 void Table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> last,

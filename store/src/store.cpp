@@ -41,7 +41,7 @@ std::unique_ptr<Store> Store::open(const std::string& path, const OpenOptions& o
     error = "cannot open a reading connection to " + path + ": " + *e;
     return nullptr;
   }
-  s->writer_ = std::make_unique<Writer>(std::move(opened.db));
+  s->writer_ = std::make_unique<Writer>(std::move(opened.db), 8192, options.commit_window);
   return s;
 }
 
@@ -72,7 +72,7 @@ void Store::begin_match(const MatchStart& m) {
   writer_->post([m](Tx& tx) -> std::optional<std::string> {
     Statement& st = tx.stmt(
         "INSERT INTO matches (uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, "
-        "table_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "table_json, private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, m.uid).bind(2, m.table_id).bind(3, m.variant).bind(4, m.options_json);
     if (m.match_seed) {
       st.bind(5, *m.match_seed);
@@ -85,6 +85,7 @@ void Store::begin_match(const MatchStart& m) {
     } else {
       st.bind(9, m.table_json);
     }
+    st.bind(10, m.is_private ? 1 : 0);
     if (auto e = st.run()) return e;
     const std::int64_t id = tx.db().last_insert_rowid();
     tx.ids()[m.uid] = id;
@@ -296,17 +297,20 @@ std::vector<RatingRow> Store::leaderboard(const std::string& ladder, int offset,
   return out;
 }
 
-std::vector<MatchSummary> Store::history(const std::string& player, int offset, int limit) {
+std::vector<MatchSummary> Store::history(const std::string& player, int offset, int limit, const std::string& viewer) {
   std::lock_guard lock(read_mu_);
   std::vector<MatchSummary> out;
   Statement st;
-  if (reader_.prepare("SELECT m.uid, m.variant, m.started_at, m.ended_at, m.score0, m.score1, m.winner, "
-                      "COALESCE(m.end_reason, ''), s.seat, s.team FROM match_seats s "
-                      "JOIN matches m ON m.id = s.match_id JOIN players p ON p.id = s.player_id "
-                      "WHERE p.public_id = ? ORDER BY m.started_at DESC, m.id DESC LIMIT ? OFFSET ?",
-                      st))
+  if (reader_.prepare(
+          "SELECT m.uid, m.variant, m.started_at, m.ended_at, m.score0, m.score1, m.winner, "
+          "COALESCE(m.end_reason, ''), s.seat, s.team FROM match_seats s "
+          "JOIN matches m ON m.id = s.match_id JOIN players p ON p.id = s.player_id "
+          "WHERE p.public_id = ? AND (m.private = 0 OR m.ended_at IS NOT NULL OR EXISTS (SELECT 1 FROM match_seats v "
+          "JOIN players vp ON vp.id = v.player_id WHERE v.match_id = m.id AND vp.public_id = ?)) "
+          "ORDER BY m.started_at DESC, m.id DESC LIMIT ? OFFSET ?",
+          st))
     return out;
-  st.bind(1, player).bind(2, limit).bind(3, offset);
+  st.bind(1, player).bind(2, viewer).bind(3, limit).bind(4, offset);
   while (st.step()) {
     MatchSummary m;
     m.uid = st.text(0);
@@ -412,6 +416,39 @@ std::optional<std::string> backup_database(const std::string& source, const std:
   if (auto e = db.prepare("VACUUM INTO ?", st)) return source + ": " + *e;
   st.bind(1, target);
   return st.run();
+}
+
+std::optional<std::uint64_t> Store::reserve_ids(const std::string& kind, std::uint64_t count) {
+  // The job runs on the writer's thread; flush() returns once it is committed (or failed).
+  auto first = std::make_shared<std::optional<std::uint64_t>>();
+  writer_->post([kind, count, first](Tx& tx) -> std::optional<std::string> {
+    if (auto e = tx.stmt("INSERT INTO id_blocks (kind, next) VALUES (?, 1) ON CONFLICT (kind) DO NOTHING")
+                     .bind(1, kind)
+                     .run())
+      return e;
+    Statement& read = tx.stmt("SELECT next FROM id_blocks WHERE kind = ?");
+    read.bind(1, kind);
+    if (!read.step()) return "no id block for " + kind;
+    const std::int64_t next = read.int64(0);
+    read.reset();
+    if (auto e = tx.stmt("UPDATE id_blocks SET next = ? WHERE kind = ?")
+                     .bind(1, next + static_cast<std::int64_t>(count))
+                     .bind(2, kind)
+                     .run())
+      return e;
+    *first = static_cast<std::uint64_t>(next);
+    return std::nullopt;
+  });
+  writer_->flush();
+  if (!*first) return std::nullopt;
+  // The job ran, but its batch could still have failed to commit: the block counts only once the
+  // database shows it.
+  std::lock_guard lock(read_mu_);
+  Statement st;
+  if (reader_.prepare("SELECT next FROM id_blocks WHERE kind = ?", st)) return std::nullopt;
+  st.bind(1, kind);
+  if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) < **first + count) return std::nullopt;
+  return *first;
 }
 
 std::optional<std::string> Store::backup(const std::string& target) {

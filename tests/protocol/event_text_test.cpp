@@ -55,6 +55,7 @@ void play_and_compare(const std::string& variant, const Options& options, std::u
       if (!over && rng.below(2) == 0)
         e.deal = DealCommitment{"m" + std::to_string(game), e.observation.hand, std::string(64, 'a')};
       if (!over && rng.below(2) == 0) e.turn_ms_left = static_cast<int>(rng.below(600001));
+      if (rng.below(3) == 0) e.replayed = true;
       e.hand_result = ended;
       // The actor's own event under `ack: "event"` carries its request id, a number or a string.
       switch (rng.below(4)) {

@@ -63,8 +63,9 @@ TEST(ConfigSources, EnvironmentNamesFollowTheFlags) {
   EXPECT_EQ(env_name("port"), "ATOUT_PORT");
   EXPECT_EQ(env_name("max-conns-per-ip"), "ATOUT_MAX_CONNS_PER_IP");
   const std::string help = usage();
-  for (const char* flag : {"port", "bind", "threads", "db", "log-level", "config", "max-conns-per-ip", "msg-burst",
-                           "msg-rate", "idle-timeout", "close-grace", "max-queue-messages", "max-queue-bytes"}) {
+  for (const char* flag :
+       {"port", "bind", "threads", "db", "log-level", "config", "max-conns-per-ip", "msg-burst", "msg-rate",
+        "idle-timeout", "close-grace", "max-queue-messages", "max-queue-bytes", "commit-window-ms"}) {
     EXPECT_NE(help.find("--" + std::string(flag)), std::string::npos) << flag;
     EXPECT_NE(help.find(env_name(flag)), std::string::npos) << flag;
   }
@@ -93,6 +94,19 @@ TEST(ConfigSources, FlagVariableAndKeySetTheSameValue) {
     const ParseResult by_config_env = parse_args({});
     ASSERT_TRUE(by_config_env.cfg) << by_config_env.message;
     expect_sample(*by_config_env.cfg, s);
+  }
+}
+
+TEST(ConfigSources, TheCommitWindowIsTakenInMillisecondsWithinItsBounds) {
+  EXPECT_EQ(parse_args({}).cfg->commit_window, std::chrono::milliseconds(2));
+  const ParseResult r = parse_args({"--commit-window-ms", "250"});
+  ASSERT_TRUE(r.cfg) << r.message;
+  EXPECT_EQ(r.cfg->commit_window, std::chrono::milliseconds(250));
+  for (const char* bad : {"-1", "10001", "1.5", "soon"}) {
+    const ParseResult b = parse_args({"--commit-window-ms", bad});
+    EXPECT_FALSE(b.cfg) << bad;
+    EXPECT_EQ(b.exit_code, 2) << bad;
+    EXPECT_NE(b.message.find("commit-window-ms"), std::string::npos) << b.message;
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "atout/fair_deal.hpp"
 #include "atout/server/ws_session.hpp"
+#include "persist_support.hpp"
 #include "test_client.hpp"
 
 namespace atout::server::testing {
@@ -58,7 +59,8 @@ struct LiveTable {
   }
 };
 
-LiveTable open_table(unsigned short port, MessageLog& log, const std::string& variant, json settings) {
+LiveTable open_table(unsigned short port, MessageLog& log, const std::string& variant, json settings,
+                     json options = json::object()) {
   LiveTable t;
   const int players = find_variant(variant)->players;
   for (int i = 0; i <= players; ++i) {
@@ -67,8 +69,10 @@ LiveTable open_table(unsigned short port, MessageLog& log, const std::string& va
     t.tokens.push_back(w["token"]);
   }
   t.latest.resize(t.clients.size());
-  const json created =
-      t.clients[0]->request({{"type", "create_table"}, {"variant", variant}, {"settings", std::move(settings)}});
+  const json created = t.clients[0]->request({{"type", "create_table"},
+                                              {"variant", variant},
+                                              {"settings", std::move(settings)},
+                                              {"options", std::move(options)}});
   EXPECT_EQ(created["type"], "table_created") << created;
   t.id = created["table"]["table_id"];
   EXPECT_EQ(t.watcher().request({{"type", "spectate"}, {"table_id", t.id}})["type"], "watching");
@@ -178,10 +182,23 @@ TEST(LiveLoopback, ResumeWithTheLastSeqLosesNoEventAndDuplicatesNone) {
   const json seated = back->wait_for("seated");
   EXPECT_EQ(seated["resumed"], true);
   EXPECT_EQ(seated["seat"], static_cast<int>(kDropper));
+  int server_played = 0;
   for (std::uint64_t seq = last_seen + 1; seq <= t.seq; ++seq) {
     const json e = back->wait_for("event");
     ASSERT_EQ(e["seq"], seq) << e;
     EXPECT_NE(e["kind"], "snapshot");
+    // Marked as sent again; a turn that is over offers nothing to act on, and only the current
+    // event says how long the turn has left.
+    EXPECT_EQ(e.value("replayed", false), true) << e;
+    if (seq != t.seq) {
+      EXPECT_TRUE(e["observation"]["legal"].empty()) << e;
+      EXPECT_FALSE(e.contains("turn_ms_left")) << e;
+    }
+    // Who played each of the dropped seat's turns is kept: the server did.
+    if (e.contains("last_action") && e["last_action"]["seat"] == static_cast<int>(kDropper)) {
+      EXPECT_EQ(e["last_action"].value("by_server", false), true) << e;
+      ++server_played;
+    }
     const json& live = spectator_saw.count(seq) ? spectator_saw[seq] : json();
     if (!live.is_null()) {
       EXPECT_EQ(e["last_action"]["seat"], live["last_action"]["seat"]);
@@ -190,10 +207,91 @@ TEST(LiveLoopback, ResumeWithTheLastSeqLosesNoEventAndDuplicatesNone) {
     }
     t.latest[kDropper] = e;
   }
+  EXPECT_GT(server_played, 0) << "the server never played for the dropped seat";
   EXPECT_TRUE(back->no_events()) << "an event came twice or from nowhere";
   // Seat 1 is back in play: the match goes on with it answering its own turns.
   t.clients[kDropper] = std::move(back);
   for (int i = 0; i < 8 && t.step(); ++i) {
+  }
+  EXPECT_TRUE(log.validate());
+}
+
+// A bot that resumes acts only on its current turn: replayed events whose turn is over carry no
+// legal action, and the resume ends on the current view with the current legal list, so acting
+// on the first event that offers anything is always accepted.
+TEST(LiveLoopback, AResumedBotActsOnlyOnItsCurrentTurn) {
+  LiveServer server;
+  MessageLog log;
+  LiveTable t = open_table(server.port(), log, "duel", {{"turn_ms", 600000}, {"reconnect_ms", 60000}});
+  // Seat 0 leaves; the server plays its turns (after its short delay) while seat 1 plays on.
+  t.clients[0].reset();
+  for (int i = 0; i < 10 && t.step(); ++i) {
+  }
+  ASSERT_FALSE(t.public_view().contains("match_result"));
+  const std::uint64_t seen = 1;  // it saw only the start
+  auto back = std::make_unique<TestClient>(server.port(), &log);
+  back->request({{"type", "hello"},
+                 {"protocol", 1},
+                 {"token", t.tokens[0]},
+                 {"resume", json::array({{{"table_id", t.id}, {"last_seq", seen}}})}});
+  ASSERT_EQ(back->wait_for("seated")["resumed"], true);
+  // Read as a bot does: the first event with a legal list is the one to act on.
+  json last;
+  std::optional<json> acted_on;
+  for (;;) {
+    const json e = back->wait_for("event");
+    last = e;
+    if (!acted_on && !e["observation"]["legal"].empty()) acted_on = e;
+    if (e["seq"] == t.seq) break;
+  }
+  EXPECT_TRUE(back->no_events());
+  // Only the current event offers anything, and only when it is seat 0's turn.
+  const bool my_turn = t.public_view()["observation"]["current"] == 0;
+  ASSERT_EQ(acted_on.has_value(), my_turn) << last;
+  if (my_turn) {
+    EXPECT_EQ((*acted_on)["seq"], t.seq);
+    const json reply =
+        back->request({{"type", "action"}, {"table_id", t.id}, {"action", (*acted_on)["observation"]["legal"][0]}});
+    EXPECT_EQ(reply["type"], "accepted") << reply;
+  }
+  EXPECT_TRUE(log.validate());
+}
+
+// Every player drops near the end; the server plays the match out, and the table waits for them:
+// each comes back within the reconnect window and gets the final events and the result.
+TEST(LiveLoopback, AMatchThatEndsWhileEveryoneIsAwayStillReachesThem) {
+  LiveServer server;
+  MessageLog log;
+  // Short turns: the server plays for the absent seats after 100 ms each.
+  LiveTable t =
+      open_table(server.port(), log, "simple", {{"turn_ms", 100}, {"reconnect_ms", 600000}}, {{"match", "games_1"}});
+  std::vector<std::uint64_t> seen;
+  for (std::size_t c = 0; c < t.clients.size(); ++c) seen.push_back(t.latest[c]["seq"]);
+  for (auto& c : t.clients) c.reset();  // both players and the spectator
+  // Wait for the match to end, as the store records it.
+  const std::string match_id = t.latest[0]["deal"]["match_id"];
+  ASSERT_TRUE(eventually(
+      [&] {
+        return db_text(server.db(), "SELECT COALESCE(end_reason, '') FROM matches WHERE uid = '" + match_id + "'") ==
+               "finished";
+      },
+      120s))
+      << "the server did not play the match out";
+  for (int seat = 0; seat < 2; ++seat) {
+    auto back = std::make_unique<TestClient>(server.port(), &log);
+    const json w = back->request({{"type", "hello"},
+                                  {"protocol", 1},
+                                  {"token", t.tokens[static_cast<std::size_t>(seat)]},
+                                  {"resume", json::array({{{"table_id", t.id}, {"last_seq", seen[0]}}})}});
+    ASSERT_EQ(w["seats"].size(), 1u) << "seat " << seat << " is not held for its player: " << w;
+    EXPECT_EQ(w["seats"][0]["table_id"], t.id);
+    const json seated = back->wait_for("seated");
+    ASSERT_EQ(seated["type"], "seated") << seated;
+    EXPECT_EQ(seated["resumed"], true);
+    const json last = back->wait_for("event", [](const json& e) { return e.contains("match_result"); });
+    EXPECT_EQ(last["observation"]["phase"], "match_over") << last;
+    EXPECT_TRUE(last["observation"]["legal"].empty());
+    EXPECT_TRUE(back->no_events()) << "nothing may follow the end";
   }
   EXPECT_TRUE(log.validate());
 }
@@ -336,7 +434,13 @@ TEST(LiveLoopback, AReconnectReplacesTheOldConnection) {
   }
   EXPECT_EQ(t.clients[0]->close_code(), WsSession::kCloseReplaced);
   EXPECT_EQ(newer->wait_for("seated")["seat"], 0);
-  EXPECT_TRUE(newer->no_events()) << "nothing was missed, so nothing is replayed";
+  // Nothing was missed, so nothing is replayed; the resume still ends on the current view.
+  const json now = newer->wait_for("event");
+  EXPECT_EQ(now["kind"], "snapshot") << now;
+  EXPECT_EQ(now["seq"], t.seq);
+  EXPECT_EQ(now["observation"]["legal"], t.latest[0]["observation"]["legal"]);
+  EXPECT_TRUE(newer->no_events());
+  t.latest[0] = now;
   t.clients[0] = std::move(newer);
   for (int i = 0; i < 4 && t.step(); ++i) {
   }
@@ -452,7 +556,7 @@ TEST(LiveLoopback, VerifyDealAcceptsAnHonestDealAndRejectsATamperedOne) {
 
   const std::string base = std::string(ATOUT_CLI) + " verify-deal --seed " + seed + " --match " + match + " --hand 0";
   const CommandResult honest = run(base + " --commitment " + commitment + " --variant french --dealer " +
-                                    std::to_string(first["observation"]["dealer"].get<int>()));
+                                   std::to_string(first["observation"]["dealer"].get<int>()));
   ASSERT_EQ(honest.exit_code, 0) << honest.out;
   const json printed = json::parse(honest.out);
   for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(printed["first_cards"][s], starts[s]["observation"]["hand_cards"]) << s;

@@ -20,7 +20,7 @@ struct AccessFixture {
   TableRun running;   // a private `french` match part way, its hand in progress
   std::unique_ptr<TestClient> asker;
   std::unique_ptr<TestClient> bad_asker;  // deliberately bad requests, kept out of the schema log
-  std::vector<std::string> bodies;         // every reply, to look for secrets
+  std::vector<std::string> bodies;        // every reply, to look for secrets
 
   AccessFixture() {
     finished = open_table(server.port(), "simple", json::object(), false, "fin", &log);
@@ -74,6 +74,20 @@ void expect_http_error(const HttpReply& r, unsigned status, const std::string& c
   const json j = json::parse(r.body, nullptr, false);
   EXPECT_EQ(j["error"], code) << r.body;
   EXPECT_FALSE(j.value("message", "").empty()) << r.body;
+}
+
+// One answer for one state: a match is known from the moment its id is. Asked for at once, over
+// either transport, its replay is "not finished yet", never "no such match".
+TEST(PersistAccessLoopback, AReplayAskedRightAfterTheStartIsNotFinishedNeverUnknown) {
+  LiveServer server;
+  MessageLog log;
+  for (int i = 0; i < 5; ++i) {
+    TableRun t = open_table(server.port(), "duel", json::object(), false, "early" + std::to_string(i), &log);
+    ASSERT_FALSE(t.match_id.empty());
+    expect_error(t.seats[0].client->request({{"type", "get_replay"}, {"match_id", t.match_id}}), "match_not_finished");
+    expect_http_error(http_get(server.port(), "/api/matches/" + t.match_id + "/replay"), 409, "match_not_finished");
+  }
+  EXPECT_TRUE(log.validate());
 }
 
 TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTransportsAndNoSecretLeaks) {
@@ -148,8 +162,15 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
   EXPECT_EQ(m["end_reason"], "finished");
   EXPECT_EQ(m["match_score"], (*f.finished.result)["match_score"]);
   EXPECT_EQ(m["winner"], (*f.finished.result)["winner"]);
-  const json running = f.ask({{"type", "get_history"}, {"player_id", f.running.seats[2].player_id}});
-  ASSERT_EQ(running["matches"].size(), 1u);
+  // The running match is private: until it ends, only its own players see it in a history.
+  const std::string p2 = f.running.seats[2].player_id;
+  EXPECT_EQ(f.ask({{"type", "get_history"}, {"player_id", p2}})["matches"], json::array());
+  const HttpReply private_http = f.get("/api/players/" + p2 + "/matches");
+  EXPECT_EQ(private_http.status, 200u);
+  EXPECT_EQ(json::parse(private_http.body)["matches"], json::array()) << private_http.body;
+  const json running = f.running.seats[0].client->request({{"type", "get_history"}, {"player_id", p2}});
+  f.bodies.push_back(running.dump());
+  ASSERT_EQ(running["matches"].size(), 1u) << running;
   EXPECT_EQ(running["matches"][0]["match_id"], f.running.match_id);
   EXPECT_EQ(running["matches"][0]["seat"], 2);
   EXPECT_TRUE(running["matches"][0]["ended_at"].is_null());

@@ -4,7 +4,8 @@
 Usage: python_bot_match.py ATOUT_SERVER_BINARY SOURCE_DIR
 Starts the server on a free loopback port, asks it for its variants over HTTP, and for each one
 starts one bot that creates the table and as many more as the variant has seats; the odd seats ask
-for `"ack": "event"` and fail unless each action is answered by its own event. Passes when every
+for `"ack": "event"` and fail unless each action is answered by its own event, and seat 1 drops its
+connection once and resumes. Passes when every
 bot saw its match end; stops the server it started in any case.
 """
 import json
@@ -47,7 +48,10 @@ def play(bot, url, variant, players, deadline):
     bots = [creator] + [
         subprocess.Popen([PYTHON, bot, "--url", url, "--table", table_id, "--seat", str(seat),
                           "--name", f"{variant}-{seat}", "--seed", str(seat),
-                          "--ack", "event" if seat % 2 else "reply"])
+                          "--ack", "event" if seat % 2 else "reply"]
+                         # Seat 1 leaves once and resumes: replayed events must not make it act on
+                         # a turn that is over (the server would refuse the action, and the bot fail).
+                         + (["--drop-after", "12"] if seat == 1 else []))
         for seat in range(1, players)]
     failures = []
     for seat, process in enumerate(bots):

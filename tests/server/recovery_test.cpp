@@ -54,7 +54,39 @@ TEST(Recovery, ARestoredTableKeepsItsAbandonSetting) {
   EXPECT_EQ(b.init->settings.reconnect_ms, 9'000);
   EXPECT_EQ(b.init->settings.away_after, 3);
   EXPECT_FALSE(b.init->settings.rated);
-  EXPECT_EQ(b.init->seq, 4u);
+  // Three actions were kept (events 2 to 4); the rebuilt table goes on from the next run's seqs,
+  // so no event a client may have seen after event 4 is ever numbered again.
+  EXPECT_EQ(b.init->seq, SeatView::kSeqsPerRun);
+  EXPECT_EQ(b.init->log.seqs, (std::vector<std::uint64_t>{2, 3, 4}));
+  EXPECT_EQ(b.init->log.by_server, (std::vector<bool>{false, false, false}));
+}
+
+// A log from several runs (restarts) is whole as long as each run goes on one by one from its
+// start; a gap inside a run is a lost write, and the match is not rebuilt.
+TEST(Recovery, ALogFromSeveralRunsIsWholeAndAGapInsideARunIsRefused) {
+  const std::uint64_t run = SeatView::kSeqsPerRun;
+  store::MatchRow m = stored_duel({}, 5);
+  // Actions 0 and 1 in the first run, 2 and 3 after a first restart, 4 after a second one.
+  const std::int64_t seqs[] = {2, 3, static_cast<std::int64_t>(run + 1), static_cast<std::int64_t>(run + 2),
+                               static_cast<std::int64_t>(3 * run + 1)};
+  for (std::size_t i = 0; i < 5; ++i) m.actions[i].seq = seqs[i];
+  nlohmann::json played_for = nlohmann::json::parse(m.actions[3].action_json);
+  played_for["by_server"] = true;  // as the log keeps an action the server played for the seat
+  m.actions[3].action_json = played_for.dump();
+  Rebuilt b = rebuild(m);
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  EXPECT_EQ(b.init->seq, 4 * run);
+  EXPECT_EQ(b.init->log.seqs.back(), 3 * run + 1);
+  EXPECT_EQ(b.init->log.by_server, (std::vector<bool>{false, false, false, true, false}));
+
+  for (const std::int64_t bad : {std::int64_t{4}, static_cast<std::int64_t>(run + 3), static_cast<std::int64_t>(run)}) {
+    store::MatchRow gap = stored_duel({}, 3);
+    gap.actions[2].seq = bad;              // after 2 and 3: neither 4 nor the first of a later run
+    if (bad == 4) gap.actions[1].seq = 2;  // a repeated seq
+    Rebuilt r = rebuild(gap);
+    EXPECT_FALSE(r.error.empty()) << bad;
+    EXPECT_FALSE(r.init) << bad;
+  }
 }
 
 TEST(Recovery, ARestoredTableCountsItsActionsInTheMetrics) {

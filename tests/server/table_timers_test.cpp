@@ -151,6 +151,49 @@ TEST_F(TableTimersTest, AfterTheReconnectWindowTheAbsentSideForfeits) {
   EXPECT_EQ(journal_->winner, 0);
 }
 
+// Both players drop; the server plays the match out. Each seat stays held for a fresh reconnect
+// window from the end, so a player coming back then gets the final events; after the window the
+// seat is released and the table, with nobody left, closes.
+TEST_F(TableTimersTest, AMatchThatEndsWhileItsPlayersAreAwayWaitsAReconnectWindowForThem) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 100;
+  settings.reconnect_ms = protocol::TableSettings::kMaxReconnectMs;
+  auto t = open(settings);
+  t->detach(1);
+  t->detach(2);
+  ioc_.poll();
+  for (int i = 0; i < 100'000 && !journal_->end; ++i) advance(100ms);
+  ASSERT_EQ(journal_->end, MatchEnd::finished) << "the server did not play the match out";
+  // Just before the fresh window closes, seat 0's player resumes from the start event.
+  advance(std::chrono::milliseconds(settings.reconnect_ms - 1));
+  auto back = std::make_shared<RecordingPeer>();
+  t->sit(member_for(back, 11, "p0"), 0, {}, std::uint64_t{1});
+  ioc_.poll();
+  std::optional<json> seated, last;
+  for (const auto& text : back->take()) {
+    json m = json::parse(*text);
+    if (m["type"] == "seated") seated = m;
+    if (m["type"] == "event") last = std::move(m);
+  }
+  ASSERT_TRUE(seated) << "the finished table did not keep the seat";
+  EXPECT_EQ((*seated)["resumed"], true);
+  ASSERT_TRUE(last);
+  EXPECT_TRUE(last->contains("match_result")) << *last;
+  EXPECT_EQ((*last)["replayed"], true);
+  // Seat 1's player does not come back: when its window closes the seat is released, and once
+  // seat 0's player leaves, nobody is left and the table closes.
+  advance(1ms);
+  t->leave(member_for(back, 11, "p0"), {});
+  ioc_.poll();
+  back->take();
+  auto late = std::make_shared<RecordingPeer>();
+  t->sit(member_for(late, 12, "p1"), 1, {}, std::uint64_t{1});
+  ioc_.poll();
+  const auto reply = late->take();
+  ASSERT_EQ(reply.size(), 1u);
+  EXPECT_EQ(json::parse(*reply[0])["code"], "unknown_table") << *reply[0];
+}
+
 TEST_F(TableTimersTest, AfterTheReconnectWindowAFreeSeatPausesTheMatch) {
   protocol::TableSettings settings;
   settings.turn_ms = 600'000;

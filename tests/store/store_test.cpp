@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -457,6 +458,88 @@ TEST(Store, MatchLifecycleHidesUnrevealedSeedsAndRates) {
   EXPECT_EQ(h[0].uid, "m1");
   EXPECT_EQ(h[0].seat, 1);
   EXPECT_EQ(h[0].winner, 0);
+}
+
+// Ids are unique for the life of the database: blocks never overlap, across reopenings too.
+TEST(Store, ReservedIdBlocksNeverOverlapAcrossReopenings) {
+  TempDir dir;
+  std::string error;
+  std::uint64_t end_of_first_life = 0;
+  {
+    auto s = Store::open(dir.file("s.db"), {}, error);
+    ASSERT_TRUE(s) << error;
+    const auto a = s->reserve_ids("table", 100);
+    const auto b = s->reserve_ids("table", 5);
+    const auto other = s->reserve_ids("other", 3);
+    ASSERT_TRUE(a && b && other);
+    EXPECT_EQ(*a, 1u);  // a new database starts at 1
+    EXPECT_EQ(*b, *a + 100);
+    EXPECT_EQ(*other, 1u);  // each kind counts on its own
+    end_of_first_life = *b + 5;
+  }
+  auto s = Store::open(dir.file("s.db"), {}, error);
+  ASSERT_TRUE(s) << error;
+  const auto c = s->reserve_ids("table", 10);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(*c, end_of_first_life);
+}
+
+// The migration that brings id blocks starts table numbers past every table id already logged.
+TEST(Migrations, TableNumbersStartPastTheTablesAlreadyLogged) {
+  TempDir dir;
+  const std::string path = dir.file("old.db");
+  {
+    OpenOptions old;
+    old.migrate_to = 4;
+    Opened o = open_database(path, old);
+    ASSERT_FALSE(o.error) << *o.error;
+    ASSERT_FALSE(
+        o.db.exec("INSERT INTO matches (uid, table_id, variant, options, first_dealer, started_at, table_json) "
+                  "VALUES ('m1', 't41', 'duel', '{}', 0, 1, '{\"private\":true}'), "
+                  "('m2', 't7', 'duel', '{}', 0, 1, '{\"private\":false}')"));
+  }
+  std::string error;
+  auto s = Store::open(path, {}, error);
+  ASSERT_TRUE(s) << error;
+  const auto first = s->reserve_ids("table", 1);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(*first, 42u);
+  Opened o = open_database(path);
+  ASSERT_FALSE(o.error) << *o.error;
+  Statement st;
+  ASSERT_FALSE(o.db.prepare("SELECT uid FROM matches WHERE private = 1", st));
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.text(0), "m1");  // the flag kept in table_json became the column
+  EXPECT_FALSE(st.step());
+}
+
+// A private match still being played is listed only to its players; once over, to anyone.
+TEST(Store, APrivateMatchInProgressIsInItsPlayersHistoryOnlyForThem) {
+  TempDir dir;
+  std::string error;
+  auto s = Store::open(dir.file("s.db"), {}, error);
+  ASSERT_TRUE(s) << error;
+  s->add_player("p_a", "A", hash_of('a'), 1);
+  s->add_player("p_b", "B", hash_of('b'), 1);
+  s->add_player("p_c", "C", hash_of('c'), 1);
+  MatchStart secret = two_player_match("m_private", "p_a", "p_b", false);
+  secret.is_private = true;
+  s->begin_match(secret);
+  s->begin_match(two_player_match("m_public", "p_a", "p_b", false));
+  s->flush();
+  auto uids = [&](const std::string& viewer) {
+    std::vector<std::string> out;
+    for (const MatchSummary& m : s->history("p_a", 0, 10, viewer)) out.push_back(m.uid);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(uids("p_a"), (std::vector<std::string>{"m_private", "m_public"}));
+  EXPECT_EQ(uids("p_b"), (std::vector<std::string>{"m_private", "m_public"}));  // the other player
+  EXPECT_EQ(uids("p_c"), (std::vector<std::string>{"m_public"}));
+  EXPECT_EQ(uids(""), (std::vector<std::string>{"m_public"}));
+  s->end_match("m_private", 2000, 1001, 0, 0, "finished");
+  s->flush();
+  EXPECT_EQ(uids("p_c"), (std::vector<std::string>{"m_private", "m_public"}));
 }
 
 TEST(Store, AbortedAndUnratedMatchesLeaveRatingsAlone) {

@@ -124,6 +124,9 @@ struct Event {
   std::optional<int> turn_ms_left;        // time the seat to act has left, while the match runs
   std::optional<HandResult> hand_result;  // the hand this event ended, with its seed revealed
   std::optional<MatchResult> match_result;
+  // Sent again on a resume, for a client that missed it: its turn may be over, so its legal list
+  // is empty unless it is still the current event.
+  bool replayed = false;
   RequestId id;  // the actor's own event, when its connection asked for `ack: "event"`
 };
 

@@ -27,19 +27,26 @@ class Archive {
   Archive(const Archive&) = delete;
   Archive& operator=(const Archive&) = delete;
 
-  // Runs the read on the archive's thread and calls `then` there with the reply.
+  // Runs the read on the archive's thread and calls `then` there with the reply. The read sees
+  // every write the server queued before the call: a match is known from the moment its id is
+  // (as one not finished), and over from the moment its last event is sent. `viewer`: the player
+  // asking (empty over HTTP), for what only a match's own players may see.
   template <typename Request>
-  void ask(Request request, std::function<void(Reply)> then) {
-    net::post(pool_, [this, request = std::move(request), then = std::move(then)] { then(read(request)); });
+  void ask(Request request, std::string viewer, std::function<void(Reply)> then) {
+    net::post(pool_, [this, request = std::move(request), viewer = std::move(viewer), then = std::move(then)] {
+      settle();
+      then(read(request, viewer));
+    });
   }
   // Finishes the reads under way; later ones are dropped. Call before the store goes.
   void stop();
 
-  // The reads themselves (any thread; the store serialises them).
-  Reply read(const protocol::GetProfile& r);
-  Reply read(const protocol::GetLeaderboard& r);
-  Reply read(const protocol::GetHistory& r);
-  Reply read(const protocol::GetReplay& r);
+  // The reads themselves (any thread; the store serialises them). A private match still being
+  // played is in a history only when `viewer` sat in it.
+  Reply read(const protocol::GetProfile& r, const std::string& viewer = {});
+  Reply read(const protocol::GetLeaderboard& r, const std::string& viewer = {});
+  Reply read(const protocol::GetHistory& r, const std::string& viewer = {});
+  Reply read(const protocol::GetReplay& r, const std::string& viewer = {});
 
   // The reply as a WebSocket message, and as an HTTP status and body ({"error": code,
   // "message": ...} for an error).
@@ -47,6 +54,9 @@ class Archive {
   static std::pair<http::status, std::string> http_response(const Reply& r);
 
  private:
+  // Waits until the writes queued so far are committed.
+  void settle();
+
   std::shared_ptr<store::Store> store_;
   // One thread: reads are short indexed queries, and the store has one reading connection.
   net::thread_pool pool_{1};

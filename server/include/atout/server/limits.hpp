@@ -32,7 +32,7 @@ struct SessionLimits {
 class MessageCredits {
  public:
   MessageCredits(double burst, double rate,
-                  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
+                 std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
   // Spends one credit, refilled up to `now`; false when there is none.
   bool take(std::chrono::steady_clock::time_point now);
   // How long after the last `take` until a credit is back (zero if one is left).

@@ -15,6 +15,7 @@
 #include "atout/server/metrics.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
+#include "atout/server/table_numbers.hpp"
 
 namespace atout::server {
 
@@ -54,6 +55,14 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   void table_changed(protocol::TableSummary summary);
   void table_closed(std::string table_id);
 
+  // Reserves table numbers durably (off the caller's thread) and calls `done` with the first of
+  // `count`, or nullopt.
+  using Reserve = std::function<void(std::uint64_t count, std::function<void(std::optional<std::uint64_t>)> done)>;
+  // New tables take their numbers from blocks reserved in the store, the first starting at
+  // `first`, so that no id is ever given twice; call before the server runs. Without this call,
+  // numbers count from 1 in memory.
+  void use_table_numbers(std::uint64_t first, Reserve reserve);
+
   // Tables created from now on count their actions there; call before the server runs.
   void use_metrics(std::shared_ptr<server::Metrics> m) { metrics_ = std::move(m); }
   // Calls `then` on the lobby strand with every open table (private ones too) counted by variant
@@ -77,8 +86,10 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   net::any_io_executor io_;
   net::strand<net::any_io_executor> strand_;
   std::shared_ptr<server::Journal> journal_;
-  std::uint64_t next_table_ = 1;
-  // Ordered by number so listings come oldest first.
+  TableNumbers numbers_;
+  Reserve reserve_;
+  // Keyed in the order the lobby learned of them, so listings come oldest first.
+  std::uint64_t next_key_ = 1;
   std::map<std::uint64_t, Entry> tables_;
   std::unordered_map<std::string, std::uint64_t> by_id_;
   std::unordered_map<std::string, std::uint64_t> by_invite_;

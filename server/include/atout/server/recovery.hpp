@@ -23,8 +23,8 @@ struct RecoveryReport {
 // What one stored match becomes: a table to restore, or the reason it cannot be.
 struct Rebuilt {
   std::optional<TableInit> init;  // set when the match goes on
-  std::unique_ptr<State> ended;    // set when the replay reached the end of the match
-  std::string error;               // why the log does not replay
+  std::unique_ptr<State> ended;   // set when the replay reached the end of the match
+  std::string error;              // why the log does not replay
 };
 
 // Replays one stored match (read with its secrets). Writes nothing.

@@ -53,6 +53,8 @@ class Server {
   std::shared_ptr<Context> ctx_;
   std::shared_ptr<Listener> listener_;
   std::vector<std::thread> threads_;
+  // Store work that must wait for the disk, kept off the I/O threads (reserving table numbers).
+  net::thread_pool store_tasks_{1};
 };
 
 }  // namespace atout::server

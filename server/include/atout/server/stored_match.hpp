@@ -28,6 +28,7 @@ StoredTable read_table_json(const std::string& text);
 // logged action in order; or why the rows do not make one.
 struct DecodedRecord {
   std::optional<Record> record;
+  std::vector<bool> by_server;  // per action: the server played it for the seat
   std::string error;
 };
 DecodedRecord decode_record(const store::MatchRow& m);

@@ -40,10 +40,11 @@ struct TableInit {
   // rows the store already keeps (those below this number).
   std::vector<std::optional<Member>> held;
   std::uint64_t seq = 0;
+  SeatView::ActionLog log;  // each stored action's event seq and whether the server played it
   bool started = false;
   int hands_stored = 0;
   std::shared_ptr<server::Metrics> metrics;  // may be null: nothing is counted
-  std::shared_ptr<TableClock> clock;        // null: the steady clock
+  std::shared_ptr<TableClock> clock;         // null: the steady clock
 };
 
 class Table : public std::enable_shared_from_this<Table> {
@@ -100,6 +101,9 @@ class Table : public std::enable_shared_from_this<Table> {
   void on_turn_timeout();
   void start_reconnect_window(Seat seat);
   void on_reconnect_expired(Seat seat);
+  // The match ended: each seat held for a disconnected player (but `except`) is kept for a fresh
+  // reconnect window, so its player can come back for the final events.
+  void hold_after_end(std::optional<Seat> except);
 
   void reply_error(const std::weak_ptr<Peer>& to, protocol::ErrorCode code, std::string message,
                    const protocol::RequestId& id, std::optional<std::string> reason = std::nullopt);
@@ -138,6 +142,7 @@ class Table : public std::enable_shared_from_this<Table> {
   SeatView view_;
   Lifecycle phase_ = Lifecycle::waiting;
   std::uint64_t seq_ = 0;
+  SeatView::ActionLog log_;
   std::optional<Seat> abandoned_by_;
   int hands_stored_ = 0;
   std::optional<protocol::DealCommitment> deal_;  // of the live hand, made once when it is dealt

@@ -24,7 +24,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   static constexpr std::size_t kMaxMessageBytes = 16 * 1024;
   // Close codes of the connections the server ends on purpose.
   static constexpr std::uint16_t kCloseReplaced = RequestRouter::kCloseReplaced;  // a newer connection took over
-  static constexpr std::uint16_t kCloseShutdown = 1012;                            // service restart
+  static constexpr std::uint16_t kCloseShutdown = 1012;                           // service restart
 
   // Where a connection is in its life.
   enum class State {

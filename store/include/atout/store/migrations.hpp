@@ -1,6 +1,7 @@
 // Numbered schema migrations (migrations/*.sql, compiled in) and the checked opening of a database.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ struct OpenOptions {
   bool create = true;                  // create the file (and its directory) when missing
   std::string synchronous = "NORMAL";  // NORMAL or FULL (docs/operations.md, durability)
   int migrate_to = -1;                 // stop at this version (tests build old databases); -1: latest
+  // How long the writer gathers writes before it commits them (Store::open; see Writer).
+  std::chrono::microseconds commit_window{2000};
 };
 
 struct Opened {

@@ -30,6 +30,7 @@ struct MatchStart {
   std::optional<std::string> match_seed;  // hex, when every deal derives from one seed
   int first_dealer = 0;
   bool rated = false;
+  bool is_private = false;  // shown only to its players until it ends
   std::int64_t started_at = 0;
   std::vector<SeatRow> seats;
   // How the table ran (private, invite code, settings), as JSON; like the seed, only read back
@@ -119,11 +120,16 @@ class Store {
   std::vector<RatingRow> ratings_of(const std::string& id);
   // The ladder's page, best first, and how many rated players it has.
   std::vector<RatingRow> leaderboard(const std::string& ladder, int offset, int limit, int& total);
-  std::vector<MatchSummary> history(const std::string& player, int offset, int limit);
+  // `player`'s matches, newest first. A private match still being played is left out unless
+  // `viewer` (a player id; empty: anyone) sat in it.
+  std::vector<MatchSummary> history(const std::string& player, int offset, int limit, const std::string& viewer = {});
   // A match with its hands and actions. `with_secrets`: include unrevealed seeds (recovery only).
   std::optional<MatchRow> match(const std::string& uid, bool with_secrets);
   // Every match not yet ended, with secrets, for rebuilding tables at start-up.
   std::vector<MatchRow> unfinished_matches();
+  // Reserves `count` numbers of `kind` that were never reserved before, durably (it waits for the
+  // writer's commit; call it off the I/O threads): the first of them, or nullopt on a failed write.
+  std::optional<std::uint64_t> reserve_ids(const std::string& kind, std::uint64_t count);
   // An online, consistent copy of the whole database (VACUUM INTO). The target must not exist.
   std::optional<std::string> backup(const std::string& target);
 
