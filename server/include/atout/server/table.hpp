@@ -43,7 +43,7 @@ struct TableInit {
   bool started = false;
   int hands_stored = 0;
   std::shared_ptr<server::Metrics> metrics;  // may be null: nothing is counted
-  std::shared_ptr<TableClock> clock;        // null: the steady clock
+  std::shared_ptr<TableClock> clock;         // null: the steady clock
 };
 
 class Table : public std::enable_shared_from_this<Table> {
@@ -73,6 +73,11 @@ class Table : public std::enable_shared_from_this<Table> {
   // The table was rebuilt from the store after a restart: tells the lobby of it, and starts the
   // held seats' reconnect windows and the turn timer.
   void restored();
+
+  // The lobby found the table unstarted with nobody seated or watching for too long: on the strand,
+  // if that is still so, the table closes and its owner, if any, is sent lobby_remove for it
+  // (server/src/table_expiry.cpp).
+  void close_if_idle();
 
   // The summary as of now; call on the strand only (the lobby gets copies through updates).
   protocol::TableSummary summary() const;
