@@ -117,9 +117,12 @@ bool RequestRouter::charge_listing(int limit, const RequestId& id) {
   const int cost = (limit + LobbyLimits::kTablesPerCredit - 1) / LobbyLimits::kTablesPerCredit;
   const auto wait = conn_.spend(cost, now_);
   if (!wait) return true;
+  // Long enough for the retry's own message credit too (and rounded up), so that a client that
+  // waits as told is served, rather than refused again for the credit its retry took.
+  const auto retry = *wait + std::chrono::milliseconds(1 + static_cast<long>(1000.0 / ctx_->limits.msg_rate));
   reply_error(ErrorCode::too_fast,
               "a page of up to " + std::to_string(limit) + " tables costs " + std::to_string(cost) +
-                  " message credits and this connection has fewer left; wait " + std::to_string(wait->count()) +
+                  " message credits and this connection has fewer left; wait " + std::to_string(retry.count()) +
                   " ms, or ask for a smaller page",
               id);
   return false;

@@ -3,6 +3,7 @@
 // shared snapshot and charged to the connection's credits, and HTTP reads limited by address.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "atout/server/request_router.hpp"
@@ -39,17 +40,28 @@ class LobbyBoundsTest : public ::testing::Test {
     clock_->advance(d);
     run();
   }
-  std::vector<json> ask(RecordingConnection& c, json request) {
-    request["id"] = next_id_++;
+  // The reply to `request`: the message that carries its id (events and updates do not). Other
+  // messages stay in `heard_` for the test to look at.
+  json reply(RecordingConnection& c, json request) {
+    const int id = next_id_++;
+    request["id"] = id;
     c.router().handle(request.dump(), now_);
     run();
-    return c.take();
+    json out = {{"type", "none"}};
+    for (json& m : c.take()) {
+      if (m.contains("id") && m["id"] == id)
+        out = std::move(m);
+      else
+        heard_[c.id()].push_back(std::move(m));
+    }
+    return out;
   }
-  // The reply to `request`: the first message that is not an update of a table or the lobby.
-  json reply(RecordingConnection& c, json request) {
-    for (const json& m : ask(c, std::move(request)))
-      if (m["type"] != "table_update" && m["type"] != "lobby_update") return m;
-    return json{{"type", "none"}};
+  // Whether `c` was sent lobby_remove for `table_id` (among messages that answered nothing).
+  bool heard_removed(RecordingConnection& c, const std::string& table_id) {
+    for (json& m : c.take()) heard_[c.id()].push_back(std::move(m));
+    for (const json& m : heard_[c.id()])
+      if (m["type"] == "lobby_remove" && m["table_id"] == table_id) return true;
+    return false;
   }
   std::shared_ptr<RecordingConnection> player(const std::string& name) {
     auto c = std::make_shared<RecordingConnection>(ctx_, ioc_, next_conn_++, now_);
@@ -85,6 +97,7 @@ class LobbyBoundsTest : public ::testing::Test {
   std::uint64_t next_conn_ = 1;
   int next_id_ = 1;
   std::vector<std::shared_ptr<RecordingConnection>> conns_;
+  std::map<std::uint64_t, std::vector<json>> heard_;
 };
 
 TEST_F(LobbyBoundsTest, APlayerOwnsAtMostTheBoundOfUnstartedTables) {
@@ -130,19 +143,18 @@ TEST_F(LobbyBoundsTest, AnEmptyTableClosesAfterTheTtlAndItsOwnerIsTold) {
   advance(1ms);
   EXPECT_TRUE(ids(list(*ann)).empty());
   EXPECT_EQ(list(*ann)["total"], 0);
-  bool heard = false;
-  for (const json& m : watcher->take()) heard = heard || (m["type"] == "lobby_remove" && m["table_id"] == id);
-  EXPECT_TRUE(heard);
+  // The owner is told, though it never subscribed to the lobby; so is the subscriber.
+  EXPECT_TRUE(heard_removed(*ann, id));
+  EXPECT_TRUE(heard_removed(*watcher, id));
   EXPECT_EQ(code(reply(*ann, {{"type", "sit"}, {"table_id", id}})), "unknown_table");
 }
 
 TEST_F(LobbyBoundsTest, TheOwnerHearsItsTableExpire) {
   auto ann = player("ann");
   const std::string id = create(*ann);
+  EXPECT_FALSE(heard_removed(*ann, id));
   advance(kTtl);
-  bool told = false;
-  for (const json& m : ann->take()) told = told || (m["type"] == "lobby_remove" && m["table_id"] == id);
-  EXPECT_TRUE(told);
+  EXPECT_TRUE(heard_removed(*ann, id));
   // Expired tables no longer count against the bound.
   EXPECT_FALSE(create(*ann).empty());
   EXPECT_FALSE(create(*ann).empty());
@@ -165,8 +177,11 @@ TEST_F(LobbyBoundsTest, ATableSomeoneSitsAtOrWatchesDoesNotExpire) {
   EXPECT_EQ(reply(*bob, {{"type", "leave"}, {"table_id", seated}})["type"], "ok");
   advance(kTtl - 1ms);
   EXPECT_EQ(ids(list(*ann)), both);
+  EXPECT_FALSE(heard_removed(*ann, seated));
   advance(1ms);
   EXPECT_EQ(ids(list(*ann)), std::vector<std::string>{watched});
+  EXPECT_TRUE(heard_removed(*ann, seated));
+  EXPECT_FALSE(heard_removed(*ann, watched));
 }
 
 TEST_F(LobbyBoundsTest, ListTablesPagesAndFilters) {
