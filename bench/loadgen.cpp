@@ -44,9 +44,12 @@ struct Options {
   std::uint64_t seed = 1;
   int think_ms = 0;
   bool ack_event = false;  // hello's ack: "event"
-  // --abuse: the window is played in two halves, the second with an abuser (see abuse_ws and
-  // abuse_http); the tables' p99 of each half is reported, and compared when abuse_check > 0.
+  // --abuse: the window is played in slices of abuse_slice_ms, every other one with an abuser (see
+  // abuse_ws and abuse_http); the tables' p99 over the slices without and with it is reported, and
+  // compared when abuse_check > 0. Alternating slices compare like with like: the hands of a
+  // match do not all cost the same, and a noisy machine changes from second to second.
   bool abuse = false;
+  int abuse_slice_ms = 1000;
   int abuse_tables = 1000;  // tables the abuser creates at most (the server may refuse sooner)
   double abuse_check = 0;   // fail when max(p99 abused, floor) / max(p99 quiet, floor) exceeds it
   double abuse_floor_ms = 5;
@@ -114,9 +117,12 @@ Options parse(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0, 60'000));
   app.add_flag("--abuse", o.abuse,
-               "play the window in two halves, the second while one connection creates\ntables and "
-               "polls list_tables and /api/tables as fast as the server\nallows; report the tables' p99 "
-               "of each half");
+               "play the window in slices, every other one while one connection\ncreates tables and "
+               "polls list_tables and /api/tables as fast as\nthe server allows; report the tables' p99 "
+               "without and with it");
+  app.add_option("--abuse-slice-ms", o.abuse_slice_ms, "the length of each slice")
+      ->capture_default_str()
+      ->check(CLI::Range(100, 60'000));
   app.add_option("--abuse-tables", o.abuse_tables, "tables the abuser tries to create")
       ->capture_default_str()
       ->check(CLI::Range(0, 100'000));
@@ -255,68 +261,85 @@ std::string message_type(const std::string& text) {
   return text.substr(start, text.find('"', start) - start);
 }
 
-// One WebSocket connection: creates tables until refused (or `cap`), then asks for the largest page
-// of the lobby over and over, waiting only as long as a too_fast reply says.
-void abuse_ws(const tcp::endpoint& server, int cap, const std::atomic<bool>& stop, AbuseStats& s) {
-  try {
-    net::io_context ioc;
-    websocket::stream<beast::tcp_stream> ws(ioc);
-    beast::get_lowest_layer(ws).connect(server);
-    ws.read_message_max(std::uint64_t{1} << 30);
-    ws.handshake("127.0.0.1", "/ws");
-    beast::flat_buffer buffer;
-    // Sends `request` and returns the reply (skipping any other message).
-    auto ask = [&](const nlohmann::json& request) {
-      ws.write(net::buffer(request.dump()));
-      for (;;) {
-        buffer.clear();
-        ws.read(buffer);
-        std::string text = beast::buffers_to_string(buffer.data());
-        const std::string type = message_type(text);
-        if (type != "table_update" && type != "lobby_update" && type != "lobby_remove") return text;
+// Blocks while the abuser is paused; false once it is to stop.
+bool abuse_gate(const std::atomic<bool>& active, const std::atomic<bool>& stop) {
+  while (!active && !stop) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return !stop;
+}
+
+// One WebSocket client (one player; reconnected with its token if the server closes it): creates
+// tables until refused (or `cap`), then asks for the largest page of the lobby over and over,
+// waiting only as long as a too_fast reply says.
+void abuse_ws(const tcp::endpoint& server, int cap, const std::atomic<bool>& active, const std::atomic<bool>& stop,
+              AbuseStats& s) {
+  std::string token;
+  bool creating = true;
+  while (abuse_gate(active, stop)) {
+    try {
+      net::io_context ioc;
+      websocket::stream<beast::tcp_stream> ws(ioc);
+      beast::get_lowest_layer(ws).connect(server);
+      ws.read_message_max(std::uint64_t{1} << 30);
+      ws.handshake("127.0.0.1", "/ws");
+      beast::flat_buffer buffer;
+      // Sends `request` and returns the reply (skipping any other message).
+      auto ask = [&](const nlohmann::json& request) {
+        ws.write(net::buffer(request.dump()));
+        for (;;) {
+          buffer.clear();
+          ws.read(buffer);
+          std::string text = beast::buffers_to_string(buffer.data());
+          const std::string type = message_type(text);
+          if (type != "table_update" && type != "lobby_update" && type != "lobby_remove") return text;
+        }
+      };
+      nlohmann::json hello = {{"type", "hello"}, {"protocol", 1}, {"name", "abuser"}};
+      if (!token.empty()) hello["token"] = token;
+      const auto welcome = nlohmann::json::parse(ask(hello));
+      token = welcome.value("token", token);
+      for (int i = static_cast<int>(s.created); creating && i < cap && abuse_gate(active, stop); ++i) {
+        const std::string r = ask({{"type", "create_table"}, {"variant", "duel"}});
+        if (message_type(r) == "table_created") {
+          ++s.created;
+          continue;
+        }
+        ++s.create_refused;
+        creating = false;
       }
-    };
-    ask({{"type", "hello"}, {"protocol", 1}, {"name", "abuser"}});
-    for (int i = 0; i < cap && !stop; ++i) {
-      const std::string r = ask({{"type", "create_table"}, {"variant", "duel"}});
-      if (message_type(r) == "table_created") {
-        ++s.created;
-        continue;
+      creating = false;
+      while (abuse_gate(active, stop)) {
+        const std::string r = ask({{"type", "list_tables"}, {"limit", 100}});
+        if (message_type(r) == "tables") {
+          ++s.lists;
+          s.list_bytes += r.size();
+          continue;
+        }
+        ++s.too_fast;
+        // "... wait N ms ...": as long as the server says, and no longer.
+        long wait_ms = 10;
+        if (const auto at = r.find("wait "); at != std::string::npos)
+          wait_ms = std::strtol(r.c_str() + at + 5, nullptr, 10);
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(wait_ms, 1L, 1000L)));
       }
-      ++s.create_refused;
-      break;
+      beast::error_code ignored;
+      ws.close(websocket::close_code::normal, ignored);
+    } catch (const std::exception&) {
+      ++s.closed;  // closed by the server (for flooding, say): come back as the same player
     }
-    while (!stop) {
-      const std::string r = ask({{"type", "list_tables"}, {"limit", 100}});
-      if (message_type(r) == "tables") {
-        ++s.lists;
-        s.list_bytes += r.size();
-        continue;
-      }
-      ++s.too_fast;
-      // "... wait N ms ...": as long as the server says, and no longer.
-      long wait_ms = 10;
-      if (const auto at = r.find("wait "); at != std::string::npos)
-        wait_ms = std::strtol(r.c_str() + at + 5, nullptr, 10);
-      std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(wait_ms, 1L, 1000L)));
-    }
-    beast::error_code ignored;
-    ws.close(websocket::close_code::normal, ignored);
-  } catch (const std::exception&) {
-    ++s.closed;
   }
 }
 
 // One HTTP client with keep-alive: GET /api/tables?limit=100 over and over, waiting only as long as
 // a 429's Retry-After says.
-void abuse_http(const tcp::endpoint& server, const std::atomic<bool>& stop, AbuseStats& s) {
+void abuse_http(const tcp::endpoint& server, const std::atomic<bool>& active, const std::atomic<bool>& stop,
+                AbuseStats& s) {
   net::io_context ioc;
-  while (!stop) {
+  while (abuse_gate(active, stop)) {
     try {
       beast::tcp_stream stream(ioc);
       stream.connect(server);
       beast::flat_buffer buffer;
-      for (bool open = true; open && !stop;) {
+      for (bool open = true; open && abuse_gate(active, stop);) {
         http::request<http::empty_body> req(http::verb::get, "/api/tables?limit=100", 11);
         req.set(http::field::host, "127.0.0.1");
         req.keep_alive(true);
@@ -479,23 +502,36 @@ int run(const Options& o) {
   const std::uint64_t accepted_before = accepted.load();
   const auto limit = std::chrono::duration<double>(o.duration);
   AbuseStats abuse;
-  std::atomic<bool> abuse_stop{false};
+  std::atomic<bool> abuse_active{false}, abuse_stop{false};
   std::vector<std::thread> abusers;
-  std::vector<std::uint32_t> quiet_rtts;
+  std::vector<std::uint32_t> quiet_rtts, abused_rtts;
+  // The round trips gathered since the last call go to the slice that just ended.
+  auto end_slice = [&](bool abused) {
+    for (auto& w : workers)
+      on_worker(*w, [&] {
+        auto& into = abused ? abused_rtts : quiet_rtts;
+        into.insert(into.end(), w->state.stats.rtt_us.begin(), w->state.stats.rtt_us.end());
+        w->state.stats.rtt_us.clear();
+      });
+  };
+  if (o.abuse) {
+    abusers.emplace_back([&] { abuse_ws(endpoint, o.abuse_tables, abuse_active, abuse_stop, abuse); });
+    abusers.emplace_back([&] { abuse_http(endpoint, abuse_active, abuse_stop, abuse); });
+  }
   while (Steady::now() - t0 < limit && (o.actions == 0 || accepted.load() - accepted_before < o.actions)) {
-    if (o.abuse && abusers.empty() && Steady::now() - t0 >= limit / 2) {
-      // The quiet half's round trips are put aside; the abused half's gather from here.
-      for (auto& w : workers)
-        on_worker(*w, [&] {
-          quiet_rtts.insert(quiet_rtts.end(), w->state.stats.rtt_us.begin(), w->state.stats.rtt_us.end());
-          w->state.stats.rtt_us.clear();
-        });
-      abusers.emplace_back([&] { abuse_ws(endpoint, o.abuse_tables, abuse_stop, abuse); });
-      abusers.emplace_back([&] { abuse_http(endpoint, abuse_stop, abuse); });
+    if (o.abuse) {
+      const auto slice =
+          std::chrono::duration_cast<std::chrono::milliseconds>(Steady::now() - t0).count() / o.abuse_slice_ms;
+      const bool abused = slice % 2 == 1;
+      if (abused != abuse_active) {
+        end_slice(abuse_active);
+        abuse_active = abused;
+      }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   for (auto& w : workers) on_worker(*w, [&] { w->state.measuring = false; });
+  if (o.abuse) end_slice(abuse_active);
   abuse_stop = true;
   for (auto& t : abusers) t.join();
   const double window_s = std::chrono::duration<double>(Steady::now() - t0).count();
@@ -530,9 +566,15 @@ int run(const Options& o) {
   stop_server(server);
   std::sort(rtts.begin(), rtts.end());
   std::sort(quiet_rtts.begin(), quiet_rtts.end());
-  // With --abuse, `rtts` holds the abused half and `quiet_rtts` the quiet one.
+  std::sort(abused_rtts.begin(), abused_rtts.end());
+  if (o.abuse) {
+    // Every round trip of the window is in one of the two.
+    rtts = quiet_rtts;
+    rtts.insert(rtts.end(), abused_rtts.begin(), abused_rtts.end());
+    std::sort(rtts.begin(), rtts.end());
+  }
   const double p99_quiet = percentile(quiet_rtts, 0.99);
-  const double p99_abused = percentile(rtts, 0.99);
+  const double p99_abused = percentile(abused_rtts, 0.99);
   const double abuse_ratio =
       std::max(p99_abused, o.abuse_floor_ms) / std::max(std::max(p99_quiet, o.abuse_floor_ms), 1e-9);
   const bool abuse_ok = !o.abuse || (!abusers.empty() && (o.abuse_check <= 0 || abuse_ratio <= o.abuse_check));
@@ -575,9 +617,10 @@ int run(const Options& o) {
 
   if (o.abuse) {
     std::printf(
-        "  abuse         p99 %.3f ms without the abuser (%zu samples), %.3f ms with it (%zu samples): %.2f x "
+        "  abuse         p99 %.3f ms in slices without the abuser (%zu samples), %.3f ms with it (%zu samples): "
+        "%.2f x "
         "(floor %.1f ms)%s\n",
-        p99_quiet, quiet_rtts.size(), p99_abused, rtts.size(), abuse_ratio, o.abuse_floor_ms,
+        p99_quiet, quiet_rtts.size(), p99_abused, abused_rtts.size(), abuse_ratio, o.abuse_floor_ms,
         o.abuse_check > 0 ? (abuse_ok ? ", within the bound" : ", OVER THE BOUND") : "");
     std::printf(
         "  abuser        created %llu table(s) (refused %llu); list_tables %llu pages (%.1f MB), too_fast %llu; "
@@ -625,6 +668,8 @@ int run(const Options& o) {
     report["abuse"] = {{"p99_quiet_ms", p99_quiet},
                        {"p99_abused_ms", p99_abused},
                        {"quiet_samples", quiet_rtts.size()},
+                       {"abused_samples", abused_rtts.size()},
+                       {"slice_ms", o.abuse_slice_ms},
                        {"ratio", abuse_ratio},
                        {"floor_ms", o.abuse_floor_ms},
                        {"created", abuse.created.load()},
