@@ -30,6 +30,10 @@ CASES = {
     "floor": (["{tables}", "{duration}", "81", "956", "2"], "floor"),
     "idle": (["--idle", "{idle}", "--tables", "0"], "loadgen"),
     "idle+french": (["--idle", "{idle}", "--tables", "{tables}", "--ack", "event"], "loadgen"),
+    # Paced French tables; the second half of the window with one abuser creating tables and
+    # polling list_tables and /api/tables as fast as the server allows (atout-loadgen --abuse).
+    "abuse": (["--tables", "{tables}", "--variant", "french", "--ack", "event", "--think-ms", "50", "--abuse"],
+              "loadgen"),
 }
 VARIANTS = ("french", "duel", "coinche", "belot", "bazar", "simple")
 
@@ -53,7 +57,10 @@ def run_case(a, name, build):
         cmd = [f"{build}/bench/atout-wsfloor"] + args
     else:
         dur = "1" if name == "idle" else str(a.duration)
-        cmd = [f"{build}/bench/atout-loadgen", "--spawn", f"{build}/server/atout-server", "--duration", dur] + args
+        # The abuse case drives every build with this build's generator (a baseline's may predate
+        # --abuse); it is the server that is compared.
+        tool = a.build if name == "abuse" else build
+        cmd = [f"{tool}/bench/atout-loadgen", "--spawn", f"{build}/server/atout-server", "--duration", dur] + args
         cmd += [f"--server-arg={x}" for x in a.server_arg]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
@@ -77,6 +84,14 @@ def figures(name, r):
              "RTT p999 ms": r["rtt_ms"]["p999"], "server CPU us/action": 1e6 * r["cpu_s"]["server"] / acts,
              "loadgen CPU us/action": 1e6 * r["cpu_s"]["loadgen"] / acts, "errors": r["error_count"],
              "closed by server": r["closed_by_server"], "tables started": r["tables_started"]}
+    if "abuse" in r:
+        x = r["abuse"]
+        f["RTT p99 quiet ms"] = x["p99_quiet_ms"]
+        f["RTT p99 abused ms"] = x["p99_abused_ms"]
+        f["abused / quiet p99 (floor 5 ms)"] = x["ratio"]
+        f["abuser tables"] = x["created"]
+        f["abuser list MB"] = x["list_bytes"] / 1e6
+        f["abuser /api/tables MB"] = x["http_bytes"] / 1e6
     if r["idle"] > 0:
         f["RSS KiB per idle connection"] = r["server_rss_kib"]["per_idle_connection"]
         f["idle connections ready"] = r["idle_ready"]
@@ -135,7 +150,8 @@ def main():
             mine = [figures(n, r) for r in runs[n]]
             theirs = [figures(n, r) for r in base_runs[n]]
             for k in mine[0]:
-                if k not in ("actions/s", "RTT p99 ms", "server CPU us/action", "RSS KiB per idle connection"):
+                if k not in ("actions/s", "RTT p99 ms", "server CPU us/action", "RSS KiB per idle connection",
+                             "RTT p99 abused ms", "abused / quiet p99 (floor 5 ms)"):
                     continue
                 m = statistics.median(f[k] for f in mine)
                 t = statistics.median(f[k] for f in theirs)

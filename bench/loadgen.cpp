@@ -26,6 +26,8 @@
 namespace atout::loadgen {
 namespace {
 
+namespace http = server::http;
+
 struct Options {
   std::string host = "127.0.0.1";
   int port = 0;
@@ -42,6 +44,15 @@ struct Options {
   std::uint64_t seed = 1;
   int think_ms = 0;
   bool ack_event = false;  // hello's ack: "event"
+  // --abuse: the window is played in slices of abuse_slice_ms, every other one with an abuser (see
+  // abuse_ws and abuse_http); the tables' p99 over the slices without and with it is reported, and
+  // compared when abuse_check > 0. Alternating slices compare like with like: the hands of a
+  // match do not all cost the same, and a noisy machine changes from second to second.
+  bool abuse = false;
+  int abuse_slice_ms = 1000;
+  int abuse_tables = 1000;  // tables the abuser creates at most (the server may refuse sooner)
+  double abuse_check = 0;   // fail when max(p99 abused, floor) / max(p99 quiet, floor) exceeds it
+  double abuse_floor_ms = 5;
 };
 
 [[noreturn]] void bad_flag(const std::string& message) {
@@ -105,6 +116,23 @@ Options parse(int argc, char** argv) {
                  "measures throughput rather than latency")
       ->capture_default_str()
       ->check(CLI::Range(0, 60'000));
+  app.add_flag("--abuse", o.abuse,
+               "play the window in slices, every other one while one connection\ncreates tables and "
+               "polls list_tables and /api/tables as fast as\nthe server allows; report the tables' p99 "
+               "without and with it");
+  app.add_option("--abuse-slice-ms", o.abuse_slice_ms, "the length of each slice")
+      ->capture_default_str()
+      ->check(CLI::Range(100, 60'000));
+  app.add_option("--abuse-tables", o.abuse_tables, "tables the abuser tries to create")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100'000));
+  app.add_option("--abuse-check", o.abuse_check,
+                 "with --abuse, fail when the p99 with the abuser is more than R times\nthe p99 without "
+                 "(each taken as at least --abuse-floor-ms)")
+      ->check(CLI::Range(1.0, 1000.0));
+  app.add_option("--abuse-floor-ms", o.abuse_floor_ms, "the floor of both p99s in --abuse-check")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 10'000.0));
   std::string ack = "reply";
   app.add_option("--ack", ack,
                  "how actions are acknowledged (hello's ack): reply (an accepted\nreply, then the event), or "
@@ -123,6 +151,7 @@ Options parse(int argc, char** argv) {
   if (o.port == 0 && o.spawn.empty()) bad_flag("give --port or --spawn");
   if (o.port != 0 && !o.spawn.empty()) bad_flag("give --port or --spawn, not both");
   if (o.tables == 0 && o.idle == 0) bad_flag("nothing to do: --tables and --idle are both 0");
+  if (o.abuse_check > 0 && !o.abuse) bad_flag("--abuse-check needs --abuse");
   return o;
 }
 
@@ -207,6 +236,133 @@ void stop_server(Spawned& s) {
   }
   std::error_code ignored;
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(s.db.string() + suffix, ignored);
+}
+
+// ---- The abuser ----------------------------------------------------------------------------------
+
+struct AbuseStats {
+  std::atomic<std::uint64_t> created{0};  // tables it made
+  std::atomic<std::uint64_t> create_refused{0};
+  std::atomic<std::uint64_t> lists{0};  // list_tables answered with a page
+  std::atomic<std::uint64_t> list_bytes{0};
+  std::atomic<std::uint64_t> too_fast{0};  // list_tables refused for its cost
+  std::atomic<std::uint64_t> http_ok{0};
+  std::atomic<std::uint64_t> http_limited{0};  // 429
+  std::atomic<std::uint64_t> http_bytes{0};
+  std::atomic<std::uint64_t> closed{0};  // its connections the server closed
+};
+
+// The `type` of a server message without parsing all of it: a json object keeps its keys sorted
+// and `type` sorts after every other top-level key, so the last one in the text is the message's.
+std::string message_type(const std::string& text) {
+  const auto at = text.rfind("\"type\":\"");
+  if (at == std::string::npos) return {};
+  const auto start = at + 8;
+  return text.substr(start, text.find('"', start) - start);
+}
+
+// Blocks while the abuser is paused; false once it is to stop.
+bool abuse_gate(const std::atomic<bool>& active, const std::atomic<bool>& stop) {
+  while (!active && !stop) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return !stop;
+}
+
+// One WebSocket client (one player; reconnected with its token if the server closes it): creates
+// tables until refused (or `cap`), then asks for the largest page of the lobby over and over,
+// waiting only as long as a too_fast reply says.
+void abuse_ws(const tcp::endpoint& server, int cap, const std::atomic<bool>& active, const std::atomic<bool>& stop,
+              AbuseStats& s) {
+  std::string token;
+  bool creating = true;
+  while (abuse_gate(active, stop)) {
+    try {
+      net::io_context ioc;
+      websocket::stream<beast::tcp_stream> ws(ioc);
+      beast::get_lowest_layer(ws).connect(server);
+      ws.read_message_max(std::uint64_t{1} << 30);
+      ws.handshake("127.0.0.1", "/ws");
+      beast::flat_buffer buffer;
+      // Sends `request` and returns the reply (skipping any other message).
+      auto ask = [&](const nlohmann::json& request) {
+        ws.write(net::buffer(request.dump()));
+        for (;;) {
+          buffer.clear();
+          ws.read(buffer);
+          std::string text = beast::buffers_to_string(buffer.data());
+          const std::string type = message_type(text);
+          if (type != "table_update" && type != "lobby_update" && type != "lobby_remove") return text;
+        }
+      };
+      nlohmann::json hello = {{"type", "hello"}, {"protocol", 1}, {"name", "abuser"}};
+      if (!token.empty()) hello["token"] = token;
+      const auto welcome = nlohmann::json::parse(ask(hello));
+      token = welcome.value("token", token);
+      for (int i = static_cast<int>(s.created); creating && i < cap && abuse_gate(active, stop); ++i) {
+        const std::string r = ask({{"type", "create_table"}, {"variant", "duel"}});
+        if (message_type(r) == "table_created") {
+          ++s.created;
+          continue;
+        }
+        ++s.create_refused;
+        creating = false;
+      }
+      creating = false;
+      while (abuse_gate(active, stop)) {
+        const std::string r = ask({{"type", "list_tables"}, {"limit", 100}});
+        if (message_type(r) == "tables") {
+          ++s.lists;
+          s.list_bytes += r.size();
+          continue;
+        }
+        ++s.too_fast;
+        // "... wait N ms ...": as long as the server says, and no longer.
+        long wait_ms = 10;
+        if (const auto at = r.find("wait "); at != std::string::npos)
+          wait_ms = std::strtol(r.c_str() + at + 5, nullptr, 10);
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(wait_ms, 1L, 1000L)));
+      }
+      beast::error_code ignored;
+      ws.close(websocket::close_code::normal, ignored);
+    } catch (const std::exception&) {
+      ++s.closed;  // closed by the server (for flooding, say): come back as the same player
+    }
+  }
+}
+
+// One HTTP client with keep-alive: GET /api/tables?limit=100 over and over, waiting only as long as
+// a 429's Retry-After says.
+void abuse_http(const tcp::endpoint& server, const std::atomic<bool>& active, const std::atomic<bool>& stop,
+                AbuseStats& s) {
+  net::io_context ioc;
+  while (abuse_gate(active, stop)) {
+    try {
+      beast::tcp_stream stream(ioc);
+      stream.connect(server);
+      beast::flat_buffer buffer;
+      for (bool open = true; open && abuse_gate(active, stop);) {
+        http::request<http::empty_body> req(http::verb::get, "/api/tables?limit=100", 11);
+        req.set(http::field::host, "127.0.0.1");
+        req.keep_alive(true);
+        http::write(stream, req);
+        http::response_parser<http::string_body> parser;
+        parser.body_limit(std::uint64_t{1} << 30);
+        http::read(stream, buffer, parser);
+        const auto& res = parser.get();
+        open = res.keep_alive();
+        if (res.result() == http::status::too_many_requests) {
+          ++s.http_limited;
+          const long seconds = std::strtol(std::string(res[http::field::retry_after]).c_str(), nullptr, 10);
+          std::this_thread::sleep_for(std::chrono::seconds(std::clamp(seconds, 1L, 5L)));
+        } else {
+          ++s.http_ok;
+          s.http_bytes += res.body().size();
+        }
+      }
+    } catch (const std::exception&) {
+      ++s.closed;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
 }
 
 // ---- Workers -------------------------------------------------------------------------------------
@@ -338,16 +494,46 @@ int run(const Options& o) {
   const double setup_s = std::chrono::duration<double>(Steady::now() - setup_start).count();
   const long rss_tables = rss_kib(pid);
 
-  // The measured window.
+  // The measured window; with --abuse, its second half has the abuser.
   for (auto& w : workers) on_worker(*w, [&] { w->state.measuring = true; });
   const auto t0 = Steady::now();
   const double server_cpu0 = cpu_seconds(pid);
   const double self_cpu0 = cpu_seconds(::getpid());
   const std::uint64_t accepted_before = accepted.load();
   const auto limit = std::chrono::duration<double>(o.duration);
-  while (Steady::now() - t0 < limit && (o.actions == 0 || accepted.load() - accepted_before < o.actions))
+  AbuseStats abuse;
+  std::atomic<bool> abuse_active{false}, abuse_stop{false};
+  std::vector<std::thread> abusers;
+  std::vector<std::uint32_t> quiet_rtts, abused_rtts;
+  // The round trips gathered since the last call go to the slice that just ended.
+  auto end_slice = [&](bool abused) {
+    for (auto& w : workers)
+      on_worker(*w, [&] {
+        auto& into = abused ? abused_rtts : quiet_rtts;
+        into.insert(into.end(), w->state.stats.rtt_us.begin(), w->state.stats.rtt_us.end());
+        w->state.stats.rtt_us.clear();
+      });
+  };
+  if (o.abuse) {
+    abusers.emplace_back([&] { abuse_ws(endpoint, o.abuse_tables, abuse_active, abuse_stop, abuse); });
+    abusers.emplace_back([&] { abuse_http(endpoint, abuse_active, abuse_stop, abuse); });
+  }
+  while (Steady::now() - t0 < limit && (o.actions == 0 || accepted.load() - accepted_before < o.actions)) {
+    if (o.abuse) {
+      const auto slice =
+          std::chrono::duration_cast<std::chrono::milliseconds>(Steady::now() - t0).count() / o.abuse_slice_ms;
+      const bool abused = slice % 2 == 1;
+      if (abused != abuse_active) {
+        end_slice(abuse_active);
+        abuse_active = abused;
+      }
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   for (auto& w : workers) on_worker(*w, [&] { w->state.measuring = false; });
+  if (o.abuse) end_slice(abuse_active);
+  abuse_stop = true;
+  for (auto& t : abusers) t.join();
   const double window_s = std::chrono::duration<double>(Steady::now() - t0).count();
   const double server_cpu = pid > 0 ? cpu_seconds(pid) - server_cpu0 : -1;
   const double self_cpu = cpu_seconds(::getpid()) - self_cpu0;
@@ -379,6 +565,19 @@ int run(const Options& o) {
   workers.clear();
   stop_server(server);
   std::sort(rtts.begin(), rtts.end());
+  std::sort(quiet_rtts.begin(), quiet_rtts.end());
+  std::sort(abused_rtts.begin(), abused_rtts.end());
+  if (o.abuse) {
+    // Every round trip of the window is in one of the two.
+    rtts = quiet_rtts;
+    rtts.insert(rtts.end(), abused_rtts.begin(), abused_rtts.end());
+    std::sort(rtts.begin(), rtts.end());
+  }
+  const double p99_quiet = percentile(quiet_rtts, 0.99);
+  const double p99_abused = percentile(abused_rtts, 0.99);
+  const double abuse_ratio =
+      std::max(p99_abused, o.abuse_floor_ms) / std::max(std::max(p99_quiet, o.abuse_floor_ms), 1e-9);
+  const bool abuse_ok = !o.abuse || (!abusers.empty() && (o.abuse_check <= 0 || abuse_ratio <= o.abuse_check));
 
   std::uint64_t error_count = 0;
   for (const auto& [code, n] : total.errors) error_count += n;
@@ -416,6 +615,24 @@ int run(const Options& o) {
         "(%.1f KiB per table connection), %ld at the end\n",
         rss_start, rss_idle, idle_kib, rss_tables, table_kib, rss_end);
 
+  if (o.abuse) {
+    std::printf(
+        "  abuse         p99 %.3f ms in slices without the abuser (%zu samples), %.3f ms with it (%zu samples): "
+        "%.2f x "
+        "(floor %.1f ms)%s\n",
+        p99_quiet, quiet_rtts.size(), p99_abused, abused_rtts.size(), abuse_ratio, o.abuse_floor_ms,
+        o.abuse_check > 0 ? (abuse_ok ? ", within the bound" : ", OVER THE BOUND") : "");
+    std::printf(
+        "  abuser        created %llu table(s) (refused %llu); list_tables %llu pages (%.1f MB), too_fast %llu; "
+        "/api/tables %llu (%.1f MB), 429 %llu; connections closed %llu\n",
+        static_cast<unsigned long long>(abuse.created.load()),
+        static_cast<unsigned long long>(abuse.create_refused.load()),
+        static_cast<unsigned long long>(abuse.lists.load()), static_cast<double>(abuse.list_bytes.load()) / 1e6,
+        static_cast<unsigned long long>(abuse.too_fast.load()), static_cast<unsigned long long>(abuse.http_ok.load()),
+        static_cast<double>(abuse.http_bytes.load()) / 1e6, static_cast<unsigned long long>(abuse.http_limited.load()),
+        static_cast<unsigned long long>(abuse.closed.load()));
+  }
+
   nlohmann::json report = {{"tables", o.tables},
                            {"variant", o.variant},
                            {"idle", o.idle},
@@ -447,9 +664,26 @@ int run(const Options& o) {
                              {"end", rss_end},
                              {"per_idle_connection", idle_kib},
                              {"per_table_connection", table_kib}}}};
+  if (o.abuse)
+    report["abuse"] = {{"p99_quiet_ms", p99_quiet},
+                       {"p99_abused_ms", p99_abused},
+                       {"quiet_samples", quiet_rtts.size()},
+                       {"abused_samples", abused_rtts.size()},
+                       {"slice_ms", o.abuse_slice_ms},
+                       {"ratio", abuse_ratio},
+                       {"floor_ms", o.abuse_floor_ms},
+                       {"created", abuse.created.load()},
+                       {"create_refused", abuse.create_refused.load()},
+                       {"lists", abuse.lists.load()},
+                       {"list_bytes", abuse.list_bytes.load()},
+                       {"too_fast", abuse.too_fast.load()},
+                       {"http_ok", abuse.http_ok.load()},
+                       {"http_bytes", abuse.http_bytes.load()},
+                       {"http_429", abuse.http_limited.load()},
+                       {"closed", abuse.closed.load()}};
   std::printf("%s\n", report.dump().c_str());
   const bool ok = idle_ok && tables_ok && total.actions + (o.tables == 0 ? 1 : 0) > 0 && error_count == 0 &&
-                  total.connect_failures == 0 && total.closed_early == 0;
+                  total.connect_failures == 0 && total.closed_early == 0 && abuse_ok;
   return ok ? 0 : 1;
 }
 

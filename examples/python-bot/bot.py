@@ -125,7 +125,9 @@ class Bot:
                     self.pending.insert(0, reply)
 
     async def find_or_create(self, variant):
-        tables = await self.request({"type": "list_tables"})
+        # The server filters and pages the lobby: ask only for tables one could sit at.
+        tables = await self.request(
+            {"type": "list_tables", "variant": variant, "status": "waiting", "min_free": 1, "limit": 10})
         for table in tables["tables"]:
             if table["variant"] == variant and table["status"] == "waiting" and table["free_seats"] > 0:
                 return table["table_id"]

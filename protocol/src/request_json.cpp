@@ -1,5 +1,6 @@
 // The JSON forms of client requests, as bots, tests and the docs examples build them.
 #include "atout/protocol/requests.hpp"
+#include "atout/protocol/server_messages.hpp"
 #include "message_json.hpp"
 
 namespace atout::protocol {
@@ -28,7 +29,13 @@ json request_body(const Chat& c) {
   return j;
 }
 json request_body(const ListVariants&) { return json::object(); }
-json request_body(const ListTables&) { return json::object(); }
+json request_body(const ListTables& l) {
+  json j = {{"offset", l.page.offset}, {"limit", l.page.limit}};
+  if (l.variant) j["variant"] = *l.variant;
+  if (l.status) j["status"] = to_string(*l.status);
+  if (l.min_free > 0) j["min_free"] = l.min_free;
+  return j;
+}
 json request_body(const SubscribeLobby&) { return json::object(); }
 json request_body(const UnsubscribeLobby&) { return json::object(); }
 json request_body(const Ping&) { return json::object(); }

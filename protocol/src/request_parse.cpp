@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "atout/protocol/requests.hpp"
+#include "atout/protocol/server_messages.hpp"
 
 namespace atout::protocol {
 
@@ -242,6 +243,22 @@ std::optional<Error> read_page(const json& j, Page& p) {
   return read_page_field(j, "limit", 1, Page::kMaxLimit, p.limit);
 }
 
+std::optional<Error> read_list_tables(const json& j, ListTables& l) {
+  if (auto e = read_string(j, "variant", l.variant, kMaxLookupIdLength)) return e;
+  if (l.variant && !find_variant(*l.variant)) {
+    std::string known;
+    for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.id;
+    return invalid("variant", "field 'variant' must be a known variant: " + known);
+  }
+  if (const auto f = j.find("status"); f != j.end()) {
+    for (const TableStatus s : {TableStatus::waiting, TableStatus::playing, TableStatus::paused, TableStatus::finished})
+      if (f->is_string() && f->get_ref<const std::string&>() == to_string(s)) l.status = s;
+    if (!l.status)
+      return invalid("status", "field 'status' must be \"waiting\", \"playing\", \"paused\" or \"finished\"");
+  }
+  if (auto e = read_page_field(j, "min_free", 0, ListTables::kMaxFreeSeats, l.min_free)) return e;
+  return read_page(j, l.page);
+}
 std::optional<Error> read_get_profile(const json& j, GetProfile& g) {
   return require_string(j, "player_id", g.player_id, kMaxLookupIdLength);
 }
@@ -293,7 +310,7 @@ ParsedRequest parse_request(std::string_view text) {
   } else if (type == "list_variants") {
     out.body = Request{ListVariants{}};
   } else if (type == "list_tables") {
-    out.body = Request{ListTables{}};
+    out.body = read_with<ListTables>(j, read_list_tables);
   } else if (type == "subscribe_lobby") {
     out.body = Request{SubscribeLobby{}};
   } else if (type == "unsubscribe_lobby") {

@@ -103,10 +103,29 @@ json to_json(const VariantList& m, const RequestId& id) {
 
 json to_json(const TableList& m, const RequestId& id) {
   json j = message("tables", id);
+  j["offset"] = m.page.offset;
+  j["limit"] = m.page.limit;
+  j["total"] = m.total;
   json list = json::array();
   for (const TableSummary& t : m.tables) list.push_back(to_json(t));
   j["tables"] = list;
   return j;
+}
+
+std::string summary_text(const TableSummary& t) {
+  return to_json(t).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string tables_text(const Page& page, int total, std::string_view items, const RequestId& id) {
+  // The keys in the order a json object keeps them (sorted), so the bytes are serialize(TableList)'s.
+  json head = message("tables", id);
+  std::string out = "{";
+  if (const auto it = head.find("id"); it != head.end())
+    out += "\"id\":" + it->dump(-1, ' ', false, json::error_handler_t::replace) + ",";
+  out += "\"limit\":" + std::to_string(page.limit) + ",\"offset\":" + std::to_string(page.offset) + ",\"tables\":[";
+  out.append(items);
+  out += "],\"total\":" + std::to_string(total) + ",\"type\":\"tables\"}";
+  return out;
 }
 
 json to_json(const TableCreated& m, const RequestId& id) {

@@ -35,6 +35,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(ErrorCode, {
                                             {ErrorCode::unknown_ladder, "unknown_ladder"},
                                             {ErrorCode::unknown_match, "unknown_match"},
                                             {ErrorCode::match_not_finished, "match_not_finished"},
+                                            {ErrorCode::too_many_tables, "too_many_tables"},
+                                            {ErrorCode::too_fast, "too_fast"},
                                         })
 
 NLOHMANN_JSON_SERIALIZE_ENUM(TableStatus, {

@@ -150,6 +150,22 @@ void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
             "unread bytes before it is dropped (65536 to 1073741824)",
             [&c](long v) { c.max_queue_bytes = static_cast<std::size_t>(v); });
   group();
+  f.integer("http-burst", 1, 1'000'000, static_cast<long>(c.http_burst),
+            "HTTP /api/ requests one address may make at once",
+            [&c](long v) { c.http_burst = static_cast<double>(v); });
+  group();
+  f.integer("http-rate", 1, 1'000'000, static_cast<long>(c.http_rate),
+            "/api/ requests per second it earns back; one more is\nanswered 429 with Retry-After",
+            [&c](long v) { c.http_rate = static_cast<double>(v); });
+  group();
+  f.integer("max-open-tables", 0, 1'000'000, c.max_open_tables,
+            "tables one player may own that have not started (0: no\nbound); one more is refused with too_many_tables",
+            [&c](long v) { c.max_open_tables = static_cast<int>(v); });
+  group();
+  f.integer("empty-table-ttl", 1, 86'400, static_cast<long>(c.empty_table_ttl.count() / 1000),
+            "seconds an unstarted table with nobody seated or watching\nstays open (1 to 86400)",
+            [&c](long v) { c.empty_table_ttl = std::chrono::seconds(v); });
+  group();
 }
 
 // CLI11's words for what went wrong, with the flag named; `args` tells a value given on the command

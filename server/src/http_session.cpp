@@ -3,10 +3,40 @@
 
 #include <spdlog/spdlog.h>
 
+#include <charconv>
+
 #include "atout/protocol/messages.hpp"
 #include "atout/server/ws_session.hpp"
 
 namespace atout::server {
+
+namespace {
+
+// The /api/tables query as the list_tables request it stands for: numbers as numbers, anything
+// else as a string, so the protocol's checks answer both transports with the same codes.
+protocol::json list_request(std::string_view query) {
+  protocol::json request = {{"type", "list_tables"}};
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    const auto eq = pair.find('=');
+    const std::string_view key = pair.substr(0, eq);
+    const std::string_view value = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
+    const bool numeric = key == "offset" || key == "limit" || key == "min_free";
+    if (!numeric && key != "variant" && key != "status") continue;
+    long long n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (numeric && ec == std::errc() && end == value.data() + value.size() && !value.empty()) {
+      request[std::string(key)] = n;
+    } else {
+      request[std::string(key)] = std::string(value.substr(0, 80));
+    }
+  }
+  return request;
+}
+
+}  // namespace
 
 HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<Context> ctx, std::optional<IpSlot> slot)
     : stream_(std::move(socket)), ctx_(std::move(ctx)), slot_(std::move(slot)) {}
@@ -52,18 +82,36 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   if (req.method() != http::verb::get && req.method() != http::verb::head)
     return respond(http::status::method_not_allowed, R"({"error":"method_not_allowed"})");
   if (path == "/healthz") return respond(http::status::ok, R"({"status":"ok"})");
+  if (path.rfind("/api/", 0) == 0) {
+    // Reads by address are rate-limited: a poller gets 429 and how long to wait, not the server.
+    beast::error_code ec_addr;
+    const auto peer = stream_.socket().remote_endpoint(ec_addr);
+    if (!ec_addr) {
+      if (const auto wait = ctx_->http_reads->admit(peer.address(), std::chrono::steady_clock::now())) {
+        ctx_->metrics->http_rate_limited.fetch_add(1, std::memory_order_relaxed);
+        retry_after_ = std::chrono::ceil<std::chrono::seconds>(*wait);
+        return respond(http::status::too_many_requests,
+                       R"({"error":"too_fast","message":"too many API requests from this address; wait )" +
+                           std::to_string(wait->count()) + " ms, as Retry-After says\"}");
+      }
+    }
+  }
   if (path == "/api/variants") {
     protocol::VariantList list;
     for (const VariantInfo& v : variants()) list.variants.push_back(&v);
     return respond(http::status::ok, protocol::serialize(list));
   }
   if (path == "/api/tables") {
-    // The lobby answers on its strand; the response is written back on this connection's.
-    ctx_->lobby->list([self = shared_from_this()](protocol::TableList tables) {
-      net::post(self->stream_.get_executor(),
-                [self, tables = std::move(tables)] { self->respond(http::status::ok, protocol::serialize(tables)); });
-    });
-    return;
+    // The same request, checks and page as a WebSocket list_tables, from the lobby's snapshot.
+    const protocol::ParsedRequest parsed =
+        protocol::parse_request(list_request(target.substr(path.size() + (path.size() < target.size() ? 1 : 0)))
+                                    .dump(-1, ' ', false, protocol::json::error_handler_t::replace));
+    if (const auto* e = std::get_if<protocol::Error>(&parsed.body)) {
+      auto [status, body] = Archive::http_response(*e);
+      return respond(status, std::move(body));
+    }
+    const auto& r = std::get<protocol::ListTables>(std::get<protocol::Request>(parsed.body));
+    return respond(http::status::ok, ctx_->lobby->snapshot()->page(r, {}));
   }
   if (ctx_->archive && path.rfind("/api/", 0) == 0) {
     // The archive answers on its own thread; the response is written back on this connection's.
@@ -88,6 +136,8 @@ void HttpSession::respond(http::status status, std::string body, std::string_vie
   response_ = std::make_shared<http::response<http::string_body>>(status, version_);
   response_->set(http::field::server, "atout-server");
   response_->set(http::field::content_type, content_type);
+  if (retry_after_) response_->set(http::field::retry_after, std::to_string(std::max<long>(1, retry_after_->count())));
+  retry_after_.reset();
   response_->keep_alive(keep_alive_);
   response_->body() = std::move(body);
   response_->prepare_payload();

@@ -10,20 +10,42 @@ namespace atout::server {
 MessageCredits::MessageCredits(double burst, double rate, std::chrono::steady_clock::time_point start)
     : burst_(burst), rate_(rate), credits_(burst), last_(start) {}
 
-bool MessageCredits::take(std::chrono::steady_clock::time_point now) {
+bool MessageCredits::take(std::chrono::steady_clock::time_point now, double n) {
   const double elapsed = std::chrono::duration<double>(now - last_).count();
   if (elapsed > 0) {
     credits_ = std::min(burst_, credits_ + elapsed * rate_);
     last_ = now;
   }
-  if (credits_ < 1) return false;
-  credits_ -= 1;
+  if (credits_ < n) return false;
+  credits_ -= n;
   return true;
 }
 
-std::chrono::milliseconds MessageCredits::wait() const {
-  if (credits_ >= 1) return std::chrono::milliseconds(0);
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>((1 - credits_) / rate_));
+std::chrono::milliseconds MessageCredits::wait(double n) const {
+  if (credits_ >= n) return std::chrono::milliseconds(0);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>((n - credits_) / rate_));
+}
+
+// ---- http_read_limiter ---------------------------------------------------------------------------
+
+std::optional<std::chrono::milliseconds> HttpReadLimiter::admit(const net::ip::address& address,
+                                                                std::chrono::steady_clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  if (buckets_.size() > kPruneAbove) {
+    // A bucket untouched for as long as it takes to refill is as good as a new one.
+    const auto refill = std::chrono::duration<double>(burst_ / rate_);
+    std::erase_if(buckets_, [&](const auto& kv) { return now - kv.second.last >= refill; });
+  }
+  auto it = buckets_.find(address);
+  if (it == buckets_.end()) it = buckets_.emplace(address, Bucket{MessageCredits(burst_, rate_, now), now}).first;
+  it->second.last = now;
+  if (it->second.credits.take(now)) return std::nullopt;
+  return std::max(it->second.credits.wait(), std::chrono::milliseconds(1));
+}
+
+std::size_t HttpReadLimiter::tracked() const {
+  std::lock_guard lock(mutex_);
+  return buckets_.size();
 }
 
 // ---- ip_slot -------------------------------------------------------------------------------------

@@ -1,5 +1,8 @@
-// The lobby actor: table creation, look-up by id or invite code, listings and subscriptions.
+// The lobby actor: table creation, look-up by id or invite code, listings and subscriptions, and
+// the bounds on what one player makes of it.
 #include "atout/server/lobby.hpp"
+
+#include <algorithm>
 
 #include "atout/server/error_wire.hpp"
 #include "atout/server/random.hpp"
@@ -45,6 +48,17 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   header.options = request.options;
   header.deal.seed = random_seed();
   header.first_dealer = static_cast<Seat>(random_seed().lo % static_cast<std::uint64_t>(variant->players));
+  if (limits_.max_open_tables > 0 && !m.player_id.empty()) {
+    const auto owned = std::count_if(tables_.begin(), tables_.end(), [&](const auto& kv) {
+      return kv.second.owner == m.player_id && kv.second.summary && kv.second.summary->status == TableStatus::waiting;
+    });
+    if (owned >= limits_.max_open_tables)
+      return reply_error(m, ErrorCode::too_many_tables,
+                         "you already own " + std::to_string(owned) +
+                             " tables that have not started, as many as this server allows; start one, or leave one "
+                             "(leave) to close it",
+                         id);
+  }
   CreateResult created = create_state(header);
   if (!created.state) {
     const ErrorCode code =
@@ -73,14 +87,18 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   init.state = std::move(created.state);
   init.owner = m;
   e.t = build(std::move(init));
+  e.owner = m.player_id;
   // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
-  e.summary = e.t->summary();
-  if (auto p = m.link.lock()) p->joined(table_id, e.t);
-  deliver(m.link, wire(protocol::TableCreated{*e.summary, e.invite}, id));
-  if (!request.is_private) notify(wire(protocol::LobbyUpdate{*e.summary}));
+  update(e, e.t->summary());
   by_id_.emplace(table_id, key);
   if (e.invite) by_invite_.emplace(*e.invite, key);
-  tables_.emplace(key, std::move(e));
+  const Entry& added = tables_.emplace(key, std::move(e)).first->second;
+  // Listed before its creator hears of it, so a listing asked for after the reply shows it.
+  if (!request.is_private) publish();
+  arm_expiry();
+  if (auto p = m.link.lock()) p->joined(table_id, added.t);
+  deliver(m.link, wire(protocol::TableCreated{*added.summary, added.invite}, id));
+  if (!request.is_private) notify(wire(protocol::LobbyUpdate{*added.summary}));
 }
 
 void Lobby::use_table_numbers(std::uint64_t first, Reserve reserve) {
@@ -88,10 +106,109 @@ void Lobby::use_table_numbers(std::uint64_t first, Reserve reserve) {
   reserve_ = std::move(reserve);
 }
 
+void Lobby::update(Entry& e, protocol::TableSummary summary) {
+  int free = 0;
+  for (const protocol::SeatInfo& seat : summary.seats)
+    if (!seat.player_id) ++free;
+  const bool idle = summary.status == TableStatus::waiting && summary.spectators == 0 &&
+                    free == static_cast<int>(summary.seats.size());
+  if (!idle) {
+    e.idle_since.reset();
+  } else if (!e.idle_since) {
+    e.idle_since = clock().now();
+  }
+  if (!e.invite) {
+    auto row = std::make_shared<LobbySnapshot::Row>();
+    row->variant = summary.variant;
+    row->status = summary.status;
+    row->free_seats = free;
+    row->text = protocol::summary_text(summary);
+    e.row = std::move(row);
+  }
+  e.summary = std::move(summary);
+}
+
+void Lobby::publish() {
+  auto next = std::make_shared<LobbySnapshot>();
+  next->rows.reserve(tables_.size());
+  for (const auto& [number, e] : tables_)
+    if (e.row) next->rows.push_back(e.row);
+  const std::size_t first = std::min(next->rows.size(), static_cast<std::size_t>(protocol::Page::kDefaultLimit));
+  for (std::size_t i = 0; i < first; ++i) {
+    if (i > 0) next->first_page += ',';
+    next->first_page += next->rows[i]->text;
+  }
+  std::shared_ptr<const LobbySnapshot> done = std::move(next);
+  std::lock_guard lock(snapshot_mutex_);
+  snapshot_.swap(done);
+  // The old snapshot is released outside the lock, by `done`'s destructor, if no reader holds it.
+}
+
+std::shared_ptr<const LobbySnapshot> Lobby::snapshot() const {
+  std::lock_guard lock(snapshot_mutex_);
+  return snapshot_;
+}
+
+std::string LobbySnapshot::page(const protocol::ListTables& r, const RequestId& id) const {
+  const bool filtered = r.variant || r.status || r.min_free > 0;
+  if (!filtered && r.page.offset == 0 && r.page.limit == protocol::Page::kDefaultLimit)
+    return protocol::tables_text(r.page, static_cast<int>(rows.size()), first_page, id);
+  int total = 0;
+  std::string items;
+  const int end = r.page.offset + r.page.limit;
+  for (const auto& row : rows) {
+    if ((r.variant && row->variant != *r.variant) || (r.status && row->status != *r.status) ||
+        row->free_seats < r.min_free)
+      continue;
+    if (total >= r.page.offset && total < end) {
+      if (!items.empty()) items += ',';
+      items += row->text;
+    }
+    ++total;
+  }
+  return protocol::tables_text(r.page, total, items, id);
+}
+
+TableClock& Lobby::clock() {
+  if (!clock_) clock_ = steady_table_clock();
+  return *clock_;
+}
+
+void Lobby::arm_expiry() {
+  if (limits_.empty_table_ttl.count() <= 0) return;
+  std::optional<TableClock::TimePoint> earliest;
+  for (const auto& [number, e] : tables_)
+    if (e.idle_since && (!earliest || *e.idle_since < *earliest)) earliest = e.idle_since;
+  if (!earliest) {
+    if (expiry_) expiry_->cancel();
+    return;
+  }
+  const TableClock::TimePoint due = *earliest + limits_.empty_table_ttl;
+  if (!expiry_) expiry_ = clock().make_timer(strand_);
+  if (expiry_->due() == due) return;
+  // The timer must not keep the lobby alive: the lobby owns it.
+  expiry_->wait_until(due, [weak = weak_from_this()] {
+    if (auto self = weak.lock()) self->on_expiry();
+  });
+}
+
+void Lobby::on_expiry() {
+  const TableClock::TimePoint now = clock().now();
+  for (auto& [number, e] : tables_) {
+    if (!e.idle_since || *e.idle_since + limits_.empty_table_ttl > now) continue;
+    // The table decides on its strand: someone may have sat down since its last summary. If so,
+    // that summary is on its way and says the table is not idle.
+    e.t->close_if_idle();
+    e.idle_since.reset();
+  }
+  arm_expiry();
+}
+
 std::shared_ptr<Table> Lobby::build(TableInit init) {
   init.lobby = weak_from_this();
   init.journal = journal_;
   init.metrics = metrics_;
+  init.clock = clock_;
   return std::make_shared<Table>(io_, std::move(init));
 }
 
@@ -102,17 +219,21 @@ void Lobby::restore(TableInit init) {
   const std::string table_id = init.id;
   e.t = build(std::move(init));
   // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
-  e.summary = e.t->summary();
-  net::post(strand_, [self = shared_from_this(), table_id, is_private, e = std::move(e)]() mutable {
+  protocol::TableSummary summary = e.t->summary();
+  net::post(strand_, [self = shared_from_this(), table_id, is_private, e = std::move(e),
+                      summary = std::move(summary)]() mutable {
     // The table keeps its id; its number came from a block reserved in an earlier run, so no new
     // table can be given it.
     if (self->by_id_.count(table_id)) return;  // two unfinished matches at one table: keep the first
     auto t = e.t;
+    self->update(e, std::move(summary));
     if (!is_private) self->notify(wire(protocol::LobbyUpdate{*e.summary}));
     const std::uint64_t key = self->next_key_++;
     self->by_id_.emplace(table_id, key);
     if (e.invite) self->by_invite_.emplace(*e.invite, key);
     self->tables_.emplace(key, std::move(e));
+    if (!is_private) self->publish();
+    self->arm_expiry();
     t->restored();
   });
 }
@@ -137,14 +258,13 @@ void Lobby::find(protocol::TableRef ref, bool join, FoundFn then) {
   });
 }
 
-void Lobby::list(std::function<void(protocol::TableList)> then) {
-  net::post(strand_, [self = shared_from_this(), then = std::move(then)] { then(self->public_tables()); });
-}
-
 void Lobby::subscribe(Member m, RequestId id) {
   net::post(strand_, [self = shared_from_this(), m = std::move(m), id = std::move(id)] {
     self->subscribers_[m.conn] = m.link;
-    deliver(m.link, wire(self->public_tables(), id));
+    // The first page of the largest size; later pages through list_tables.
+    protocol::ListTables first;
+    first.page.limit = protocol::Page::kMaxLimit;
+    deliver(m.link, std::make_shared<const std::string>(self->snapshot()->page(first, id)));
   });
 }
 
@@ -191,8 +311,13 @@ void Lobby::table_changed(protocol::TableSummary summary) {
     const auto it = self->by_id_.find(summary.table_id);
     if (it == self->by_id_.end()) return;
     Entry& e = self->tables_.at(it->second);
-    e.summary = summary;
-    if (!e.invite) self->notify(wire(protocol::LobbyUpdate{summary}));
+    const bool was_idle = e.idle_since.has_value();
+    self->update(e, summary);
+    if (!e.invite) {
+      self->publish();
+      self->notify(wire(protocol::LobbyUpdate{summary}));
+    }
+    if (e.idle_since && !was_idle) self->arm_expiry();
   });
 }
 
@@ -201,14 +326,14 @@ void Lobby::table_closed(std::string table_id) {
     const auto it = self->by_id_.find(table_id);
     if (it == self->by_id_.end()) return;
     const auto number = it->second;
-    const Entry& e = self->tables_.at(number);
-    if (e.invite) {
-      self->by_invite_.erase(*e.invite);
-    } else {
-      self->notify(wire(protocol::LobbyRemove{table_id}));
-    }
+    const bool is_private = self->tables_.at(number).invite.has_value();
+    if (is_private) self->by_invite_.erase(*self->tables_.at(number).invite);
     self->by_id_.erase(it);
     self->tables_.erase(number);
+    if (!is_private) {
+      self->publish();
+      self->notify(wire(protocol::LobbyRemove{table_id}));
+    }
   });
 }
 
@@ -228,13 +353,6 @@ void Lobby::census(std::function<void(TableCensus)> then) {
       if (e.summary) ++counts[{e.summary->variant, e.summary->status}];
     then(std::move(counts));
   });
-}
-
-protocol::TableList Lobby::public_tables() const {
-  protocol::TableList out;
-  for (const auto& [number, e] : tables_)
-    if (!e.invite && e.summary) out.tables.push_back(*e.summary);
-  return out;
 }
 
 }  // namespace atout::server

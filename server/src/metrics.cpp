@@ -93,6 +93,8 @@ Metrics::Metrics()
       closing_cuts(new_counter(*registry_, "atout_closing_cuts_total",
                                "WebSocket connections the server closed, then cut for not finishing the close in "
                                "time.")),
+      http_rate_limited(new_counter(*registry_, "atout_http_rate_limited_total",
+                                    "HTTP /api/ requests answered 429 by the per-address read rate limit.")),
       action_latency(new_latency(*registry_)) {
   // Every code is present from the start, at 0, so a rate over it never begins with a gap.
   auto& family = prometheus::BuildCounter()

@@ -113,13 +113,31 @@ void RequestRouter::handle(const protocol::ListVariants&, const RequestId& id) {
   conn_.reply(wire(list, id));
 }
 
-void RequestRouter::handle(const protocol::ListTables&, const RequestId& id) {
-  ctx_->lobby->list([link = conn_.weak(), id](protocol::TableList tables) {
-    if (auto self = link.lock()) self->send(wire(tables, id));
-  });
+bool RequestRouter::charge_listing(int limit, const RequestId& id) {
+  const int cost = (limit + LobbyLimits::kTablesPerCredit - 1) / LobbyLimits::kTablesPerCredit;
+  const auto wait = conn_.spend(cost, now_);
+  if (!wait) return true;
+  // Long enough for the retry's own message credit too (and rounded up), so that a client that
+  // waits as told is served, rather than refused again for the credit its retry took.
+  const auto retry = *wait + std::chrono::milliseconds(1 + static_cast<long>(1000.0 / ctx_->limits.msg_rate));
+  reply_error(ErrorCode::too_fast,
+              "a page of up to " + std::to_string(limit) + " tables costs " + std::to_string(cost) +
+                  " message credits and this connection has fewer left; wait " + std::to_string(retry.count()) +
+                  " ms, or ask for a smaller page",
+              id);
+  return false;
 }
 
-void RequestRouter::handle(const protocol::SubscribeLobby&, const RequestId& id) { ctx_->lobby->subscribe(me(), id); }
+void RequestRouter::handle(const protocol::ListTables& r, const RequestId& id) {
+  if (!charge_listing(r.page.limit, id)) return;
+  // Read from the lobby's shared snapshot here, on this connection's executor.
+  conn_.reply(std::make_shared<const std::string>(ctx_->lobby->snapshot()->page(r, id)));
+}
+
+void RequestRouter::handle(const protocol::SubscribeLobby&, const RequestId& id) {
+  if (!charge_listing(protocol::Page::kMaxLimit, id)) return;
+  ctx_->lobby->subscribe(me(), id);
+}
 
 void RequestRouter::handle(const protocol::UnsubscribeLobby&, const RequestId& id) {
   ctx_->lobby->unsubscribe(me(), id);

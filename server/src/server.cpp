@@ -14,9 +14,10 @@
 namespace atout::server {
 
 Server::Server(Config cfg) : cfg_(std::move(cfg)), ioc_(cfg_.threads), ctx_(std::make_shared<Context>()) {
-  ctx_->limits = SessionLimits{cfg_.msg_burst,          cfg_.msg_rate,        cfg_.idle_timeout,
-                               cfg_.max_queue_messages, cfg_.max_queue_bytes, cfg_.close_grace};
+  ctx_->limits = SessionLimits{cfg_.msg_burst,       cfg_.msg_rate,    cfg_.idle_timeout, cfg_.max_queue_messages,
+                               cfg_.max_queue_bytes, cfg_.close_grace, cfg_.http_burst,   cfg_.http_rate};
   ctx_->conns = std::make_shared<ConnLimiter>(cfg_.max_conns_per_ip, ctx_->metrics);
+  ctx_->http_reads = std::make_shared<HttpReadLimiter>(cfg_.http_burst, cfg_.http_rate);
   listener_ = std::make_shared<Listener>(ioc_, ctx_);
 }
 
@@ -43,6 +44,7 @@ std::optional<std::string> Server::open() {
                                                      std::function<void(std::optional<std::uint64_t>)> done) {
         net::post(*pool, [store, count, done = std::move(done)] { done(store->reserve_ids("table", count)); });
       });
+  ctx_->lobby->use_limits(LobbyLimits{cfg_.max_open_tables, cfg_.empty_table_ttl});
   ctx_->players = std::make_shared<Players>(store_);
   ctx_->archive = std::make_shared<Archive>(store_);
 

@@ -161,6 +161,42 @@ TEST(ConfigSources, UnknownKeysAndMissingFilesAreRefused) {
   EXPECT_NE(missing.message.find("--config"), std::string::npos) << missing.message;
 }
 
+TEST(ConfigSources, LobbyAndHttpLimitsHaveDefaultsAndEveryRoute) {
+  const ParseResult defaults = parse_args({});
+  ASSERT_TRUE(defaults.cfg);
+  EXPECT_EQ(defaults.cfg->max_open_tables, 4);
+  EXPECT_EQ(defaults.cfg->empty_table_ttl, 600s);
+  EXPECT_EQ(defaults.cfg->http_burst, 20);
+  EXPECT_EQ(defaults.cfg->http_rate, 5);
+
+  const ParseResult line =
+      parse_args({"--max-open-tables", "0", "--empty-table-ttl", "30", "--http-burst", "9", "--http-rate", "2"});
+  ASSERT_TRUE(line.cfg) << line.message;
+  EXPECT_EQ(line.cfg->max_open_tables, 0);
+  EXPECT_EQ(line.cfg->empty_table_ttl, 30s);
+  EXPECT_EQ(line.cfg->http_burst, 9);
+  EXPECT_EQ(line.cfg->http_rate, 2);
+  {
+    ScopedEnv env("ATOUT_MAX_OPEN_TABLES", "7");
+    const ParseResult r = parse_args({});
+    ASSERT_TRUE(r.cfg) << r.message;
+    EXPECT_EQ(r.cfg->max_open_tables, 7);
+  }
+  TempDir dir;
+  const ParseResult file = parse_args({"--config", write_config(dir, "empty-table-ttl = 45\nhttp-rate = 3\n")});
+  ASSERT_TRUE(file.cfg) << file.message;
+  EXPECT_EQ(file.cfg->empty_table_ttl, 45s);
+  EXPECT_EQ(file.cfg->http_rate, 3);
+
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--max-open-tables", "-1"}, {"--empty-table-ttl", "0"}, {"--http-burst", "0"}, {"--http-rate", "1.5"}}) {
+    const ParseResult r = parse_args(args);
+    EXPECT_FALSE(r.cfg) << args[0];
+    EXPECT_EQ(r.exit_code, 2) << args[0];
+    EXPECT_NE(r.message.find(args[0]), std::string::npos) << r.message;
+  }
+}
+
 // The real binary: the exit code and the message a shell or an orchestrator sees.
 void expect_binary_refuses(const std::vector<std::string>& args, const std::string& named) {
   std::vector<std::string> argv = {ATOUT_SERVER_BIN};

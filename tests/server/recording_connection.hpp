@@ -18,8 +18,11 @@ namespace atout::server::testing {
 class RecordingConnection : public Connection, public std::enable_shared_from_this<RecordingConnection> {
  public:
   RecordingConnection(std::shared_ptr<Context> ctx, net::io_context& ioc, std::uint64_t id,
-                       RequestRouter::Clock::time_point now)
-      : ioc_(ioc), id_(id), router_(std::move(ctx), *this, now) {}
+                      RequestRouter::Clock::time_point now)
+      : ioc_(ioc),
+        id_(id),
+        credits_(ctx->limits.msg_burst, ctx->limits.msg_rate, now),
+        router_(std::move(ctx), *this, now) {}
 
   // From tables and the lobby, on their strands.
   void send(std::shared_ptr<const std::string> message) override { record(std::move(message)); }
@@ -36,6 +39,12 @@ class RecordingConnection : public Connection, public std::enable_shared_from_th
   void post(std::function<void()> fn) override { net::post(ioc_, std::move(fn)); }
   std::weak_ptr<Connection> weak() override { return weak_from_this(); }
   RequestRouter& router() override { return router_; }
+  // The connection's message credits, as a session holds them (the transport's own one per message
+  // is not taken here: only what the router charges on top).
+  std::optional<std::chrono::milliseconds> spend(double credits, RequestRouter::Clock::time_point now) override {
+    if (credits_.take(now, credits)) return std::nullopt;
+    return credits_.wait(credits);
+  }
 
   // Ends the connection as the transport would: it stops being open and leaves everything.
   void end() {
@@ -61,6 +70,7 @@ class RecordingConnection : public Connection, public std::enable_shared_from_th
   net::io_context& ioc_;
   std::uint64_t id_;
   bool open_ = true;
+  MessageCredits credits_;
   RequestRouter router_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<const std::string>> messages_;

@@ -273,7 +273,8 @@ HttpReply http_get(unsigned short port, const std::string& target) {
   http::read(stream, buffer, res);
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-  return {static_cast<unsigned>(res.result_int()), std::string(res[http::field::content_type]), res.body()};
+  return {static_cast<unsigned>(res.result_int()), std::string(res[http::field::content_type]), res.body(),
+          std::string(res[http::field::retry_after])};
 }
 
 // ---- The match driver ----------------------------------------------------------------------------

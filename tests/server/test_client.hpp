@@ -132,6 +132,7 @@ struct HttpReply {
   unsigned status = 0;
   std::string content_type;
   std::string body;
+  std::string retry_after;  // the Retry-After header, if any
 };
 HttpReply http_get(unsigned short port, const std::string& target);
 

@@ -41,6 +41,8 @@ enum class ErrorCode : std::uint8_t {
   unknown_ladder,
   unknown_match,
   match_not_finished,
+  too_many_tables,  // the player already owns as many unstarted tables as the server allows
+  too_fast,         // a lobby read the connection's message credits cannot pay for yet; retry later
 };
 
 std::string to_string(ErrorCode c);

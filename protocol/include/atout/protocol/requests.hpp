@@ -34,7 +34,22 @@ struct Hello {
   Ack ack = Ack::reply;
 };
 struct ListVariants {};
-struct ListTables {};
+// Where a table is in its life (server_messages.hpp lists the values).
+enum class TableStatus : std::uint8_t;
+// A page of a list (leaderboard, history, tables): `limit` entries from `offset`.
+struct Page {
+  static constexpr int kDefaultLimit = 20, kMaxLimit = 100, kMaxOffset = 1'000'000;
+  int offset = 0;
+  int limit = kDefaultLimit;
+};
+// A page of the public tables, oldest first, keeping only those that match every filter given.
+struct ListTables {
+  static constexpr int kMaxFreeSeats = 8;
+  std::optional<std::string> variant;  // a known variant id
+  std::optional<TableStatus> status;   // waiting, playing, paused or finished
+  int min_free = 0;                    // at least this many free seats (0: any)
+  Page page;
+};
 struct SubscribeLobby {};
 struct UnsubscribeLobby {};
 // How a table runs, apart from the variant's rules. Checked against the bounds below.
@@ -87,12 +102,6 @@ struct Chat {
 };
 inline constexpr std::size_t kMaxChatBytes = 500;
 
-// A page of a list (leaderboard, history): `limit` entries from `offset`.
-struct Page {
-  static constexpr int kDefaultLimit = 20, kMaxLimit = 100, kMaxOffset = 1'000'000;
-  int offset = 0;
-  int limit = kDefaultLimit;
-};
 struct GetProfile {
   std::string player_id;
 };

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "atout/protocol/basics.hpp"
@@ -56,7 +57,11 @@ struct Welcome {
 struct VariantList {
   std::vector<const VariantInfo*> variants;
 };
+// One page of the public tables that matched a list_tables (or the first page, for
+// subscribe_lobby): `total` is how many matched in all.
 struct TableList {
+  Page page;
+  int total = 0;
   std::vector<TableSummary> tables;
 };
 struct TableCreated {
@@ -173,6 +178,12 @@ json to_json(const LobbyUpdate& m);
 json to_json(const LobbyRemove& m);
 json to_json(const ChatMessage& m);
 json to_json(const Goodbye& m);
+
+// A table summary as the text it has inside a `tables` message.
+std::string summary_text(const TableSummary& t);
+// The text of a `tables` message whose summaries are already text: `items` is summary_text of each,
+// joined by commas. The same bytes as serialize(TableList{page, total, tables}, id), without a tree.
+std::string tables_text(const Page& page, int total, std::string_view items, const RequestId& id = {});
 
 // Serialises a server message to the text sent on the wire.
 template <typename M, typename... Id>

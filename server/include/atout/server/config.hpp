@@ -17,13 +17,17 @@ struct Config {
   std::string log_level = "info";
   std::chrono::milliseconds commit_window{2};  // the store writer's gathering window
   // Limits: see docs/operations.md.
-  int max_conns_per_ip = 64;                       // 0: no cap
-  double msg_burst = 200;                          // messages a connection may send at once
-  double msg_rate = 100;                           // messages per second it earns back
-  std::chrono::milliseconds idle_timeout{60'000};  // silent peer dropped; pinged at half of it
-  std::chrono::milliseconds close_grace{10'000};   // a connection the server closes is gone by then
-  std::size_t max_queue_messages = 1024;           // unread messages before a client is dropped
-  std::size_t max_queue_bytes = 4 * 1024 * 1024;   // unread bytes before a client is dropped
+  int max_conns_per_ip = 64;                           // 0: no cap
+  double msg_burst = 200;                              // messages a connection may send at once
+  double msg_rate = 100;                               // messages per second it earns back
+  std::chrono::milliseconds idle_timeout{60'000};      // silent peer dropped; pinged at half of it
+  std::chrono::milliseconds close_grace{10'000};       // a connection the server closes is gone by then
+  std::size_t max_queue_messages = 1024;               // unread messages before a client is dropped
+  std::size_t max_queue_bytes = 4 * 1024 * 1024;       // unread bytes before a client is dropped
+  double http_burst = 20;                              // /api/ requests an address may make at once
+  double http_rate = 5;                                // /api/ requests per second it earns back
+  int max_open_tables = 4;                             // unstarted tables a player may own; 0: no bound
+  std::chrono::milliseconds empty_table_ttl{600'000};  // an unstarted table nobody is at closes then
 };
 
 struct ParseResult {

@@ -2,9 +2,11 @@
 // once, run work on its executor, and say whether it is still open.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "atout/server/peer.hpp"
@@ -27,6 +29,9 @@ class Connection : public Peer {
   // For callbacks that must not keep the connection alive.
   virtual std::weak_ptr<Connection> weak() = 0;
   virtual RequestRouter& router() = 0;
+  // Spends `credits` of the connection's message credits at `now` (a costly request pays more
+  // than the one its message took); nothing when paid, else how long until it could be.
+  virtual std::optional<std::chrono::milliseconds> spend(double credits, std::chrono::steady_clock::time_point now) = 0;
 };
 
 }  // namespace atout::server

@@ -28,6 +28,8 @@ struct Context {
   std::shared_ptr<server::Metrics> metrics = std::make_shared<server::Metrics>();
   SessionLimits limits;
   std::shared_ptr<ConnLimiter> conns = std::make_shared<ConnLimiter>(0, metrics);
+  std::shared_ptr<HttpReadLimiter> http_reads =
+      std::make_shared<HttpReadLimiter>(SessionLimits{}.http_burst, SessionLimits{}.http_rate);
 };
 
 }  // namespace atout::server

@@ -2,6 +2,7 @@
 // ws_session.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -34,6 +35,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   unsigned version_ = 11;
   bool keep_alive_ = false;
   std::optional<IpSlot> slot_;
+  std::optional<std::chrono::seconds> retry_after_;  // sent with the next response (a 429)
 };
 
 }  // namespace atout::server

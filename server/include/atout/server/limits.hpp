@@ -24,6 +24,21 @@ struct SessionLimits {
   // A connection the server has closed (kicked, replaced) has this long to finish the closing
   // handshake, whatever it keeps sending; then its socket is closed.
   std::chrono::milliseconds close_grace{10'000};
+  // HTTP /api/ reads from one address: `http_burst` at once, `http_rate` more each second; one
+  // more is answered 429 with Retry-After.
+  double http_burst = 20;
+  double http_rate = 5;
+};
+
+// What the lobby holds players to (from config; see docs/operations.md).
+struct LobbyLimits {
+  // Tables one player may own that have not started (0: no bound); one more is `too_many_tables`.
+  int max_open_tables = 4;
+  // An unstarted table with nobody seated or watching is closed after this long.
+  std::chrono::milliseconds empty_table_ttl{600'000};
+  // A lobby listing (list_tables, subscribe_lobby) costs one message credit more for each this
+  // many tables its page may hold, on top of the credit its message took.
+  static constexpr int kTablesPerCredit = 10;
 };
 
 // Message credits: `burst` at most, `rate` more each second, starting full at `start`. A
@@ -33,16 +48,40 @@ class MessageCredits {
  public:
   MessageCredits(double burst, double rate,
                  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
-  // Spends one credit, refilled up to `now`; false when there is none.
-  bool take(std::chrono::steady_clock::time_point now);
-  // How long after the last `take` until a credit is back (zero if one is left).
-  std::chrono::milliseconds wait() const;
+  // Spends `n` credits, refilled up to `now`; false (and nothing spent) when fewer are left.
+  bool take(std::chrono::steady_clock::time_point now, double n = 1);
+  // How long after the last `take` until `n` credits are back (zero if they are there).
+  std::chrono::milliseconds wait(double n = 1) const;
 
  private:
   double burst_;
   double rate_;
   double credits_;
   std::chrono::steady_clock::time_point last_;
+};
+
+// HTTP reads by address: one MessageCredits bucket per address, made on its first request and
+// forgotten once it has refilled, so the table stays as small as the set of recent readers.
+class HttpReadLimiter {
+ public:
+  HttpReadLimiter(double burst, double rate) : burst_(burst), rate_(rate) {}
+  // Nothing when `address` may read now (a credit is spent); else how long until it may.
+  std::optional<std::chrono::milliseconds> admit(const net::ip::address& address,
+                                                 std::chrono::steady_clock::time_point now);
+  std::size_t tracked() const;
+
+ private:
+  struct Bucket {
+    MessageCredits credits;
+    std::chrono::steady_clock::time_point last;
+  };
+  // Above this many addresses, those whose bucket has refilled are dropped.
+  static constexpr std::size_t kPruneAbove = 4096;
+
+  double burst_;
+  double rate_;
+  mutable std::mutex mutex_;
+  std::unordered_map<net::ip::address, Bucket> buckets_;
 };
 
 class ConnLimiter;

@@ -1,26 +1,50 @@
 // The lobby: an actor on its own strand that creates tables, finds them and tells subscribers of
-// changes. It never touches a table's state; tables send it copies of their summaries.
+// changes. It never touches a table's state; tables send it copies of their summaries. It bounds
+// what one player can make of it: unstarted tables a player owns, and how long an empty table
+// stays open. Listings are read from a snapshot that every reader shares.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "atout/protocol/messages.hpp"
 #include "atout/server/journal.hpp"
+#include "atout/server/limits.hpp"
 #include "atout/server/metrics.hpp"
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
+#include "atout/server/table_clock.hpp"
 #include "atout/server/table_numbers.hpp"
 
 namespace atout::server {
 
 class Table;
 struct TableInit;
+
+// The public tables as of the lobby's last change, oldest first: immutable, shared by every reader
+// (WebSocket and HTTP, on any thread), replaced whole when a table changes.
+struct LobbySnapshot {
+  struct Row {
+    std::string variant;
+    protocol::TableStatus status = protocol::TableStatus::waiting;
+    int free_seats = 0;
+    std::string text;  // protocol::summary_text of the table's summary
+  };
+  std::vector<std::shared_ptr<const Row>> rows;
+  // The summaries of the unfiltered first page of the default size, joined: the most asked-for
+  // page is a ready string.
+  std::string first_page;
+
+  // The `tables` message answering `r`: the page of rows that match its filters, and their count.
+  std::string page(const protocol::ListTables& r, const protocol::RequestId& id) const;
+};
 
 class Lobby : public std::enable_shared_from_this<Lobby> {
  public:
@@ -35,8 +59,8 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   using FoundFn = std::function<void(std::shared_ptr<Table>, std::optional<protocol::Error>)>;
   void find(protocol::TableRef ref, bool join, FoundFn then);
 
-  // Calls `then` on the lobby strand with the public tables.
-  void list(std::function<void(protocol::TableList)> then);
+  // The public tables as of now; safe from any thread.
+  std::shared_ptr<const LobbySnapshot> snapshot() const;
   void subscribe(Member m, protocol::RequestId id);
   void unsubscribe(Member m, protocol::RequestId id);
   // The connection closed: forget its subscription.
@@ -47,8 +71,8 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   void held_seats(std::string player_id, std::function<void(std::vector<protocol::HeldSeat>)> then);
 
   // Re-creates a table rebuilt from the store at start-up (server/src/recovery.cpp), under its
-  // old table id, match id and invite code; later tables are numbered after it. The table is made
-  // here, its registration is posted to the lobby strand (so call this before serving requests).
+  // old table id, match id and invite code. The table is made here, its registration is posted
+  // to the lobby strand (so call this before serving requests).
   void restore(TableInit init);
 
   // From tables (any strand).
@@ -65,6 +89,11 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
 
   // Tables created from now on count their actions there; call before the server runs.
   void use_metrics(std::shared_ptr<server::Metrics> m) { metrics_ = std::move(m); }
+  // The bounds it holds players to; call before the server runs.
+  void use_limits(LobbyLimits limits) { limits_ = limits; }
+  // The clock its tables and its empty-table expiry run on (tests pass a fake one); call before
+  // the server runs. Without one: the steady clock.
+  void use_clock(std::shared_ptr<TableClock> clock) { clock_ = std::move(clock); }
   // Calls `then` on the lobby strand with every open table (private ones too) counted by variant
   // and status.
   void census(std::function<void(TableCensus)> then);
@@ -74,6 +103,10 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
     std::shared_ptr<Table> t;
     std::optional<std::string> invite;
     std::optional<protocol::TableSummary> summary;  // the latest, for listing (public tables)
+    std::shared_ptr<const LobbySnapshot::Row> row;  // the summary as listed (public tables)
+    std::string owner;                              // the creator's player id; empty if restored
+    // Since when it has been unstarted with nobody seated or watching (none: it is not).
+    std::optional<TableClock::TimePoint> idle_since;
   };
 
   void do_create(const protocol::CreateTable& request, Member m, const protocol::RequestId& id);
@@ -81,7 +114,14 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   std::shared_ptr<Table> build(TableInit init);
   void notify(const std::shared_ptr<const std::string>& text);
   void reply_error(const Member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id) const;
-  protocol::TableList public_tables() const;
+  // Takes in a new summary of the table `e`: its listed row, and whether it has become idle.
+  void update(Entry& e, protocol::TableSummary summary);
+  // Publishes a new snapshot of the public tables.
+  void publish();
+  TableClock& clock();
+  // Waits until the earliest idle table is due to close; closes those that are due.
+  void arm_expiry();
+  void on_expiry();
 
   net::any_io_executor io_;
   net::strand<net::any_io_executor> strand_;
@@ -95,6 +135,11 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   std::unordered_map<std::string, std::uint64_t> by_invite_;
   std::unordered_map<std::uint64_t, std::weak_ptr<Peer>> subscribers_;
   std::shared_ptr<server::Metrics> metrics_;
+  LobbyLimits limits_;
+  std::shared_ptr<TableClock> clock_;
+  std::unique_ptr<TableTimer> expiry_;
+  mutable std::mutex snapshot_mutex_;
+  std::shared_ptr<const LobbySnapshot> snapshot_ = std::make_shared<const LobbySnapshot>();
 };
 
 }  // namespace atout::server

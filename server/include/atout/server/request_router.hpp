@@ -70,6 +70,9 @@ class RequestRouter {
   template <typename Fn>
   void with_member_table(const std::string& table_id, const protocol::RequestId& id, Fn fn);
   Member me();
+  // Charges a listing whose page holds up to `limit` tables to the connection's message credits
+  // (LobbyLimits::kTablesPerCredit); false, with a too_fast reply, when they cannot pay.
+  bool charge_listing(int limit, const protocol::RequestId& id);
 
   std::shared_ptr<Context> ctx_;
   Connection& conn_;

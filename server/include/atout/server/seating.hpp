@@ -27,6 +27,7 @@ class Seating {
   SeatSlot& at(Seat s) { return seats_[static_cast<std::size_t>(s)]; }
   const SeatSlot& at(Seat s) const { return seats_[static_cast<std::size_t>(s)]; }
   const std::vector<Member>& watchers() const { return watchers_; }
+  const std::optional<Member>& owner() const { return owner_; }
 
   std::optional<Seat> seat_of(std::uint64_t conn) const;
   // The seat held for (or taken by) `player_id`.

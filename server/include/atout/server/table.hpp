@@ -75,6 +75,11 @@ class Table : public std::enable_shared_from_this<Table> {
   // held seats' reconnect windows and the turn timer.
   void restored();
 
+  // The lobby found the table unstarted with nobody seated or watching for too long: on the strand,
+  // if that is still so, the table closes and its owner, if any, is sent lobby_remove for it
+  // (server/src/table_expiry.cpp).
+  void close_if_idle();
+
   // The summary as of now; call on the strand only (the lobby gets copies through updates).
   protocol::TableSummary summary() const;
 

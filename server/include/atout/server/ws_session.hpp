@@ -66,6 +66,10 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   void reply(std::shared_ptr<const std::string> message) override { on_send(std::move(message)); }
   void post(std::function<void()> fn) override;
   std::weak_ptr<Connection> weak() override { return weak_from_this(); }
+  std::optional<std::chrono::milliseconds> spend(double credits, std::chrono::steady_clock::time_point now) override {
+    if (credits_.take(now, credits)) return std::nullopt;
+    return credits_.wait(credits);
+  }
   RequestRouter& router() override { return router_; }
 
  private:
