@@ -78,7 +78,7 @@ std::optional<std::vector<protocol::Event>> SeatView::since(const State& live, s
       const RecordedAction& a = actions[next++];
       const Step step = replay.step(a.seat, a.action);
       // Whether the server played it is not in the record; the live event said so at the time.
-      out.push_back(event(replay, s, EventKind::action, viewer, protocol::LastAction{a.seat, a.action, false, false},
+      out.push_back(event(replay, s, EventKind::action, viewer, protocol::LastAction{a.seat, step.action, false, false},
                           step.hand_ended, f, is_live));
     } else if (f.abandoned_by) {
       out.push_back(event(replay, s, EventKind::abandoned, viewer, std::nullopt, std::nullopt, f, is_live));

@@ -314,7 +314,7 @@ TEST_F(BadInput, IllegalActionLeavesTheMatchUntouched) {
   EXPECT_EQ(e["code"], "illegal_action") << e;
   EXPECT_EQ(e["reason"], "not_your_turn") << e;
   // In turn, but not an action of this phase: a card during the bidding.
-  const std::string card = (a_acts ? start_a : start_b)["observation"]["hand_cards"][0];
+  const std::string card = (a_acts ? start_a : start_b)["observation"]["hand"][0];
   e = actor.request({{"type", "action"}, {"table_id", id}, {"action", {{"type", "play"}, {"card", card}}}});
   EXPECT_EQ(e["code"], "illegal_action") << e;
   EXPECT_EQ(e["reason"], "wrong_phase") << e;
