@@ -113,9 +113,11 @@ TEST_F(BadInput, InvalidField) {
   c->send_raw(R"({"type": "sit", "table_id": 12})");
   EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "table_id");
   c->send_raw(R"({"type": "action", "table_id": "t1", "action": {"type": "play", "card": "ZZ"}})");
-  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action");
+  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action.card");
   c->send_raw(R"({"type": "action", "table_id": "t1", "action": {"type": "juggle"}})");
-  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action");
+  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action.type");
+  c->send_raw(R"({"type": "action", "table_id": "t1", "action": {"type": "bid", "trump": "hearts", "value": 99999}})");
+  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action.value");
   c->send_raw(R"({"type": "create_table", "variant": "french", "options": [1]})");
   EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "options");
   c->send_raw(R"({"type": "create_table", "variant": "french", "private": "yes"})");
