@@ -66,7 +66,10 @@ class Session {
   Session(std::string ann, std::vector<Line> ann_lines, std::string bob, std::vector<Line> bob_lines)
       : names_{std::move(ann), std::move(bob)}, lines_{std::move(ann_lines), std::move(bob_lines)} {}
 
-  void say(const std::string& prose) { out_ += prose + "\n\n"; }
+  void say(const std::string& prose) {
+    if (!out_.empty() && !out_.ends_with("\n\n")) out_ += '\n';
+    out_ += prose + "\n\n";
+  }
 
   void show(int who, const Line& l) {
     json m = l.message;
@@ -99,6 +102,12 @@ class Session {
   }
   std::size_t size(int who) const { return lines_[static_cast<std::size_t>(who)].size(); }
   const std::string& name(int who) const { return names_[static_cast<std::size_t>(who)]; }
+  // The name at the start of a sentence.
+  std::string capitalised(int who) const {
+    std::string n = name(who);
+    if (!n.empty() && n[0] >= 'a' && n[0] <= 'z') n[0] = static_cast<char>(n[0] - 'a' + 'A');
+    return n;
+  }
   const std::string& text() const { return out_; }
 
  private:
@@ -209,21 +218,24 @@ std::string write_doc(Session& s) {
   std::size_t a =
       s.find(first, start_of[static_cast<std::size_t>(first)], [](const Line& l) { return is_request(l, "action"); });
   const std::string said = s.at(first, a).message["action"]["type"];
-  s.say(s.name(first) + " acts (`" + said + "`). " + (first == ann ? "She" : "He") +
+  s.say(s.capitalised(first) + " acts (`" + said + "`). " + (first == ann ? "She" : "He") +
         " gets `accepted` with the event's sequence number, and both seats get event 2; " + s.name(other) + "'s copy:");
   s.show(first, s.at(first, a));
   s.show(first, s.at(first, s.find(first, a, [](const Line& l) { return l.message["type"] == "accepted"; })));
   s.show(other, s.at(other, s.find(other, start_of[static_cast<std::size_t>(other)],
                                    [](const Line& l) { return is_event(l) && l.message["seq"] == 2; })));
 
-  // The first take of the match: its event shows the trump taken in `last_action`, as `bids` does.
+  // The first take of the match that named no trump (a first-round take), or else the first take:
+  // its event shows the trump taken in `last_action`, as `bids` does.
   int taker = -1;
   std::size_t take_at = 0;
   std::uint64_t take_seq = 0;
+  const auto is_take = [](const Line& l) { return is_request(l, "action") && l.message["action"]["type"] == "take"; };
+  const auto is_plain_take = [&](const Line& l) { return is_take(l) && !l.message["action"].contains("trump"); };
+  const bool any_plain = s.try_find(ann, 0, is_plain_take) || s.try_find(bob, 0, is_plain_take);
   for (int who : {ann, bob}) {
-    const auto k = s.try_find(who, start_of[static_cast<std::size_t>(who)], [](const Line& l) {
-      return is_request(l, "action") && l.message["action"]["type"] == "take";
-    });
+    const auto k = s.try_find(who, start_of[static_cast<std::size_t>(who)],
+                              [&](const Line& l) { return any_plain ? is_plain_take(l) : is_take(l); });
     if (!k) continue;
     const std::size_t accepted = s.find(who, *k, [](const Line& l) { return l.message["type"] == "accepted"; });
     const std::uint64_t seq = s.at(who, accepted).message["seq"];
@@ -241,7 +253,7 @@ std::string write_doc(Session& s) {
   const int watcher = 1 - taker;
   s.say("Later " + s.name(taker) + " takes" +
         (take.contains("trump") ? std::string(", naming ") + take["trump"].get<std::string>()
-                                : std::string(" the turned-up card's suit")) +
+                                : std::string(" the turned-up card's suit without naming it")) +
         ". The event's `last_action` names the trump taken, as `bids` does, and the play begins:");
   s.show(taker, s.at(taker, take_at));
   s.show(watcher, s.at(watcher, s.find(watcher, start_of[static_cast<std::size_t>(watcher)],
