@@ -120,8 +120,6 @@ std::string to_string(Outcome o) {
       return "tie_held";
     case Outcome::all_passed:
       return "all_passed";
-    case Outcome::conceded:
-      return "conceded";
   }
   return "unknown";
 }

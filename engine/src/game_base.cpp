@@ -367,7 +367,9 @@ Observation GameBase::observation(Seat seat) const {
   o.seat = seat;
   o.players = players_;
   o.phase = phase_;
-  o.hand = hand_index_;
+  // Once the match is over, the view still shows the last deal played (its bids, contract and
+  // turned-up card), so it names that deal.
+  o.hand = phase_ == Phase::match_over && hand_index_ > 0 ? hand_index_ - 1 : hand_index_;
   o.dealer = dealer_;
   o.current = current_player();
   const bool seated = seat >= 0 && seat < players_;

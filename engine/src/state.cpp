@@ -8,6 +8,13 @@ Step State::step(Seat seat, const Action& action) {
   const std::size_t hands_before = hand_results().size();
   s.refusal = apply(seat, action);
   if (s.refusal != Refusal::none) return s;
+  s.action = action;
+  if (action.type == ActionType::take && !action.has_trump) {
+    // A take ends no deal, so this deal's bids end with it, the trump filled in.
+    const Observation view = observation(kNoSeat);
+    if (!view.bids.empty() && view.bids.back().seat == seat && view.bids.back().action.type == ActionType::take)
+      s.action = view.bids.back().action;
+  }
   // A hand ends only on an action, and each action ends at most one hand.
   if (hand_results().size() > hands_before) {
     s.hand_ended = hand_results().back();

@@ -104,7 +104,7 @@ class Bot:
             handled += 1
             if "hand_result" in message:
                 result = message["hand_result"]
-                log(f"{self.name}: hand {result['hand']} {result['outcome']}, score {result['match_score']}")
+                log(f"{self.name}: deal {result['deal_number']} {result['outcome']}, score {result['match_score']}")
             if "match_result" in message:
                 result = message["match_result"]
                 won = result["winner"] == seat % 2

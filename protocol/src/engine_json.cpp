@@ -62,7 +62,7 @@ json to_json(const HandResult& r) {
                      {"tricks", t.tricks},
                      {"raw", t.raw},
                      {"score", t.score}});
-  json j = {{"hand", r.hand},
+  json j = {{"deal_number", r.hand},
             {"dealer", r.dealer},
             {"outcome", atout::to_string(r.outcome)},
             {"capot", r.capot},
@@ -87,7 +87,7 @@ json to_json(const Options& o) {
 json to_json(const Observation& o) {
   json j = {{"variant", o.variant},
             {"phase", atout::to_string(o.phase)},
-            {"hand", o.hand},
+            {"deal_number", o.hand},
             {"dealer", o.dealer},
             {"current", o.current},
             {"hand_sizes", json(std::vector<int>(o.hand_sizes.begin(), o.hand_sizes.begin() + o.players))},
@@ -95,7 +95,7 @@ json to_json(const Observation& o) {
             {"held_points", o.held_points}};
   if (o.seat != kNoSeat) {
     j["seat"] = o.seat;
-    j["hand_cards"] = to_json(o.own);
+    j["hand"] = to_json(o.own);
   }
   if (o.turn_up) j["turn_up"] = to_json(*o.turn_up);
   json bids = json::array();
@@ -164,10 +164,23 @@ json to_json(const Record& r) {
 
 namespace {
 template <typename T>
-Parsed<T> fail(std::string msg) {
+Parsed<T> fail(std::string msg, std::string field = {}, bool missing = false) {
   Parsed<T> p;
   p.error = std::move(msg);
+  p.field = std::move(field);
+  p.missing = missing;
   return p;
+}
+// A field's path below its parent: "cards" and "[2]" make "cards[2]", "a" and "b" make "a.b".
+std::string join_path(const std::string& parent, const std::string& child) {
+  if (child.empty()) return parent;
+  if (parent.empty() || child.front() == '[') return parent + child;
+  return parent + "." + child;
+}
+// The failure of a part, moved to where that part sits in the whole.
+template <typename T, typename U>
+Parsed<T> fail_at(const Parsed<U>& part, const std::string& where) {
+  return fail<T>(part.error, join_path(where, part.field), part.missing);
 }
 template <typename T>
 Parsed<T> ok(T v) {
@@ -217,10 +230,11 @@ Parsed<Card> parse_card(const json& j) {
 Parsed<CardSet> parse_cards(const json& j) {
   if (!j.is_array()) return fail<CardSet>("cards must be an array of card strings");
   CardSet s;
-  for (const json& x : j) {
-    auto c = parse_card(x);
-    if (!c) return fail<CardSet>(c.error);
-    if (s.contains(*c.value)) return fail<CardSet>("card " + atout::to_string(*c.value) + " appears twice");
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string at = "[" + std::to_string(i) + "]";
+    auto c = parse_card(j[i]);
+    if (!c) return fail_at<CardSet>(c, at);
+    if (s.contains(*c.value)) return fail<CardSet>("card " + atout::to_string(*c.value) + " appears twice", at);
     s.insert(*c.value);
   }
   return ok(s);
@@ -229,19 +243,25 @@ Parsed<CardSet> parse_cards(const json& j) {
 Parsed<Action> parse_action(const json& j) {
   if (!j.is_object()) return fail<Action>("an action must be a JSON object");
   const auto t = j.find("type");
-  if (t == j.end() || !t->is_string()) return fail<Action>("an action needs a string field 'type'");
+  if (t == j.end()) return fail<Action>("an action needs a string field 'type'", "type", true);
+  if (!t->is_string()) return fail<Action>("an action needs a string field 'type'", "type");
   const auto type = parse_action_type(t->get<std::string>());
-  if (!type) return fail<Action>("unknown action type '" + t->get<std::string>() + "'");
+  if (!type) return fail<Action>("unknown action type '" + t->get<std::string>().substr(0, 64) + "'", "type");
   Action a;
   a.type = *type;
-  auto trump_field = [&](bool required) -> std::optional<std::string> {
+  const std::string type_name = atout::to_string(*type);
+  // The trump of a take (optional) or a bid (required); an error names the field.
+  auto trump_field = [&](bool required) -> std::optional<Parsed<Action>> {
     const auto f = j.find("trump");
-    if (f == j.end())
-      return required ? std::optional<std::string>("action '" + t->get<std::string>() + "' needs a field 'trump'")
-                      : std::nullopt;
-    if (!f->is_string()) return "field 'trump' must be a string";
+    if (f == j.end()) {
+      if (!required) return std::nullopt;
+      return fail<Action>("action '" + type_name + "' needs a field 'trump'", "trump", true);
+    }
+    if (!f->is_string()) return fail<Action>("field 'trump' must be a string", "trump");
     const auto tr = parse_trump(f->get<std::string>());
-    if (!tr) return "'" + f->get<std::string>() + "' is not a trump (a suit, no_trumps or all_trumps)";
+    if (!tr)
+      return fail<Action>(
+          "'" + f->get<std::string>().substr(0, 64) + "' is not a trump (a suit, no_trumps or all_trumps)", "trump");
     a.has_trump = true;
     a.trump = *tr;
     return std::nullopt;
@@ -249,34 +269,36 @@ Parsed<Action> parse_action(const json& j) {
   switch (a.type) {
     case ActionType::play: {
       const auto f = j.find("card");
-      if (f == j.end()) return fail<Action>("action 'play' needs a field 'card'");
+      if (f == j.end()) return fail<Action>("action 'play' needs a field 'card'", "card", true);
       auto c = parse_card(*f);
-      if (!c) return fail<Action>(c.error);
+      if (!c) return fail_at<Action>(c, "card");
       a.card = *c.value;
       break;
     }
     case ActionType::take: {
-      if (auto e = trump_field(false)) return fail<Action>(*e);
+      if (auto e = trump_field(false)) return *e;
       const auto f = j.find("cards");
       if (f != j.end()) {
         auto cs = parse_cards(*f);
-        if (!cs) return fail<Action>(cs.error);
+        if (!cs) return fail_at<Action>(cs, "cards");
         a.cards = *cs.value;
       }
       break;
     }
     case ActionType::bid: {
-      if (auto e = trump_field(true)) return fail<Action>(*e);
+      if (auto e = trump_field(true)) return *e;
       const auto cap = j.find("capot");
       if (cap != j.end()) {
-        if (!cap->is_boolean()) return fail<Action>("field 'capot' must be true or false");
+        if (!cap->is_boolean()) return fail<Action>("field 'capot' must be true or false", "capot");
         a.capot = cap->get<bool>();
       }
       const auto v = j.find("value");
       if (v != j.end()) {
-        if (!v->is_number_integer()) return fail<Action>("field 'value' must be an integer");
+        if (!v->is_number_integer()) return fail<Action>("field 'value' must be an integer", "value");
+        if (v->is_number_unsigned() && v->get<unsigned long long>() > 10000)
+          return fail<Action>("field 'value' is out of range (0 to 10000)", "value");
         const auto x = v->get<long long>();
-        if (x < 0 || x > 10000) return fail<Action>("field 'value' is out of range");
+        if (x < 0 || x > 10000) return fail<Action>("field 'value' is out of range (0 to 10000)", "value");
         a.value = static_cast<std::int16_t>(x);
       }  // no value: a bid named by its trump alone (belot), value 0
       break;
@@ -284,9 +306,9 @@ Parsed<Action> parse_action(const json& j) {
     case ActionType::announce:
     case ActionType::show: {
       const auto f = j.find("cards");
-      if (f == j.end()) return fail<Action>("action '" + t->get<std::string>() + "' needs a field 'cards'");
+      if (f == j.end()) return fail<Action>("action '" + type_name + "' needs a field 'cards'", "cards", true);
       auto cs = parse_cards(*f);
-      if (!cs) return fail<Action>(cs.error);
+      if (!cs) return fail_at<Action>(cs, "cards");
       a.cards = *cs.value;
       break;
     }
@@ -300,16 +322,18 @@ Parsed<Options> parse_options(const json& j) {
   if (!j.is_object()) return fail<Options>("'options' must be a JSON object");
   Options o;
   for (const auto& [k, v] : j.items()) {
+    const std::string name = k.substr(0, 64);
     if (v.is_boolean()) {
       o[k] = v.get<bool>();
     } else if (v.is_number_integer()) {
+      const bool huge = v.is_number_unsigned() && v.get<unsigned long long>() > 1000000;
       const auto x = v.get<long long>();
-      if (x < -1000000 || x > 1000000) return fail<Options>("option '" + k + "' is out of range");
+      if (huge || x < -1000000 || x > 1000000) return fail<Options>("option '" + name + "' is out of range", name);
       o[k] = static_cast<int>(x);
     } else if (v.is_string()) {
       o[k] = v.get<std::string>();
     } else {
-      return fail<Options>("option '" + k + "' must be a boolean, an integer or a string");
+      return fail<Options>("option '" + name + "' must be a boolean, an integer or a string", name);
     }
   }
   return ok(o);

@@ -210,6 +210,8 @@ class Writer {
     }
     key("current", first);
     number(o.current);
+    key("deal_number", first);
+    number(o.hand);
     key("dealer", first);
     number(o.dealer);
     if (playing) {
@@ -221,10 +223,8 @@ class Writer {
       }
       ch(']');
     }
-    key("hand", first);
-    number(o.hand);
     if (o.seat != kNoSeat) {
-      key("hand_cards", first);
+      key("hand", first);
       cards(o.own);
     }
     key("hand_sizes", first);
@@ -316,11 +316,11 @@ std::string serialize(const Event& e) {
   w.ch('{');
   bool first = true;
   if (e.deal) {
-    w.key("deal", first);
-    w.raw("{\"commitment\":");
-    w.string(e.deal->commitment);
-    w.raw(",\"hand\":");
+    w.key("commitment", first);
+    w.raw("{\"deal_number\":");
     w.number(e.deal->hand);
+    w.raw(",\"hash\":");
+    w.string(e.deal->commitment);
     w.raw(",\"match_id\":");
     w.string(e.deal->match_id);
     w.ch('}');

@@ -32,6 +32,18 @@ Error invalid(std::string field, std::string message) {
   return field_error(ErrorCode::invalid_field, std::move(field), std::move(message));
 }
 
+// A nested value that failed to parse: the error names the field below `where` that was at fault
+// ("action.value", "action.cards[1]", "options.target"), and an absent one is a missing field.
+template <typename T>
+Error nested(const std::string& where, const Parsed<T>& p) {
+  std::string path = where;
+  if (!p.field.empty()) path += (p.field.front() == '[' ? "" : ".") + p.field;
+  return field_error(p.missing ? ErrorCode::missing_field : ErrorCode::invalid_field, std::move(path), p.error);
+}
+
+// `key` of a resume entry: "resume[2].table_id".
+std::string entry_field(std::size_t i, const char* key) { return "resume[" + std::to_string(i) + "]." + key; }
+
 // Reads an optional string field of at most `max_len` bytes.
 std::optional<Error> read_string(const json& j, const char* key, std::optional<std::string>& out, std::size_t max_len) {
   const auto f = j.find(key);
@@ -84,13 +96,21 @@ std::optional<Error> read_hello(const json& j, Hello& h) {
     if (!r->is_array() || r->size() > kMaxResume)
       return invalid("resume", "field 'resume' must be an array of at most " + std::to_string(kMaxResume) +
                                    " {table_id, last_seq} objects");
-    for (const json& x : *r) {
-      if (!x.is_object()) return invalid("resume", "each 'resume' entry must be an object {table_id, last_seq}");
+    for (std::size_t i = 0; i < r->size(); ++i) {
+      const json& x = (*r)[i];
+      if (!x.is_object())
+        return invalid("resume[" + std::to_string(i) + "]",
+                       "each 'resume' entry must be an object {table_id, last_seq}");
       ResumeAt at;
-      if (auto e = require_string(x, "table_id", at.table_id, kMaxTableIdLength)) return e;
+      // The entry's own errors name their place in the list.
+      auto place = [&](Error e) {
+        if (e.field) e.field = "resume[" + std::to_string(i) + "]." + *e.field;
+        return e;
+      };
+      if (auto e = require_string(x, "table_id", at.table_id, kMaxTableIdLength)) return place(*e);
       std::optional<std::uint64_t> seq;
-      if (auto e = read_seq(x, seq)) return e;
-      if (!seq) return missing("last_seq");
+      if (auto e = read_seq(x, seq)) return place(*e);
+      if (!seq) return missing(entry_field(i, "last_seq"));
       at.last_seq = *seq;
       h.resume.push_back(std::move(at));
     }
@@ -152,7 +172,7 @@ std::optional<Error> read_create(const json& j, CreateTable& c) {
   if (auto e = require_string(j, "variant", c.variant, kMaxTableIdLength)) return e;
   if (const auto o = j.find("options"); o != j.end()) {
     auto p = parse_options(*o);
-    if (!p) return invalid("options", p.error);
+    if (!p) return nested("options", p);
     c.options = std::move(*p.value);
   }
   if (const auto p = j.find("private"); p != j.end()) {
@@ -195,7 +215,7 @@ std::optional<Error> read_act(const json& j, Act& a) {
   const auto f = j.find("action");
   if (f == j.end()) return missing("action");
   auto p = parse_action(*f);
-  if (!p) return invalid("action", p.error);
+  if (!p) return nested("action", p);
   a.action = *p.value;
   return std::nullopt;
 }

@@ -189,7 +189,8 @@ json to_json(const Event& m) {
   }
   if (m.turn_ms_left) j["turn_ms_left"] = *m.turn_ms_left;
   if (m.replayed) j["replayed"] = true;
-  if (m.deal) j["deal"] = {{"match_id", m.deal->match_id}, {"hand", m.deal->hand}, {"commitment", m.deal->commitment}};
+  if (m.deal)
+    j["commitment"] = {{"match_id", m.deal->match_id}, {"deal_number", m.deal->hand}, {"hash", m.deal->commitment}};
   // The hand is over, so its seed is revealed with it; each hand's seed is derived one-way from a
   // secret match seed, so it tells nothing of the next hand's (docs/fair-dealing.md).
   if (m.hand_result) j["hand_result"] = to_json(*m.hand_result);

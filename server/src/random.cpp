@@ -6,13 +6,25 @@
 #include <array>
 #include <cerrno>
 #include <cstdint>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
 namespace atout::server {
 
 namespace {
+std::mutex test_mutex;
+std::optional<Rng> test_rng;  // set only while a DeterministicRandom lives
+
 void fill(std::uint8_t* out, std::size_t n) {
+  {
+    std::lock_guard lock(test_mutex);
+    if (test_rng) {
+      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(test_rng->next() >> 56);
+      return;
+    }
+  }
   std::size_t done = 0;
   while (done < n) {
     const ssize_t got = getrandom(out + done, n - done, 0);
@@ -47,6 +59,16 @@ Seed random_seed() {
     s.lo = (s.lo << 8) | raw[8 + i];
   }
   return s;
+}
+
+DeterministicRandom::DeterministicRandom(Seed seed) {
+  std::lock_guard lock(test_mutex);
+  test_rng.emplace(seed);
+}
+
+DeterministicRandom::~DeterministicRandom() {
+  std::lock_guard lock(test_mutex);
+  test_rng.reset();
 }
 
 }  // namespace atout::server

@@ -77,7 +77,8 @@ void Table::after_action(Seat seat, const Action& action, const Step& step, bool
   }
   if (step.deal_started) begin_deal(*step.deal_started);
   schedule_turn();
-  broadcast_event(EventKind::action, protocol::LastAction{seat, action, false, by_server}, step.hand_ended, ack);
+  // The action as applied: a take names the trump it took, as the deal's bids do.
+  broadcast_event(EventKind::action, protocol::LastAction{seat, step.action, false, by_server}, step.hand_ended, ack);
   if (step.match_ended) {
     if (journal_) journal_->match_ended(match_id_, state_->winner(), state_->match_score(), MatchEnd::finished);
     clocks_.stop_all();

@@ -210,7 +210,7 @@ void check_coinche_replay(const json& out, const GoldenCase& c) {
   const bool cards_only = out["options"]["contract_counts"] == "cards_only";
   std::array<int, 2> running{};
   for (const json& h : out["hands"]) {
-    SCOPED_TRACE("hand " + h["hand"].dump());
+    SCOPED_TRACE("hand " + h["deal_number"].dump());
     if (h["outcome"] != "all_passed") {
       std::array<int, 2> points{}, cards{}, tricks{}, belote{};
       int declarations = 0;
@@ -262,7 +262,7 @@ void check_belot_adds_up(const json& out, const GoldenCase& c) {
   std::array<int, 2> running{};
   int held = 0;
   for (const json& h : out["hands"]) {
-    SCOPED_TRACE("hand " + h["hand"].dump());
+    SCOPED_TRACE("hand " + h["deal_number"].dump());
     EXPECT_EQ(h["held_before"], held);
     if (h["outcome"] == "all_passed") {
       EXPECT_FALSE(h.contains("contract"));
@@ -320,7 +320,7 @@ void check_belot_adds_up(const json& out, const GoldenCase& c) {
 void check_bazar_arithmetic(const json& out, int target) {
   std::array<int, 2> running{};
   for (const json& h : out["hands"]) {
-    SCOPED_TRACE("hand " + h["hand"].dump());
+    SCOPED_TRACE("hand " + h["deal_number"].dump());
     if (h["outcome"] == "all_passed") {
       EXPECT_FALSE(h.contains("contract"));
       EXPECT_EQ(h["match_score"], json(running));
@@ -375,7 +375,7 @@ void check_simple_replay(const json& out, const GoldenCase& c) {
   const bool games = out["options"]["match"].get<std::string>().rfind("games_", 0) == 0;
   std::array<int, 2> running{}, won{};
   for (const json& h : out["hands"]) {
-    SCOPED_TRACE("hand " + h["hand"].dump());
+    SCOPED_TRACE("hand " + h["deal_number"].dump());
     const int taker = h["contract"]["taker"];
     const json& tt = h["teams"][taker];
     const json& ot = h["teams"][1 - taker];
@@ -446,7 +446,7 @@ TEST_P(CliGolden, StoredReplayAddsUp) {
   std::array<int, 2> running{};
   int held = 0;
   for (const json& h : out["hands"]) {
-    SCOPED_TRACE("hand " + h["hand"].dump());
+    SCOPED_TRACE("hand " + h["deal_number"].dump());
     EXPECT_EQ(h["held_before"], held);
     const json& t0 = h["teams"][0];
     const json& t1 = h["teams"][1];

@@ -52,7 +52,9 @@ void expect_deal_matches_view(const State& st, Seed match_seed) {
 
 // Plays a whole seeded match of `variant` with step() on one state and apply() on a twin, checking
 // every report against what the state shows after the step. Returns the number of hands played.
-int play_and_check(const std::string& variant, std::uint64_t pick_seed) {
+bool ended_now(const State& st, std::size_t hands_before) { return st.hand_results().size() > hands_before; }
+
+int play_and_check(const std::string& variant, std::uint64_t pick_seed, int* takes_without_trump) {
   std::unique_ptr<State> st = make(variant, DealSource{kMatchSeed, {}, {}});
   if (!st) return 0;
   std::unique_ptr<State> twin = st->clone();
@@ -69,6 +71,26 @@ int play_and_check(const std::string& variant, std::uint64_t pick_seed) {
     const Step s = st->step(seat, a);
     EXPECT_EQ(twin->apply(seat, a), Refusal::none);
     EXPECT_TRUE(s.applied()) << variant << " refused " << to_string(a) << ": " << to_string(s.refusal);
+    // The action as applied: the one given, or a take with the trump this deal's bids show.
+    if (a.type == ActionType::take && !a.has_trump) {
+      ++*takes_without_trump;
+      const Observation after = st->observation(kNoSeat);
+      EXPECT_FALSE(after.bids.empty()) << variant;
+      if (!after.bids.empty()) {
+        EXPECT_EQ(after.bids.back().seat, seat);
+        EXPECT_TRUE(s.action == after.bids.back().action) << variant;
+      }
+      EXPECT_TRUE(s.action.has_trump) << variant << ": a take always names its trump once applied";
+      if (after.contract) {
+        EXPECT_TRUE(s.action.trump == after.contract->trump) << variant;
+      }
+    } else {
+      EXPECT_TRUE(s.action == a) << variant;
+    }
+    // No hand is reported conceded: a concession is scored, and reported, as made or failed.
+    if (ended_now(*st, hands_before)) {
+      EXPECT_NE(to_string(st->hand_results().back().outcome), "conceded") << variant;
+    }
     EXPECT_EQ(st->record().actions.size(), twin->record().actions.size());
     EXPECT_EQ(st->hand_results().size(), twin->hand_results().size());
 
@@ -97,6 +119,9 @@ int play_and_check(const std::string& variant, std::uint64_t pick_seed) {
   EXPECT_EQ(st->deal().dealer, last.dealer);
   EXPECT_EQ(st->deal_seed(), last.seed);
   EXPECT_EQ(st->State::deal().hand, last.hand);
+  // The view at the end shows the last deal played, and names it.
+  EXPECT_EQ(st->observation(kNoSeat).hand, last.hand) << variant;
+  EXPECT_EQ(st->observation(kNoSeat).dealer, last.dealer) << variant;
   const Step after = st->step(0, Action::pass());
   EXPECT_EQ(after.refusal, Refusal::game_over);
   EXPECT_FALSE(after.hand_ended);
@@ -108,7 +133,12 @@ int play_and_check(const std::string& variant, std::uint64_t pick_seed) {
 TEST(Step, EveryVariantReportsEachHandDealAndTheMatchEnd) {
   for (const VariantInfo& v : variants()) {
     SCOPED_TRACE(v.id);
-    for (std::uint64_t k = 1; k <= 3; ++k) EXPECT_GE(play_and_check(v.id, k), 1);
+    int takes_without_trump = 0;
+    for (std::uint64_t k = 1; k <= 3; ++k) EXPECT_GE(play_and_check(v.id, k, &takes_without_trump), 1);
+    // The variants with a turned-up card take it without naming a trump.
+    if (v.id == "french" || v.id == "duel") {
+      EXPECT_GT(takes_without_trump, 0);
+    }
   }
 }
 

@@ -113,9 +113,11 @@ TEST_F(BadInput, InvalidField) {
   c->send_raw(R"({"type": "sit", "table_id": 12})");
   EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "table_id");
   c->send_raw(R"({"type": "action", "table_id": "t1", "action": {"type": "play", "card": "ZZ"}})");
-  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action");
+  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action.card");
   c->send_raw(R"({"type": "action", "table_id": "t1", "action": {"type": "juggle"}})");
-  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action");
+  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action.type");
+  c->send_raw(R"({"type": "action", "table_id": "t1", "action": {"type": "bid", "trump": "hearts", "value": 99999}})");
+  EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "action.value");
   c->send_raw(R"({"type": "create_table", "variant": "french", "options": [1]})");
   EXPECT_EQ(expect_error(*c, "invalid_field")["field"], "options");
   c->send_raw(R"({"type": "create_table", "variant": "french", "private": "yes"})");
@@ -314,7 +316,7 @@ TEST_F(BadInput, IllegalActionLeavesTheMatchUntouched) {
   EXPECT_EQ(e["code"], "illegal_action") << e;
   EXPECT_EQ(e["reason"], "not_your_turn") << e;
   // In turn, but not an action of this phase: a card during the bidding.
-  const std::string card = (a_acts ? start_a : start_b)["observation"]["hand_cards"][0];
+  const std::string card = (a_acts ? start_a : start_b)["observation"]["hand"][0];
   e = actor.request({{"type", "action"}, {"table_id", id}, {"action", {{"type", "play"}, {"card", card}}}});
   EXPECT_EQ(e["code"], "illegal_action") << e;
   EXPECT_EQ(e["reason"], "wrong_phase") << e;

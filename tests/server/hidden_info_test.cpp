@@ -173,7 +173,7 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
                       text->find(R"("seq":)" + std::to_string(seq) + R"(,"table_id":"t1",)") != std::string::npos)
               << "recipient " << r << " expected event " << seq << ": " << *text;
           if (watcher) {
-            ASSERT_EQ(text->find(R"("hand_cards")"), std::string::npos);
+            ASSERT_EQ(text->find(R"("hand")"), std::string::npos);
           } else {
             ASSERT_TRUE((after[static_cast<std::size_t>(r)] - seen).empty()) << "seat " << r << " misses its cards";
           }
@@ -182,7 +182,7 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
             continue;
           }
           const auto j = nlohmann::json::parse(*text);
-          ASSERT_EQ(*protocol::parse_cards(j["observation"]["hand_cards"]).value, after[static_cast<std::size_t>(r)]);
+          ASSERT_EQ(*protocol::parse_cards(j["observation"]["hand"]).value, after[static_cast<std::size_t>(r)]);
           if (actor != kNoSeat) {
             ASSERT_EQ(j["last_action"]["seat"], actor);
           }

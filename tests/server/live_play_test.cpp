@@ -269,7 +269,7 @@ TEST(LiveLoopback, AMatchThatEndsWhileEveryoneIsAwayStillReachesThem) {
   for (std::size_t c = 0; c < t.clients.size(); ++c) seen.push_back(t.latest[c]["seq"]);
   for (auto& c : t.clients) c.reset();  // both players and the spectator
   // Wait for the match to end, as the store records it.
-  const std::string match_id = t.latest[0]["deal"]["match_id"];
+  const std::string match_id = t.latest[0]["commitment"]["match_id"];
   ASSERT_TRUE(eventually(
       [&] {
         return db_text(server.db(), "SELECT COALESCE(end_reason, '') FROM matches WHERE uid = '" + match_id + "'") ==
@@ -409,7 +409,7 @@ TEST(LiveLoopback, ResumeBySnapshot) {
     EXPECT_EQ(snap["kind"], "snapshot");
     EXPECT_EQ(snap["seq"], t.seq);
     EXPECT_EQ(snap["observation"]["seat"], 2);
-    EXPECT_EQ(snap["observation"]["hand_cards"].size(), t.latest[0]["observation"]["hand_sizes"][2].get<std::size_t>());
+    EXPECT_EQ(snap["observation"]["hand"].size(), t.latest[0]["observation"]["hand_sizes"][2].get<std::size_t>());
     EXPECT_TRUE(back->no_events());
     back.reset();  // drop again; the second round resumes with a plain sit
   }
@@ -458,7 +458,7 @@ TEST(LiveLoopback, AfterTheReconnectWindowTheAbsentSideForfeits) {
   EXPECT_EQ(ended["match_result"]["abandoned"], true);
   EXPECT_EQ(ended["match_result"]["abandoned_by"], 3);
   EXPECT_EQ(ended["match_result"]["winner"], 0);
-  EXPECT_FALSE(ended.contains("deal"));
+  EXPECT_FALSE(ended.contains("commitment"));
   const json refused = t.clients[0]->request({{"type", "action"}, {"table_id", t.id}, {"action", {{"type", "pass"}}}});
   EXPECT_EQ(refused["code"], "match_not_running") << refused;
   EXPECT_TRUE(log.validate());
@@ -542,11 +542,11 @@ TEST(LiveLoopback, VerifyDealAcceptsAnHonestDealAndRejectsATamperedOne) {
   LiveTable t = open_table(server.port(), log, "french", long_turns());
   const std::vector<json> starts = t.latest;
   const json first = starts[0];
-  ASSERT_TRUE(first.contains("deal")) << first;
-  const std::string match = first["deal"]["match_id"];
-  const std::string commitment = first["deal"]["commitment"];
-  EXPECT_EQ(first["deal"]["hand"], 0);
-  for (const json& e : t.latest) EXPECT_EQ(e["deal"], first["deal"]);
+  ASSERT_TRUE(first.contains("commitment")) << first;
+  const std::string match = first["commitment"]["match_id"];
+  const std::string commitment = first["commitment"]["hash"];
+  EXPECT_EQ(first["commitment"]["deal_number"], 0);
+  for (const json& e : t.latest) EXPECT_EQ(e["commitment"], first["commitment"]);
   while (!t.latest.back().contains("hand_result") && t.step()) {
   }
   const json& result = t.latest.back()["hand_result"];
@@ -559,7 +559,7 @@ TEST(LiveLoopback, VerifyDealAcceptsAnHonestDealAndRejectsATamperedOne) {
                                    std::to_string(first["observation"]["dealer"].get<int>()));
   ASSERT_EQ(honest.exit_code, 0) << honest.out;
   const json printed = json::parse(honest.out);
-  for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(printed["first_cards"][s], starts[s]["observation"]["hand_cards"]) << s;
+  for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(printed["first_cards"][s], starts[s]["observation"]["hand"]) << s;
   std::string tampered = commitment;
   tampered[10] = tampered[10] == '0' ? '1' : '0';
   EXPECT_EQ(run(base + " --commitment " + tampered).exit_code, 1);

@@ -135,7 +135,7 @@ TEST_F(Lobby, StandingPausesTheMatchAndSittingAgainResumesIt) {
   // Standing leaves bob watching: the public view, without his cards.
   const json view = bob->wait_for("event");
   EXPECT_EQ(view["kind"], "snapshot");
-  EXPECT_FALSE(view["observation"].contains("hand_cards"));
+  EXPECT_FALSE(view["observation"].contains("hand"));
   const json paused = ann->wait_for("table_update", [](const json& m) { return m["table"]["status"] == "paused"; });
   EXPECT_TRUE(paused["table"]["seats"][1]["player_id"].is_null());
   EXPECT_EQ(paused["table"]["spectators"], 1);
@@ -146,7 +146,7 @@ TEST_F(Lobby, StandingPausesTheMatchAndSittingAgainResumesIt) {
   const json back = bob->wait_for("event");
   EXPECT_EQ(back["kind"], "snapshot");
   EXPECT_EQ(back["seq"], 1);
-  EXPECT_EQ(back["observation"]["hand_cards"], start_b["observation"]["hand_cards"]);
+  EXPECT_EQ(back["observation"]["hand"], start_b["observation"]["hand"]);
   EXPECT_EQ(ann->wait_for("table_update", [](const json& m) { return m["table"]["status"] == "playing"; })["type"],
             "table_update");
   const bool ann_acts = start_b["observation"]["current"] == 0;
@@ -192,7 +192,7 @@ TEST_F(Lobby, ADisconnectedPlayerResumesWithTheTokenAndGetsTheSeatBack) {
   const json snapshot = again->wait_for("event");
   EXPECT_EQ(snapshot["kind"], "snapshot");
   EXPECT_EQ(snapshot["seq"], start["seq"]);
-  EXPECT_EQ(snapshot["observation"]["hand_cards"], start["observation"]["hand_cards"]);
+  EXPECT_EQ(snapshot["observation"]["hand"], start["observation"]["hand"]);
 }
 
 TEST_F(Lobby, AnOwnerThatNeverSitsKeepsTheTableUntilItDisconnects) {

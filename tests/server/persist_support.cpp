@@ -27,7 +27,7 @@ TempDir::~TempDir() {
 }
 
 TableRun open_table(unsigned short port, const std::string& variant, const json& options, bool is_private,
-                     const std::string& name_prefix, MessageLog* log) {
+                    const std::string& name_prefix, MessageLog* log) {
   TableRun t;
   t.variant = variant;
   const VariantInfo* info = find_variant(variant);
@@ -63,8 +63,8 @@ TableRun open_table(unsigned short port, const std::string& variant, const json&
   t.last.resize(t.seats.size());
   if (!sync(t, 1)) return t;
   t.table_id = id;
-  t.match_id = t.last[0]["deal"]["match_id"];
-  t.first_commitment = t.last[0]["deal"]["commitment"];
+  t.match_id = t.last[0]["commitment"]["match_id"];
+  t.first_commitment = t.last[0]["commitment"]["hash"];
   return t;
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "atout/protocol/messages.hpp"
+#include "atout/protocol/request_errors.hpp"
 
 namespace atout::protocol {
 namespace {
@@ -84,15 +85,16 @@ TEST(Requests, EachKindOfBadInputHasItsCodeAndField) {
       {R"({"type":"hello"})", ErrorCode::missing_field, "protocol"},
       {R"({"type":"hello","protocol":3})", ErrorCode::unsupported_version, "protocol"},
       {R"({"type":"hello","protocol":1,"name":""})", ErrorCode::invalid_field, "name"},
-      {R"({"type":"create_table","variant":"french","options":{"target":1.5}})", ErrorCode::invalid_field, "options"},
+      {R"({"type":"create_table","variant":"french","options":{"target":1.5}})", ErrorCode::invalid_field,
+       "options.target"},
       {R"({"type":"sit"})", ErrorCode::missing_field, "table_id"},
       {R"({"type":"sit","table_id":"t1","seat":99999999999})", ErrorCode::invalid_field, "seat"},
       {R"({"type":"sit","table_id":"t1","seat":1.0})", ErrorCode::invalid_field, "seat"},
       {R"({"type":"stand"})", ErrorCode::missing_field, "table_id"},
       {R"({"type":"leave","table_id":""})", ErrorCode::invalid_field, "table_id"},
-      {R"({"type":"action","table_id":"t1","action":{"type":"bid"}})", ErrorCode::invalid_field, "action"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"bid"}})", ErrorCode::missing_field, "action.trump"},
       {R"({"type":"action","table_id":"t1","action":{"type":"announce","cards":["JS","JS"]}})",
-       ErrorCode::invalid_field, "action"},
+       ErrorCode::invalid_field, "action.cards[1]"},
       {R"({"type":"get_profile"})", ErrorCode::missing_field, "player_id"},
       {R"({"type":"get_profile","player_id":7})", ErrorCode::invalid_field, "player_id"},
       {R"({"type":"get_leaderboard"})", ErrorCode::missing_field, "ladder"},
@@ -171,7 +173,7 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
   }
 }
 
-// Fair dealing: the hand's result reveals its seed; the commitment travels in `deal`.
+// Fair dealing: the hand's result reveals its seed; the commitment travels in `commitment`.
 TEST(Messages, EventsRevealAHandsSeedWithItsResultAndCarryTheCommitment) {
   Event e;
   e.table_id = "t1";
@@ -182,11 +184,64 @@ TEST(Messages, EventsRevealAHandsSeedWithItsResultAndCarryTheCommitment) {
   e.match_result = MatchResult{0, {501, 200}, {h}};
   const json j = to_json(e);
   EXPECT_EQ(j["hand_result"]["seed"], (Seed{1, 2}.hex()));
-  EXPECT_EQ(j["deal"]["commitment"], std::string(64, 'a'));
-  EXPECT_EQ(j["deal"]["hand"], 1);
+  EXPECT_EQ(j["commitment"]["hash"], std::string(64, 'a'));
+  EXPECT_EQ(j["commitment"]["deal_number"], 1);
+  EXPECT_EQ(j["commitment"]["match_id"], "m1");
+  EXPECT_FALSE(j.contains("deal"));
   EXPECT_EQ(j["match_result"]["hands"][0]["seed"], (Seed{1, 2}.hex()));
   Event bare;
-  EXPECT_FALSE(to_json(bare).contains("deal"));
+  EXPECT_FALSE(to_json(bare).contains("commitment"));
+}
+
+// The error codes named in a stretch of docs/protocol.md: every `word` in it that is a code.
+std::set<std::string> codes_named(std::string_view text) {
+  std::set<std::string> known;
+  for (ErrorCode c : all_error_codes()) known.insert(to_string(c));
+  std::set<std::string> out;
+  for (std::size_t at = text.find('`'); at != std::string_view::npos;) {
+    const std::size_t end = text.find('`', at + 1);
+    if (end == std::string_view::npos) break;
+    const std::string word(text.substr(at + 1, end - at - 1));
+    if (known.contains(word)) out.insert(word);
+    at = text.find('`', end + 1);
+  }
+  return out;
+}
+
+// The paragraph of `section` that starts with `lead`, up to the next blank line; empty if none.
+std::string_view paragraph_from(std::string_view section, std::string_view lead) {
+  const std::size_t at = section.find(lead);
+  if (at == std::string_view::npos) return {};
+  const std::size_t end = section.find("\n\n", at);
+  return section.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+}
+
+// Each request's section in docs/protocol.md lists exactly the codes request_errors() gives it,
+// and the codes any request may get are listed once, under Client requests.
+TEST(Messages, EachRequestsDocumentedErrorsAreTheCodesItsHandlerGives) {
+  const std::string doc = read_file("docs/protocol.md");
+  ASSERT_FALSE(doc.empty());
+  for (const RequestErrors& r : request_errors()) {
+    SCOPED_TRACE(std::string(r.type));
+    const std::size_t start = doc.find("### `" + std::string(r.type) + "`");
+    ASSERT_NE(start, std::string::npos);
+    const std::size_t next = doc.find("\n#", start + 4);
+    const std::string_view section = std::string_view(doc).substr(start, next - start);
+    const std::string_view errors = paragraph_from(section, "Errors:");
+    std::set<std::string> expected;
+    for (ErrorCode c : r.codes) expected.insert(to_string(c));
+    if (expected.empty()) {
+      EXPECT_TRUE(errors.empty()) << "the section lists errors, but the request has none of its own";
+      continue;
+    }
+    ASSERT_FALSE(errors.empty()) << "the section has no 'Errors:' list";
+    EXPECT_EQ(codes_named(errors), expected) << errors;
+  }
+  const std::string_view general = paragraph_from(doc, "Any request may also be answered with");
+  ASSERT_FALSE(general.empty());
+  std::set<std::string> any;
+  for (ErrorCode c : any_request_errors()) any.insert(to_string(c));
+  EXPECT_EQ(codes_named(general), any) << general;
 }
 
 }  // namespace

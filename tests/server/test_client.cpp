@@ -34,6 +34,11 @@ std::string shell_quote(const std::string& s) {
 
 // ---- message_log ---------------------------------------------------------------------------------
 
+std::vector<std::string> MessageLog::lines() const {
+  std::lock_guard lock(mutex_);
+  return lines_;
+}
+
 void MessageLog::add(char direction, std::string_view text) {
   std::string line;
   line.reserve(text.size() + 2);

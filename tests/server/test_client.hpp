@@ -31,6 +31,9 @@ class MessageLog {
  public:
   void add(char direction, std::string_view text);
   std::size_t size() const;
+  // Every line so far, in order: 'C' and a space before what the client sent, 'S' before what it
+  // received.
+  std::vector<std::string> lines() const;
   // Checks the log with tests/server/validate_messages.py. Under ctest, ATOUT_SCHEMA_LOG_DIR is
   // set: the log is written there and one run of the validator checks every test's log at the end
   // (the test server_messages_fit_schema), which saves a Python start-up per test.

@@ -99,7 +99,9 @@ struct TeamTally {
   int score = 0;  // what the team adds to its match score for this hand
 };
 
-enum class Outcome : std::uint8_t { made, failed, tie_held, all_passed, conceded };
+// A conceded hand is scored as played out (the rest of the cards to the other side), so it is
+// reported as made or failed like any other.
+enum class Outcome : std::uint8_t { made, failed, tie_held, all_passed };
 std::string to_string(Outcome o);
 
 struct HandResult {
@@ -158,6 +160,9 @@ struct DealInfo {
 // A refused action did nothing: only `refusal` is set.
 struct Step {
   Refusal refusal = Refusal::none;
+  // The action as the engine applied it: the one given, except that a `take` that named no trump
+  // names the trump it took (as this deal's `bids` show it).
+  Action action;
   std::optional<HandResult> hand_ended;  // the hand this action finished (equal to hand_results().back())
   std::optional<DealInfo> deal_started;  // the deal that began because a hand ended and the match goes on
   bool match_ended = false;              // true on the one step that ended the match

@@ -18,6 +18,10 @@ template <typename T>
 struct Parsed {
   std::optional<T> value;
   std::string error;
+  // Where in the parsed value the fault is, as a path below it ("value", "cards[2]"); empty when
+  // it is the value as a whole. `missing` when that field is absent rather than wrong.
+  std::string field;
+  bool missing = false;
   explicit operator bool() const { return value.has_value(); }
 };
 

@@ -12,4 +12,15 @@ namespace atout::server {
 std::string random_hex(std::size_t bytes);
 Seed random_seed();
 
+// For tests that record a session (the example in docs/protocol.md): while one lives, random_hex
+// and random_seed draw from a generator seeded with `seed` instead of the kernel, so the same
+// requests get the same tokens, ids and deals on every run. Never made by the server itself.
+class DeterministicRandom {
+ public:
+  explicit DeterministicRandom(Seed seed);
+  ~DeterministicRandom();
+  DeterministicRandom(const DeterministicRandom&) = delete;
+  DeterministicRandom& operator=(const DeterministicRandom&) = delete;
+};
+
 }  // namespace atout::server

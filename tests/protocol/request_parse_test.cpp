@@ -1,0 +1,214 @@
+// Parsing requests at the boundary: an error names the field at fault, nested fields by their
+// path (`action.value`, `action.cards[1]`, `options.target`, `resume[0].last_seq`), and every
+// code that request_errors() says parsing can give is given by some request.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "atout/protocol/messages.hpp"
+#include "atout/protocol/request_errors.hpp"
+
+namespace atout::protocol {
+namespace {
+
+struct BadRequest {
+  const char* text;
+  ErrorCode code;
+  const char* field;
+};
+
+const std::string kToken(64, 'a');
+
+// Each request with one thing wrong, the code it must get, and the field that error must name.
+std::vector<BadRequest> bad_requests() {
+  return {
+      // hello
+      {R"({"type":"hello"})", ErrorCode::missing_field, "protocol"},
+      {R"({"type":"hello","protocol":"1"})", ErrorCode::invalid_field, "protocol"},
+      {R"({"type":"hello","protocol":2})", ErrorCode::unsupported_version, "protocol"},
+      {R"({"type":"hello","protocol":1,"name":"a\u0001"})", ErrorCode::invalid_field, "name"},
+      {R"({"type":"hello","protocol":1,"token":"xyz"})", ErrorCode::invalid_field, "token"},
+      {R"({"type":"hello","protocol":1,"ack":"never"})", ErrorCode::invalid_field, "ack"},
+      {R"({"type":"hello","protocol":1,"resume":[{"table_id":"t1","last_seq":1}]})", ErrorCode::invalid_field,
+       "resume"},
+      // create_table
+      {R"({"type":"create_table"})", ErrorCode::missing_field, "variant"},
+      {R"({"type":"create_table","variant":7})", ErrorCode::invalid_field, "variant"},
+      {R"({"type":"create_table","variant":"duel","options":[]})", ErrorCode::invalid_field, "options"},
+      {R"({"type":"create_table","variant":"duel","options":{"target":[1]}})", ErrorCode::invalid_field,
+       "options.target"},
+      {R"({"type":"create_table","variant":"duel","options":{"target":99999999}})", ErrorCode::invalid_field,
+       "options.target"},
+      {R"({"type":"create_table","variant":"duel","private":"yes"})", ErrorCode::invalid_field, "private"},
+      {R"({"type":"create_table","variant":"duel","settings":{"turn_ms":1}})", ErrorCode::invalid_field,
+       "settings.turn_ms"},
+      {R"({"type":"create_table","variant":"duel","settings":{"colour":1}})", ErrorCode::invalid_field,
+       "settings.colour"},
+      // sit and spectate
+      {R"({"type":"sit"})", ErrorCode::missing_field, "table_id"},
+      {R"({"type":"sit","table_id":5})", ErrorCode::invalid_field, "table_id"},
+      {R"({"type":"sit","invite":""})", ErrorCode::invalid_field, "invite"},
+      {R"({"type":"sit","table_id":"t1","seat":"north"})", ErrorCode::invalid_field, "seat"},
+      {R"({"type":"sit","table_id":"t1","seat":99999999999})", ErrorCode::invalid_field, "seat"},
+      {R"({"type":"sit","table_id":"t1","last_seq":-1})", ErrorCode::invalid_field, "last_seq"},
+      {R"({"type":"spectate"})", ErrorCode::missing_field, "table_id"},
+      {R"({"type":"spectate","table_id":"t1","last_seq":"x"})", ErrorCode::invalid_field, "last_seq"},
+      // stand and leave
+      {R"({"type":"stand"})", ErrorCode::missing_field, "table_id"},
+      {R"({"type":"stand","table_id":[]})", ErrorCode::invalid_field, "table_id"},
+      {R"({"type":"leave"})", ErrorCode::missing_field, "table_id"},
+      {R"({"type":"leave","table_id":""})", ErrorCode::invalid_field, "table_id"},
+      // action, and each field of an action
+      {R"({"type":"action","action":{"type":"pass"}})", ErrorCode::missing_field, "table_id"},
+      {R"({"type":"action","table_id":"t1"})", ErrorCode::missing_field, "action"},
+      {R"({"type":"action","table_id":"t1","action":"pass"})", ErrorCode::invalid_field, "action"},
+      {R"({"type":"action","table_id":"t1","action":{}})", ErrorCode::missing_field, "action.type"},
+      {R"({"type":"action","table_id":"t1","action":{"type":3}})", ErrorCode::invalid_field, "action.type"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"jump"}})", ErrorCode::invalid_field, "action.type"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"play"}})", ErrorCode::missing_field, "action.card"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"play","card":"1X"}})", ErrorCode::invalid_field,
+       "action.card"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"play","card":7}})", ErrorCode::invalid_field,
+       "action.card"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"bid","value":90}})", ErrorCode::missing_field,
+       "action.trump"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"bid","trump":"stars","value":90}})",
+       ErrorCode::invalid_field, "action.trump"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"take","trump":1}})", ErrorCode::invalid_field,
+       "action.trump"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"bid","trump":"hearts","value":20000}})",
+       ErrorCode::invalid_field, "action.value"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"bid","trump":"hearts","value":-5}})",
+       ErrorCode::invalid_field, "action.value"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"bid","trump":"hearts","value":18446744073709551615}})",
+       ErrorCode::invalid_field, "action.value"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"bid","trump":"hearts","value":"90"}})",
+       ErrorCode::invalid_field, "action.value"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"bid","trump":"hearts","capot":1}})",
+       ErrorCode::invalid_field, "action.capot"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"announce"}})", ErrorCode::missing_field, "action.cards"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"announce","cards":"JS"}})", ErrorCode::invalid_field,
+       "action.cards"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"show","cards":["JS","ZZ","QS"]}})",
+       ErrorCode::invalid_field, "action.cards[1]"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"show","cards":["JS","QS","JS"]}})",
+       ErrorCode::invalid_field, "action.cards[2]"},
+      {R"({"type":"action","table_id":"t1","action":{"type":"take","cards":["AS",4]}})", ErrorCode::invalid_field,
+       "action.cards[1]"},
+      // chat
+      {R"({"type":"chat"})", ErrorCode::missing_field, "text"},
+      {R"({"type":"chat","text":""})", ErrorCode::invalid_field, "text"},
+      {R"({"type":"chat","text":"a\u0007"})", ErrorCode::invalid_field, "text"},
+      {R"({"type":"chat","table_id":1,"text":"hi"})", ErrorCode::invalid_field, "table_id"},
+      // the reads
+      {R"({"type":"get_profile"})", ErrorCode::missing_field, "player_id"},
+      {R"({"type":"get_profile","player_id":""})", ErrorCode::invalid_field, "player_id"},
+      {R"({"type":"get_leaderboard"})", ErrorCode::missing_field, "ladder"},
+      {R"({"type":"get_leaderboard","ladder":"duel","limit":0})", ErrorCode::invalid_field, "limit"},
+      {R"({"type":"get_leaderboard","ladder":"duel","offset":-1})", ErrorCode::invalid_field, "offset"},
+      {R"({"type":"get_history"})", ErrorCode::missing_field, "player_id"},
+      {R"({"type":"get_history","player_id":"p1","limit":101})", ErrorCode::invalid_field, "limit"},
+      {R"({"type":"get_replay"})", ErrorCode::missing_field, "match_id"},
+      {R"({"type":"get_replay","match_id":false})", ErrorCode::invalid_field, "match_id"},
+  };
+}
+
+std::string type_in(const char* text) { return json::parse(text)["type"].get<std::string>(); }
+
+TEST(RequestParse, EachErrorNamesTheFieldAtFault) {
+  for (const BadRequest& b : bad_requests()) {
+    SCOPED_TRACE(b.text);
+    const ParsedRequest p = parse_request(b.text);
+    const auto* e = std::get_if<Error>(&p.body);
+    ASSERT_NE(e, nullptr) << "parsed, but should have been refused";
+    EXPECT_EQ(to_string(e->code), to_string(b.code)) << e->message;
+    ASSERT_TRUE(e->field.has_value()) << e->message;
+    EXPECT_EQ(*e->field, b.field) << e->message;
+    EXPECT_FALSE(e->message.empty());
+  }
+}
+
+// The resume list of a hello: each entry's errors name the entry.
+TEST(RequestParse, ResumeEntriesAreNamedByTheirPlace) {
+  const auto hello = [](const json& resume) {
+    return json{{"type", "hello"}, {"protocol", 1}, {"token", kToken}, {"resume", resume}}.dump();
+  };
+  struct Case {
+    json resume;
+    ErrorCode code;
+    std::string field;
+  };
+  const std::vector<Case> cases = {
+      {json::array({7}), ErrorCode::invalid_field, "resume[0]"},
+      {json::array({{{"table_id", "t1"}, {"last_seq", 1}}, {{"last_seq", 2}}}), ErrorCode::missing_field,
+       "resume[1].table_id"},
+      {json::array({{{"table_id", "t1"}}}), ErrorCode::missing_field, "resume[0].last_seq"},
+      {json::array({{{"table_id", "t1"}, {"last_seq", 1}}, {{"table_id", "t2"}, {"last_seq", -3}}}),
+       ErrorCode::invalid_field, "resume[1].last_seq"},
+      {json::array({{{"table_id", 4}, {"last_seq", 1}}}), ErrorCode::invalid_field, "resume[0].table_id"},
+      {json::object(), ErrorCode::invalid_field, "resume"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.resume.dump());
+    const ParsedRequest p = parse_request(hello(c.resume));
+    const auto* e = std::get_if<Error>(&p.body);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(to_string(e->code), to_string(c.code));
+    EXPECT_EQ(e->field.value_or("(none)"), c.field);
+  }
+  const ParsedRequest good = parse_request(hello(json::array({{{"table_id", "t1"}, {"last_seq", 3}}})));
+  ASSERT_TRUE(std::holds_alternative<Request>(good.body));
+}
+
+// The same action with nothing wrong parses: the cases above fail for the one fault they hold.
+TEST(RequestParse, TheSameActionsWellFormedParse) {
+  for (const char* text : {R"({"type":"action","table_id":"t1","action":{"type":"bid","trump":"hearts","value":90}})",
+                           R"({"type":"action","table_id":"t1","action":{"type":"show","cards":["JS","QS","KS"]}})",
+                           R"({"type":"action","table_id":"t1","action":{"type":"take","cards":["AS"]}})",
+                           R"({"type":"create_table","variant":"duel","options":{"target":1001}})"}) {
+    SCOPED_TRACE(text);
+    const ParsedRequest p = parse_request(text);
+    EXPECT_TRUE(std::holds_alternative<Request>(p.body));
+  }
+}
+
+// Every code a request's entry in request_errors() lists that parsing alone gives (missing_field,
+// invalid_field, unsupported_version) is given to that request by one of the cases above.
+TEST(RequestParse, EveryParseCodeOfEveryRequestIsProvoked) {
+  std::set<std::pair<std::string, std::string>> provoked;
+  for (const BadRequest& b : bad_requests()) provoked.insert({type_in(b.text), to_string(b.code)});
+  const std::set<ErrorCode> parse_codes = {ErrorCode::missing_field, ErrorCode::invalid_field,
+                                           ErrorCode::unsupported_version};
+  std::size_t checked = 0;
+  for (const RequestErrors& r : request_errors())
+    for (ErrorCode c : r.codes)
+      if (parse_codes.contains(c)) {
+        EXPECT_TRUE(provoked.contains({std::string(r.type), to_string(c)})) << r.type << " " << to_string(c);
+        ++checked;
+      }
+  EXPECT_GT(checked, 20u);
+  // And no case provokes a code its request is not listed with.
+  for (const auto& [type, code] : provoked) {
+    const auto codes = errors_of(type);
+    EXPECT_TRUE(std::any_of(codes.begin(), codes.end(), [&](ErrorCode c) { return to_string(c) == code; }))
+        << type << " gave " << code << ", which request_errors() does not list for it";
+  }
+}
+
+// Each request type parses, and each has an entry in the table.
+TEST(RequestParse, EveryRequestTypeHasAnEntry) {
+  std::set<std::string> listed;
+  for (const RequestErrors& r : request_errors()) EXPECT_TRUE(listed.insert(std::string(r.type)).second) << r.type;
+  EXPECT_EQ(listed.size(), std::variant_size_v<Request>);
+  for (const std::string& t : listed) {
+    const ParsedRequest p = parse_request(json{{"type", t}}.dump());
+    if (const auto* e = std::get_if<Error>(&p.body)) {
+      EXPECT_NE(to_string(e->code), "unknown_type") << t;
+    }
+  }
+  EXPECT_TRUE(errors_of("no_such_request").empty());
+}
+
+}  // namespace
+}  // namespace atout::protocol
