@@ -101,6 +101,12 @@ std::vector<BadRequest> bad_requests() {
       {R"({"type":"chat","text":""})", ErrorCode::invalid_field, "text"},
       {R"({"type":"chat","text":"a\u0007"})", ErrorCode::invalid_field, "text"},
       {R"({"type":"chat","table_id":1,"text":"hi"})", ErrorCode::invalid_field, "table_id"},
+      // the lobby listing
+      {R"({"type":"list_tables","variant":"whist"})", ErrorCode::invalid_field, "variant"},
+      {R"({"type":"list_tables","status":"over"})", ErrorCode::invalid_field, "status"},
+      {R"({"type":"list_tables","min_free":9})", ErrorCode::invalid_field, "min_free"},
+      {R"({"type":"list_tables","limit":0})", ErrorCode::invalid_field, "limit"},
+      {R"({"type":"list_tables","offset":"2"})", ErrorCode::invalid_field, "offset"},
       // the reads
       {R"({"type":"get_profile"})", ErrorCode::missing_field, "player_id"},
       {R"({"type":"get_profile","player_id":""})", ErrorCode::invalid_field, "player_id"},
