@@ -197,6 +197,8 @@ done
 # Runs a command in the image as its user, with the image's environment and working directory.
 mapfile -t image_env < <(inspect Config.Env)
 workdir="$(inspect Config.WorkingDir)"
+mapfile -t entrypoint < <(inspect Config.Entrypoint)
+[ "${entrypoint[*]}" = atout-server ] || fail "the entry point is '${entrypoint[*]}', not atout-server"
 in_image() {
   chroot --userspec="$uid:$gid" "$mnt" /usr/bin/env -i "${image_env[@]}" HOME="$workdir" \
     sh -c 'cd "$0" && exec "$@"' "$workdir" "$@"
@@ -208,7 +210,10 @@ start_server() {
   : >"$log"
   # The image's entry point with the image's settings; only the address is overridden (a flag wins
   # over the image's ATOUT_BIND and ATOUT_PORT), so that the check never takes a port in use.
-  in_image atout-server --bind 127.0.0.1 --port 0 >"$log" 2>&1 &
+  # chroot, env and sh each exec the next, so $! is the server's own process: the SIGTERM below
+  # reaches it, not a shell around it.
+  chroot --userspec="$uid:$gid" "$mnt" /usr/bin/env -i "${image_env[@]}" HOME="$workdir" \
+    sh -c 'cd "$0" && exec "$@"' "$workdir" "${entrypoint[@]}" --bind 127.0.0.1 --port 0 >"$log" 2>&1 &
   server_pid=$!
   local i
   for i in $(seq 1 300); do
