@@ -144,12 +144,13 @@ case "$user" in
   "" | root | 0 | 0:* | root:*) fail "the image runs as root (User: '$user')" ;;
 esac
 [ "$(inspect Config.StopSignal)" = SIGTERM ] || fail "STOPSIGNAL is not SIGTERM"
-[ "$(inspect Healthcheck.Test | head -n 1)" = CMD ] || fail "the image has no HEALTHCHECK in exec form"
+health="$(inspect Healthcheck.Test)"
+[ "${health%%$'\n'*}" = CMD ] || fail "the image has no HEALTHCHECK in exec form"
 for label in source version licenses revision; do
   [ -n "$(inspect "Labels.org.opencontainers.image.$label")" ] ||
     fail "label org.opencontainers.image.$label is missing"
 done
-inspect Config.Env | grep -q '^ATOUT_DB=/data/' || fail "ATOUT_DB does not point into /data"
+grep -q '^ATOUT_DB=/data/' <<<"$(inspect Config.Env)" || fail "ATOUT_DB does not point into /data"
 say "image config: user $user, stop signal SIGTERM, health check, OCI labels, ATOUT_* environment: ok"
 
 # ---- the image's filesystem --------------------------------------------------------------------
