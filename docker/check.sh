@@ -100,10 +100,17 @@ fi
 revision="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
 say "building $tag from $root (${jobs} compile job(s))"
 build_start=$SECONDS
-podman build --isolation chroot --format docker --pull=never --layers \
+iidfile="$(mktemp /tmp/atout-check-iid.XXXXXX)"
+podman build --isolation chroot --format docker --pull=never --layers --iidfile "$iidfile" \
   --build-arg ATOUT_BUILD_JOBS="$jobs" --build-arg ATOUT_REVISION="$revision" \
   -f "$root/docker/Dockerfile" -t "$tag" "$root"
 build_seconds=$((SECONDS - build_start))
+# Everything below looks at the image this build made, never at an older one under the same tag.
+image="$(cat "$iidfile")"
+rm -f "$iidfile"
+[ -n "$image" ] || fail "podman build made no image"
+[ "$(podman image inspect --format '{{.Id}}' "$tag")" = "${image#sha256:}" ] ||
+  fail "$tag is not the image just built ($image)"
 
 # ---- the image's configuration -----------------------------------------------------------------
 ctr=""
