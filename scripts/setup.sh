@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Installs every build, test and run dependency of Atout from Debian packages. Idempotent.
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
-  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libtcmalloc-minimal4
+  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
   libcli11-dev prometheus-cpp-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-websockets python3-prometheus-client
   clang-format
 )
+# What the binaries need at run time: the same list the container image installs, so the two
+# cannot drift apart.
+while read -r p; do
+  packages+=("$p")
+done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$root/docker/runtime-packages.txt")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -113,6 +113,8 @@ void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
   f.text("db", c.db, "PATH", "SQLite database file, created with its directory when missing")->check(kDbPath);
   f.text("log-level", c.log_level, "L", "trace, debug, info, warn, error, critical or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}).description(""));
+  f.text("log-format", c.log_format, "F", "text, or json: one JSON object a line (time, level, thread, message)")
+      ->check(CLI::IsMember({"text", "json"}).description(""));
   f.integer("commit-window-ms", 0, 10'000, static_cast<long>(c.commit_window.count()),
             "milliseconds the store's writer gathers writes before it commits\n"
             "them in one transaction (0 to 10000); a crash loses at most this\n"

@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "atout/server/json_log.hpp"
 #include "atout/server/server.hpp"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   }
   const srv::Config& cfg = *parsed.cfg;
   spdlog::set_level(spdlog::level::from_str(cfg.log_level));
+  if (cfg.log_format == "json") spdlog::set_formatter(srv::make_json_log_formatter());
   try {
     srv::Server s(cfg);
     if (auto e = s.open()) {

@@ -46,6 +46,7 @@ struct Sample {
 const Sample kSamples[] = {
     {"port", "9001", "9001", "70000"},
     {"log-level", "debug", "\"debug\"", "loud"},
+    {"log-format", "json", "\"json\"", "xml"},
     {"max-conns-per-ip", "7", "7", "-1"},
 };
 
@@ -54,6 +55,8 @@ void expect_sample(const Config& c, const Sample& s) {
     EXPECT_EQ(c.port, 9001);
   } else if (s.flag == "log-level") {
     EXPECT_EQ(c.log_level, "debug");
+  } else if (s.flag == "log-format") {
+    EXPECT_EQ(c.log_format, "json");
   } else {
     EXPECT_EQ(c.max_conns_per_ip, 7);
   }
@@ -64,8 +67,8 @@ TEST(ConfigSources, EnvironmentNamesFollowTheFlags) {
   EXPECT_EQ(env_name("max-conns-per-ip"), "ATOUT_MAX_CONNS_PER_IP");
   const std::string help = usage();
   for (const char* flag :
-       {"port", "bind", "threads", "db", "log-level", "config", "max-conns-per-ip", "msg-burst", "msg-rate",
-        "idle-timeout", "close-grace", "max-queue-messages", "max-queue-bytes", "commit-window-ms"}) {
+       {"port", "bind", "threads", "db", "log-level", "log-format", "config", "max-conns-per-ip", "msg-burst",
+        "msg-rate", "idle-timeout", "close-grace", "max-queue-messages", "max-queue-bytes", "commit-window-ms"}) {
     EXPECT_NE(help.find("--" + std::string(flag)), std::string::npos) << flag;
     EXPECT_NE(help.find(env_name(flag)), std::string::npos) << flag;
   }

@@ -15,6 +15,7 @@ struct Config {
   int threads = 2;
   std::string db = "./data/atout.db";  // the SQLite database (players, matches, ratings)
   std::string log_level = "info";
+  std::string log_format = "text";             // "text" (spdlog's default lines) or "json" (one object a line)
   std::chrono::milliseconds commit_window{2};  // the store writer's gathering window
   // Limits: see docs/operations.md.
   int max_conns_per_ip = 64;                           // 0: no cap
