@@ -133,6 +133,7 @@ namespace {
 struct BidChoice {
   const Action* action = nullptr;
   int margin = 0;
+  int est = 0;
   std::string why;
 };
 
@@ -220,15 +221,20 @@ Decision decide_bid(const Observation& view, const Options& options) {
       // Without a value, a contract must take more than the other side of the points in play.
       needs = static_cast<int>(needs * (players == 2 ? dealt : 1.0));
     } else {
-      needs += 10;  // a margin for the bid's risk: a failed contract loses everything
+      needs += 20;  // a margin for the bid's risk: a failed contract loses everything
     }
     int margin = est - needs;
     // Over the partner's bid only with clearly more ("don't outbid your partner for nothing").
     if (partner_holds) margin -= 20;
-    // Among equally safe bids, the highest value says the hand's strength at once.
-    const bool better = !best.action || margin > best.margin + 5 ||
-                        (margin >= 0 && best.margin >= 0 && a.value > best.action->value && margin >= best.margin - 5);
-    if (better) best = {&a, margin, "estimated " + std::to_string(est) + " points for " + to_string(t)};
+    // Among the bids the hand can afford: the best trump, then the highest value, which tells the
+    // partner the hand's strength at once. Otherwise the least unsafe one (for a forced choice).
+    const bool feasible = margin >= 0;
+    bool better = !best.action;
+    if (!better && feasible != (best.margin >= 0)) better = feasible;
+    if (!better && feasible && best.margin >= 0)
+      better = est > best.est || (est == best.est && a.value > best.action->value);
+    if (!better && !feasible && best.margin < 0) better = margin > best.margin;
+    if (better) best = {&a, margin, est, "estimated " + std::to_string(est) + " points for " + to_string(t)};
   }
   if (best.action && (best.margin >= 0 || !pass_legal)) return {*best.action, best.why};
 

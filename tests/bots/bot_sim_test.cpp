@@ -56,6 +56,10 @@ std::array<int, 2> play_matches(const LevelCase& c) {
       EXPECT_NE(std::find(view.legal.begin(), view.legal.end(), d.action), view.legal.end())
           << to_string(request.level) << " chose " << to_string(d.action) << " (" << d.reason << ")";
       EXPECT_FALSE(d.reason.empty());
+      // Only the random level ever concedes: the others never give tricks away.
+      if (request.level != Level::random) {
+        EXPECT_NE(d.action.type, ActionType::concede) << d.reason;
+      }
       const Refusal r = state->apply(seat, d.action);
       EXPECT_EQ(r, Refusal::none) << to_string(d.action);
       if (r != Refusal::none) return won;
