@@ -52,7 +52,6 @@ bool same_side(Seat a, Seat b, int players) { return players == 4 ? a % 2 == b %
 Reading read_view(const Observation& view) {
   Reading r;
   r.trump = view.contract ? view.contract->trump : Trump{};
-  const PlayRules rules{};
   auto scan = [&](const Trick& t) {
     Trick prefix;
     prefix.leader = t.leader;
@@ -71,7 +70,6 @@ Reading read_view(const Observation& view) {
       prefix.add(c, r.trump);
       r.played.insert(c);
     }
-    (void)rules;
   };
   for (const Trick& t : view.tricks) scan(t);
   scan(view.trick);
