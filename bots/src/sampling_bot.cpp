@@ -102,7 +102,7 @@ Decision decide_sampling(const Request& request) {
   std::string reason = std::to_string(solved) + " worlds, the declarer's average:";
   for (Card c : plays) {
     const double avg = sum[c.index()] / solved;
-    reason += " " + to_string(c) + " " + format_average(avg);
+    reason.append(" ").append(to_string(c)).append(" ").append(format_average(avg));
     if (first || (declarer ? avg > best_value : avg < best_value)) {
       best = c;
       best_value = avg;

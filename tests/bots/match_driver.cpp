@@ -78,14 +78,14 @@ std::string RandomMatch::describe(Seat seat) const {
   for (std::size_t h = 0; h < hands.size(); ++h) s += "\n  seat " + std::to_string(h) + ": " + to_string(hands[h]);
   s += "\n  tricks:";
   for (const Trick& t : v.tricks) {
-    s += " [" + std::to_string(t.leader) + ":";
-    for (int i = 0; i < t.count; ++i) s += " " + to_string(t.cards[static_cast<std::size_t>(i)]);
+    s.append(" [").append(std::to_string(t.leader)).append(":");
+    for (int i = 0; i < t.count; ++i) s.append(" ").append(to_string(t.cards[static_cast<std::size_t>(i)]));
     s += "]";
   }
   s += " current [";
-  for (int i = 0; i < v.trick.count; ++i) s += " " + to_string(v.trick.cards[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < v.trick.count; ++i) s.append(" ").append(to_string(v.trick.cards[static_cast<std::size_t>(i)]));
   s += "] belote:";
-  for (Seat b : v.belote) s += " " + std::to_string(b);
+  for (Seat b : v.belote) s.append(" ").append(std::to_string(b));
   for (const DeclarationView& d : v.declarations)
     s += "\n  declared by " + std::to_string(d.seat) + ": " + to_string(d.kind) + " to " + rank_letter(d.top) +
          (d.shown ? " shown " + to_string(d.cards) : "");
