@@ -12,6 +12,7 @@ int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostre
 int run_simulate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_backup(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_verify_deal(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // Exit codes: 0 success, 1 a rule refused an action, 2 bad input or usage.
 inline constexpr int kExitOk = 0;

@@ -14,6 +14,7 @@ commands:
   simulate          play seeded random games and print a JSON summary
   verify-deal       check a revealed deal seed against its published commitment
   backup            copy a server's database online into a new file
+  arena             play two bot levels on the same deals, sides swapped, and compare them
 
 Run 'atout <command> --help' for a command's options.
 )";
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   if (cmd == "legal") return atout::cli::run_legal(args, std::cin, std::cout, std::cerr);
   if (cmd == "simulate") return atout::cli::run_simulate(args, std::cout, std::cerr);
   if (cmd == "backup") return atout::cli::run_backup(args, std::cout, std::cerr);
+  if (cmd == "arena") return atout::cli::run_arena(args, std::cout, std::cerr);
   if (cmd == "verify-deal") return atout::cli::run_verify_deal(args, std::cout, std::cerr);
   std::cerr << "atout: unknown command '" << cmd << "'\n" << kUsage;
   return atout::cli::kExitBadInput;

@@ -6,6 +6,7 @@
 
 #include "atout/fallback.hpp"
 #include "atout/rng.hpp"
+#include "levels.hpp"
 
 namespace atout::bots {
 
@@ -40,8 +41,9 @@ Decision decide(const Request& request) {
       return decide_random(view, request.seed);
     case Level::rules:
     case Level::sampling:
-      // Until the heuristic and sampling bots exist, both play the engine's cautious stand-in.
-      return {fallback_action(view), "cautious stand-in"};
+      // Both read the variant's rules from the options; without them, the cautious stand-in.
+      if (request.options == nullptr) return {fallback_action(view), "no options: cautious stand-in"};
+      return request.level == Level::rules ? decide_rules(view, *request.options) : decide_sampling(request);
   }
   return {fallback_action(view), "cautious stand-in"};
 }

@@ -1,0 +1,115 @@
+// The sampling bot: card play by sampling consistent worlds and solving each double-dummy.
+//
+// Each sampled world completes the hidden hands consistently with the seat's view; the solver
+// values every legal card in it exactly, and the card with the best average over the worlds is
+// played (for the defence, the lowest average of the declarer's points). Bids, doubles and
+// declarations are the rules bot's: valuing a contract by simulation needs whole deals solved
+// under every trump for every bid, which does not fit a turn's budget.
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+#include "atout/bots/solver.hpp"
+#include "atout/bots/worlds.hpp"
+#include "levels.hpp"
+
+namespace atout::bots {
+
+namespace {
+
+constexpr int kMaxWorlds = 400;  // a time budget stops here even on a fast machine
+
+std::optional<Position> position_in(const World& w, const Observation& view, const Options& options) {
+  const VariantInfo* info = find_variant(view.variant);
+  if (!info || !info->play_rules || !view.contract) return std::nullopt;
+  const auto value = hand_value(view.variant, options, view.contract->trump);
+  if (!value) return std::nullopt;
+  Position p;
+  p.trump = view.contract->trump;
+  p.rules = info->play_rules(options);
+  p.value = *value;
+  p.hands = w.hands;
+  p.trick = view.trick;
+  p.current = view.seat;
+  p.declarer_team = view.contract->taker % 2;
+  for (const Trick& t : view.tricks) {
+    const auto team = static_cast<std::size_t>(seat_of(t, t.win, p.rules.players) % 2);
+    for (int i = 0; i < t.count; ++i) p.points[team] += p.value.points[static_cast<std::size_t>(t.cards[i].index())];
+    ++p.tricks_won[team];
+  }
+  return p;
+}
+
+std::string format_average(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+}  // namespace
+
+Decision decide_sampling(const Request& request) {
+  const Observation& view = *request.view;
+  const Options& options = *request.options;
+  CardSet plays;
+  for (const Action& a : view.legal)
+    if (a.type == ActionType::play) plays.insert(a.card);
+  // Announcing and showing come before the card, as the rules bot does them.
+  bool declares = false;
+  for (const Action& a : view.legal)
+    declares = declares || a.type == ActionType::announce || a.type == ActionType::show;
+  if (plays.empty() || declares || !view.contract) {
+    Decision d = decide_rules(view, options);
+    d.reason = "rules: " + d.reason;
+    return d;
+  }
+  if (plays.size() == 1) return {Action::play(plays.first()), "the only card"};
+
+  const WorldSampler sampler(view, options);
+  if (!sampler.valid()) {
+    Decision d = decide_rules(view, options);
+    d.reason = "no consistent world; rules: " + d.reason;
+    return d;
+  }
+  Rng rng(Seed{request.seed, 0x243f6a8885a308d3ULL});
+  // One solver per thread: its table is reused across decisions, and the values it returns are
+  // exact whatever the table holds, so reuse keeps decisions deterministic.
+  thread_local Solver solver;
+  const bool declarer = view.contract->taker % 2 == view.seat % 2;
+  std::map<int, double> sum;  // by card index: the declaring side's points, summed over worlds
+  const auto start = std::chrono::steady_clock::now();
+  const int fixed = request.budget.worlds;
+  int solved = 0;
+  for (int attempt = 0; attempt < (fixed > 0 ? fixed : kMaxWorlds); ++attempt) {
+    if (fixed <= 0 && solved > 0 && std::chrono::steady_clock::now() - start >= request.budget.time) break;
+    const std::optional<World> w = sampler.sample(rng);
+    if (!w) continue;
+    const std::optional<Position> p = position_in(*w, view, options);
+    if (!p) break;
+    const Solution s = solver.solve(*p);
+    for (const CardValue& cv : s.cards) sum[cv.card.index()] += cv.value;
+    ++solved;
+  }
+  if (solved == 0) {
+    Decision d = decide_rules(view, options);
+    d.reason = "no world sampled; rules: " + d.reason;
+    return d;
+  }
+  // The declarer maximises its points, the defence minimises them; ties go to the lower index.
+  Card best = plays.first();
+  double best_value = 0;
+  bool first = true;
+  std::string reason = std::to_string(solved) + " worlds, the declarer's average:";
+  for (Card c : plays) {
+    const double avg = sum[c.index()] / solved;
+    reason.append(" ").append(to_string(c)).append(" ").append(format_average(avg));
+    if (first || (declarer ? avg > best_value : avg < best_value)) {
+      best = c;
+      best_value = avg;
+      first = false;
+    }
+  }
+  return {Action::play(best), reason};
+}
+
+}  // namespace atout::bots

@@ -1,0 +1,191 @@
+// `atout arena`: two bot levels on the same deals, each deal played twice with the sides swapped.
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "atout/bots/bot.hpp"
+#include "atout/protocol/engine_json.hpp"
+#include "atout/state.hpp"
+#include "commands.hpp"
+#include "flags.hpp"
+
+namespace atout::cli {
+
+namespace {
+
+int arena_help(std::ostream& out) {
+  out << "usage: atout arena --variant V --a LEVEL --b LEVEL [--deals N] [--seed S] [--worlds W] [--matches M]\n"
+         "  Plays N deals of V twice each (duplicate): A in seats 0 and 2 against B, then the same\n"
+         "  cards with the sides swapped. LEVEL is random, rules or sampling. --worlds fixes the\n"
+         "  sampling bot's worlds per card (default 20). Prints a summary, then one JSON line: the\n"
+         "  mean score difference A-B per deal, the share of hands won by A, and the Elo\n"
+         "  difference of A over B with its 95% interval (from the share of hands won). --matches M\n"
+         "  also plays M whole matches twice each, sides swapped, and gives the share A won.\n";
+  return kExitOk;
+}
+
+std::optional<long long> whole(const std::string& text, long long lo, long long hi) {
+  try {
+    std::size_t used = 0;
+    const long long v = std::stoll(text, &used);
+    if (used == text.size() && v >= lo && v <= hi) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+// Elo difference for a share of points won, kept finite at 0 and 1.
+double elo(double share, double n) {
+  const double p = std::clamp(share, 0.5 / n, 1 - 0.5 / n);
+  return -400.0 * std::log10(1.0 / p - 1.0);
+}
+
+// One deal (or match) of `header` with A on team `a_team`, played to its end.
+std::unique_ptr<State> play(const Record& header, int a_team, bots::Level a, bots::Level b, int worlds,
+                            std::uint64_t seed_base, std::string& error) {
+  auto created = create_state(header);
+  if (created.error) {
+    error = created.error->message;
+    return nullptr;
+  }
+  std::unique_ptr<State> state = std::move(created.state);
+  const Options& options = state->record().options;
+  std::uint64_t n = 0;
+  while (!state->is_terminal()) {
+    const Seat seat = state->current_player();
+    const Observation view = state->observation(seat);
+    bots::Request r;
+    r.level = seat % 2 == a_team ? a : b;
+    r.view = &view;
+    r.options = &options;
+    r.seed = seed_base * 1000003u + ++n;
+    r.budget.worlds = worlds;
+    if (state->apply(seat, bots::decide(r).action) != Refusal::none) {
+      error = "a bot chose an illegal action";
+      return nullptr;
+    }
+  }
+  return state;
+}
+
+Record header_of(const VariantInfo& info, Seed seed, long long index) {
+  Record header;
+  header.variant = info.id;
+  normalise_options(info, header.options);
+  header.deal.seeds = {derive_deal_seed(seed, static_cast<std::uint64_t>(index))};
+  header.first_dealer = static_cast<Seat>(index % info.players);
+  return header;
+}
+
+}  // namespace
+
+int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::string variant, a_text, b_text, deals_text = "100", seed_text = "1", worlds_text = "20", matches_text = "0";
+  std::vector<Flag> flags = {{"--variant", &variant, true}, {"--a", &a_text, true}, {"--b", &b_text, true},
+                             {"--deals", &deals_text},      {"--seed", &seed_text}, {"--worlds", &worlds_text},
+                             {"--matches", &matches_text}};
+  const FlagsOutcome parsed = parse_flags(flags, args, "arena", err);
+  if (parsed == FlagsOutcome::help) return arena_help(out);
+  if (parsed == FlagsOutcome::bad) return kExitBadInput;
+  const VariantInfo* info = find_variant(variant);
+  if (!info) {
+    err << "atout arena: unknown variant '" << variant << "'\n";
+    return kExitBadInput;
+  }
+  const auto a = bots::parse_level(a_text), b = bots::parse_level(b_text);
+  if (!a || !b) {
+    err << "atout arena: --a and --b must be random, rules or sampling\n";
+    return kExitBadInput;
+  }
+  const auto deals = whole(deals_text, 1, 1'000'000);
+  const auto seed = whole(seed_text, 0, 1'000'000'000'000LL);
+  const auto worlds = whole(worlds_text, 1, 10'000);
+  const auto matches = whole(matches_text, 0, 100'000);
+  if (!deals || !seed || !worlds || !matches) {
+    err << "atout arena: --deals (1 to 1000000), --seed (a whole number), --worlds (1 to 10000) and --matches (0 to "
+           "100000) must be whole numbers\n";
+    return kExitBadInput;
+  }
+  const Seed hand_seed{0x61726e61ULL, static_cast<std::uint64_t>(*seed)};
+  const Seed match_seed{0x6d617463ULL, static_cast<std::uint64_t>(*seed)};
+
+  double diff_sum = 0, diff_sq = 0, hand_points = 0;
+  int hands = 0;
+  for (long long d = 0; d < *deals; ++d) {
+    Record header = header_of(*info, hand_seed, d);
+    header.hand_limit = 1;
+    double diff = 0;
+    for (int a_team = 0; a_team < 2; ++a_team) {
+      std::string error;
+      const auto state = play(header, a_team, *a, *b, static_cast<int>(*worlds),
+                              static_cast<std::uint64_t>(d) * 2 + static_cast<std::uint64_t>(a_team), error);
+      if (!state) {
+        err << "atout arena: " << error << "\n";
+        return kExitRefused;
+      }
+      const HandResult& h = state->hand_results().back();
+      const int mine = h.teams[static_cast<std::size_t>(a_team)].score;
+      const int theirs = h.teams[static_cast<std::size_t>(1 - a_team)].score;
+      diff += mine - theirs;
+      hand_points += mine > theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
+      ++hands;
+    }
+    diff /= 2;
+    diff_sum += diff;
+    diff_sq += diff * diff;
+  }
+  // Whole matches, also duplicate: each match seed played with A on each side.
+  double match_points = 0;
+  for (long long m = 0; m < *matches; ++m) {
+    Record header = header_of(*info, match_seed, m);
+    header.deal.seed = header.deal.seeds.front();  // a whole match: one match seed, a deal seed per hand
+    header.deal.seeds.clear();
+    for (int a_team = 0; a_team < 2; ++a_team) {
+      std::string error;
+      const auto state =
+          play(header, a_team, *a, *b, static_cast<int>(*worlds),
+               (1ULL << 40) + static_cast<std::uint64_t>(m) * 2 + static_cast<std::uint64_t>(a_team), error);
+      if (!state) {
+        err << "atout arena: " << error << "\n";
+        return kExitRefused;
+      }
+      const auto w = state->winner();
+      match_points += !w ? 0.5 : *w == a_team ? 1.0 : 0.0;
+    }
+  }
+  const double n = static_cast<double>(*deals);
+  const double mean = diff_sum / n;
+  const double sd = n > 1 ? std::sqrt(std::max(0.0, (diff_sq - n * mean * mean) / (n - 1))) : 0.0;
+  const double share = hand_points / hands;
+  const double se = std::sqrt(std::max(share * (1 - share), 0.25 / hands) / hands);
+  // Rounded away from -0 so that an even result prints as 0.
+  auto tidy = [](double x) { return std::fabs(x) < 0.05 ? 0.0 : x; };
+  const double e = tidy(elo(share, hands)), lo = elo(share - 1.96 * se, hands), hi = elo(share + 1.96 * se, hands);
+
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "%s: %s (A) against %s (B), %lld deals played twice\n"
+                "mean score difference A-B per deal: %.2f (standard error %.2f)\n"
+                "hands won by A: %.1f%% of %d\n"
+                "Elo A-B: %.0f (95%% interval %.0f to %.0f)\n",
+                variant.c_str(), a_text.c_str(), b_text.c_str(), *deals, mean, sd / std::sqrt(n), 100 * share, hands, e,
+                lo, hi);
+  out << line;
+  if (*matches > 0) {
+    std::snprintf(line, sizeof line, "matches won by A: %.1f%% of %lld\n",
+                  100 * match_points / static_cast<double>(2 * *matches), 2 * *matches);
+    out << line;
+  }
+  protocol::json j = {{"variant", variant}, {"a", a_text},       {"b", b_text},    {"deals", *deals},
+                      {"seed", *seed},      {"mean_diff", mean}, {"hands", hands}, {"hand_share", share},
+                      {"elo", e},           {"elo_low", lo},     {"elo_high", hi}};
+  if (*a == bots::Level::sampling || *b == bots::Level::sampling) j["worlds"] = *worlds;
+  if (*matches > 0) {
+    j["matches"] = 2 * *matches;
+    j["match_share"] = match_points / static_cast<double>(2 * *matches);
+  }
+  out << j.dump() << "\n";
+  return kExitOk;
+}
+
+}  // namespace atout::cli

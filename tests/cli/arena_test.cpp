@@ -1,0 +1,53 @@
+// `atout arena`: duplicate deals between two bot levels; bad arguments exit 2 naming the argument.
+#include <gtest/gtest.h>
+
+#include "cli_support.hpp"
+
+namespace atout::cli_test {
+namespace {
+
+// The JSON line of an arena run (its last line).
+protocol::json summary_of(const CliRun& r) {
+  std::string text = r.out;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return protocol::json::parse(text.substr(text.rfind('\n') + 1));
+}
+
+TEST(CliArena, RulesBeatRandomOnDuplicateDeals) {
+  const CliRun r = run_cli({"arena", "--variant", "french", "--a", "rules", "--b", "random", "--deals", "40"});
+  ASSERT_TRUE(exited_with(r, kExitOk)) << r.err;
+  const protocol::json j = summary_of(r);
+  EXPECT_EQ(j.at("hands"), 80);
+  EXPECT_GT(j.at("mean_diff").get<double>(), 0.0);
+  EXPECT_GT(j.at("hand_share").get<double>(), 0.5);
+  EXPECT_GT(j.at("elo_low").get<double>(), 0.0);
+  EXPECT_LE(j.at("elo_low").get<double>(), j.at("elo").get<double>());
+  EXPECT_LE(j.at("elo").get<double>(), j.at("elo_high").get<double>());
+  // The same seed gives the same run; a level against itself is even on duplicate deals.
+  EXPECT_EQ(run_cli({"arena", "--variant", "french", "--a", "rules", "--b", "random", "--deals", "40"}).out, r.out);
+  const CliRun same = run_cli({"arena", "--variant", "coinche", "--a", "rules", "--b", "rules", "--deals", "10"});
+  ASSERT_TRUE(exited_with(same, kExitOk)) << same.err;
+  EXPECT_EQ(summary_of(same).at("mean_diff").get<double>(), 0.0);
+}
+
+TEST(CliArena, SamplingPlaysWithAFixedWorldCount) {
+  const CliRun r =
+      run_cli({"arena", "--variant", "duel", "--a", "sampling", "--b", "rules", "--deals", "2", "--worlds", "2"});
+  ASSERT_TRUE(exited_with(r, kExitOk)) << r.err;
+  EXPECT_EQ(summary_of(r).at("worlds"), 2);
+}
+
+TEST(CliArenaBadInput, NamesTheArgument) {
+  EXPECT_TRUE(fails_with(run_cli({"arena", "--a", "rules", "--b", "random"}), kExitBadInput, {"--variant"}));
+  EXPECT_TRUE(fails_with(run_cli({"arena", "--variant", "skat", "--a", "rules", "--b", "random"}), kExitBadInput,
+                         {"unknown variant"}));
+  EXPECT_TRUE(fails_with(run_cli({"arena", "--variant", "french", "--a", "genius", "--b", "random"}), kExitBadInput,
+                         {"--a and --b"}));
+  for (const char* deals : {"0", "-1", "x", "1.5"})
+    EXPECT_TRUE(fails_with(run_cli({"arena", "--variant", "french", "--a", "rules", "--b", "random", "--deals", deals}),
+                           kExitBadInput, {"--deals"}))
+        << deals;
+}
+
+}  // namespace
+}  // namespace atout::cli_test
