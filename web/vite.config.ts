@@ -1,8 +1,10 @@
 // The client builds to web/dist, which atout-server serves (--web-root). Assets get content
 // hashes in their names (cached for good); nothing is inlined into index.html (the server's
 // Content-Security-Policy forbids inline script). `npm run dev` proxies /ws and /api to a server
-// on :8080.
+// on :8080 (or ATOUT_DEV_PORT), and so does `npm run preview`.
 import { defineConfig } from 'vitest/config';
+
+const api = `127.0.0.1:${process.env.ATOUT_DEV_PORT ?? '8080'}`;
 
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
@@ -15,8 +17,8 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/ws': { target: 'ws://127.0.0.1:8080', ws: true },
-      '/api': 'http://127.0.0.1:8080',
+      '/ws': { target: `ws://${api}`, ws: true },
+      '/api': `http://${api}`,
     },
   },
   test: {

@@ -144,7 +144,14 @@ export function TableView({ table }: { table: TableState }) {
   const result = table.match_result;
 
   return (
-    <div class="table" data-testid="table" data-seq={table.last_seq}>
+    <div
+      class="table"
+      data-testid="table"
+      data-table-id={table.table_id}
+      data-seq={table.last_seq}
+      data-duplicates={table.duplicates}
+      data-gaps={table.gaps}
+    >
       <div class="table-head">
         <h2>{i18n.t('table', { id: table.table_id })}</h2>
         {invite_url && (
