@@ -25,6 +25,7 @@ function CardFace({ card }: { card: Card }) {
 function TrickView({ trick, players, label, testid }: { trick: Trick; players: number; label: string; testid: string }) {
   return (
     <div class="trick" aria-label={label} data-testid={testid}>
+      {testid === 'last-trick' && <span class="caption">{label}:</span>}
       {trick.cards.map((c, i) => (
         <span class="played" data-seat={(trick.leader + i) % players}>
           <CardFace card={c} />
