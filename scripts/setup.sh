@@ -9,8 +9,11 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-websockets python3-prometheus-client
   clang-format
-  nodejs npm chromium fonts-dejavu-core
+  chromium fonts-dejavu-core
 )
+# The web client's Node.js and npm: Debian's, unless a Node.js with its own npm is already there
+# (NodeSource's, say, which bundles npm and conflicts with Debian's package of it).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
 
 missing=()
 for p in "${packages[@]}"; do
