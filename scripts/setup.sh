@@ -10,12 +10,16 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-websockets python3-prometheus-client
   clang-format
+  chromium fonts-dejavu-core
 )
 # What the binaries need at run time: the same list the container image installs, so the two
 # cannot drift apart.
 while read -r p; do
   packages+=("$p")
 done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$root/docker/runtime-packages.txt")
+# The web client's Node.js and npm: Debian's, unless a Node.js with its own npm is already there
+# (NodeSource's, say, which bundles npm and conflicts with Debian's package of it).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -111,6 +111,9 @@ void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
   f.text("bind", c.bind, "ADDR", "address to listen on")->check(kIpAddress);
   f.integer("threads", 1, 256, c.threads, "I/O threads (1 to 256)", [&c](long v) { c.threads = static_cast<int>(v); });
   f.text("db", c.db, "PATH", "SQLite database file, created with its directory when missing")->check(kDbPath);
+  f.text("web-root", c.web_root, "DIR",
+         "the built web client (web/dist) served at / and its routes;\n"
+         "empty: no page, only /ws, /healthz and the API");
   f.text("log-level", c.log_level, "L", "trace, debug, info, warn, error, critical or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}).description(""));
   f.text("log-format", c.log_format, "F", "text, or json: one JSON object a line (time, level, thread, message)")

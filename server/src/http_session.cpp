@@ -35,6 +35,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   http::request<http::string_body> req = parser_->release();
   version_ = req.version();
   keep_alive_ = req.keep_alive();
+  head_ = req.method() == http::verb::head;
   const std::string_view target(req.target().data(), req.target().size());
   const std::string_view path = target.substr(0, target.find('?'));
 
@@ -102,7 +103,30 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     });
     return;
   }
+  if (ctx_->web && path.rfind("/api/", 0) != 0) {
+    const auto accept = req[http::field::accept_encoding];
+    return respond_static(path, std::string_view(accept.data(), accept.size()));
+  }
   respond(http::status::not_found, R"({"error":"not_found"})");
+}
+
+void HttpSession::respond_static(std::string_view path, std::string_view accept_encoding) {
+  const StaticFiles::Reply file = ctx_->web->resolve(path, accept_encoding);
+  if (file.status == 400)
+    return respond(http::status::bad_request, R"({"error":"bad_path","message":"not a plain path"})");
+  if (file.status != 200) return respond(http::status::not_found, R"({"error":"not_found"})");
+  response_ = std::make_shared<http::response<http::string_body>>(http::status::ok, version_);
+  response_->set(http::field::server, "atout-server");
+  response_->set(http::field::content_type, file.content_type);
+  response_->set(http::field::cache_control, file.cache_control);
+  if (file.gzip) response_->set(http::field::content_encoding, "gzip");
+  if (file.has_gzip) response_->set(http::field::vary, "Accept-Encoding");
+  response_->set("Content-Security-Policy", StaticFiles::kContentSecurityPolicy);
+  response_->set("X-Content-Type-Options", "nosniff");
+  response_->set("Referrer-Policy", "no-referrer");
+  response_->keep_alive(keep_alive_);
+  response_->body() = *file.body;
+  send();
 }
 
 void HttpSession::respond(http::status status, std::string body, std::string_view content_type) {
@@ -113,7 +137,17 @@ void HttpSession::respond(http::status status, std::string body, std::string_vie
   retry_after_.reset();
   response_->keep_alive(keep_alive_);
   response_->body() = std::move(body);
+  send();
+}
+
+void HttpSession::send() {
   response_->prepare_payload();
+  if (head_) {
+    // HEAD: the length the body would have, and no body.
+    const std::size_t length = response_->body().size();
+    response_->body().clear();
+    response_->content_length(length);
+  }
   http::async_write(stream_, *response_,
                     beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive_));
 }

@@ -26,6 +26,12 @@ Server::~Server() { stop(); }
 std::optional<std::string> Server::open() {
   // The store refuses a file it cannot trust before writing a byte of it; its reason is shown as is.
   std::string error;
+  if (!cfg_.web_root.empty()) {
+    std::optional<StaticFiles> web = StaticFiles::load(cfg_.web_root, error);
+    if (!web) return error;
+    ctx_->web = std::make_shared<const StaticFiles>(std::move(*web));
+    spdlog::info("web client from {}", cfg_.web_root);
+  }
   store::OpenOptions open_options;
   open_options.commit_window = cfg_.commit_window;
   std::unique_ptr<store::Store> opened = store::Store::open(cfg_.db, open_options, error);

@@ -16,6 +16,7 @@ struct Config {
   std::string db = "./data/atout.db";  // the SQLite database (players, matches, ratings)
   std::string log_level = "info";
   std::string log_format = "text";             // "text" (spdlog's default lines) or "json" (one object a line)
+  std::string web_root;                        // the built web client (web/dist); empty: no page, only /ws and the API
   std::chrono::milliseconds commit_window{2};  // the store writer's gathering window
   // Limits: see docs/operations.md.
   int max_conns_per_ip = 64;                           // 0: no cap

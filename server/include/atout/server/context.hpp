@@ -12,6 +12,7 @@
 #include "atout/server/metrics.hpp"
 #include "atout/server/players.hpp"
 #include "atout/server/sessions.hpp"
+#include "atout/server/static_files.hpp"
 
 namespace atout::server {
 
@@ -25,6 +26,7 @@ struct Context {
   std::atomic<std::size_t> live_sessions{0};
   std::atomic<std::uint64_t> next_conn{1};
   std::shared_ptr<server::Archive> archive;  // profiles, leaderboards, histories, replays
+  std::shared_ptr<const StaticFiles> web;    // the web client; null: none is served
   std::shared_ptr<server::Metrics> metrics = std::make_shared<server::Metrics>();
   SessionLimits limits;
   std::shared_ptr<ConnLimiter> conns = std::make_shared<ConnLimiter>(0, metrics);

@@ -24,6 +24,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
   void respond(http::status status, std::string body, std::string_view content_type = "application/json");
+  // A file of the web client (or its 400/404), with its caching, encoding and security headers.
+  void respond_static(std::string_view path, std::string_view accept_encoding);
+  void send();
   void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
   void do_close();
 
@@ -34,6 +37,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::shared_ptr<http::response<http::string_body>> response_;
   unsigned version_ = 11;
   bool keep_alive_ = false;
+  bool head_ = false;  // a HEAD request: headers and length only
   std::optional<IpSlot> slot_;
   std::optional<std::chrono::seconds> retry_after_;  // sent with the next response (a 429)
 };

@@ -1,0 +1,34 @@
+// Figures for bench/RESULTS.md: the time from opening / to an interactive lobby (the variants
+// listed), median of 7 fresh page loads, against a baseline from the same run: opening a static
+// file of the same server (the browser's and the server's fixed cost of a page load).
+import { expect, test } from '@playwright/test';
+import { AtoutServer } from './support';
+
+let server: AtoutServer;
+test.beforeAll(async () => {
+  server = await AtoutServer.start();
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+test('figures: opening / to an interactive lobby', async ({ browser }) => {
+  const lobby: number[] = [];
+  const baseline: number[] = [];
+  for (let i = 0; i < 7; ++i) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    let start = Date.now();
+    await page.goto(`${server.url}/favicon.svg`);
+    baseline.push(Date.now() - start);
+    start = Date.now();
+    await page.goto(`${server.url}/`);
+    await expect(page.locator('#variant option').first()).toBeAttached();
+    lobby.push(Date.now() - start);
+    await context.close();
+  }
+  console.log(`figures: / to interactive lobby median ${median(lobby)} ms; baseline (static file) median ${median(baseline)} ms`);
+  expect(median(lobby)).toBeLessThan(5000);
+});

@@ -1,0 +1,233 @@
+// The connection to the server and the store around the state: says hello (with the saved token),
+// takes back a held seat from the last event seen, reconnects after a drop, and keeps what a
+// reload needs (token, name, table, last seq, hand results) in localStorage.
+import type { Action, ServerMessage } from './protocol';
+import { initial_state, new_table, reduce, type State, type TableState } from './state';
+
+export interface KeyValue {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+interface SavedTable {
+  table_id: string;
+  seat: number | null;
+  last_seq: number;
+  invite?: string;
+  hands: TableState['hands'];
+}
+
+const kToken = 'atout.token';
+const kName = 'atout.name';
+const kTable = 'atout.table';
+
+export type Socket = {
+  readonly readyState: number;
+  send(data: string): void;
+  close(): void;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number }) => void) | null;
+};
+
+export class Client {
+  private state_: State = initial_state();
+  private listeners_ = new Set<() => void>();
+  private socket_?: Socket;
+  private next_id_ = 1;
+  private retry_ms_ = 500;
+  private pending_invite_?: string;
+  private invite_tried_spectate_ = false;
+
+  constructor(
+    private readonly open_socket: () => Socket,
+    private readonly storage: KeyValue,
+    private readonly now: () => number = () => Date.now(),
+    private readonly later: (f: () => void, ms: number) => void = (f, ms) => void setTimeout(f, ms),
+  ) {
+    const saved = this.saved_table();
+    if (saved) {
+      this.state_.table = { ...new_table(saved.table_id, saved.seat, saved.invite), last_seq: saved.last_seq, hands: saved.hands };
+    }
+  }
+
+  get state(): State {
+    return this.state_;
+  }
+
+  subscribe(f: () => void): () => void {
+    this.listeners_.add(f);
+    return () => this.listeners_.delete(f);
+  }
+
+  get name(): string {
+    return this.storage.getItem(kName) ?? '';
+  }
+
+  set_name(name: string) {
+    this.storage.setItem(kName, name);
+  }
+
+  // Opens the socket; `invite` (from a /t/<code> link) is joined once the hello is answered.
+  start(invite?: string) {
+    this.pending_invite_ = invite;
+    this.connect();
+  }
+
+  private connect() {
+    const ws = this.open_socket();
+    this.socket_ = ws;
+    ws.onopen = () => {
+      this.retry_ms_ = 500;
+      this.say_hello();
+    };
+    ws.onmessage = (ev) => {
+      if (typeof ev.data !== 'string') return;
+      let m: ServerMessage;
+      try {
+        m = JSON.parse(ev.data) as ServerMessage;
+      } catch {
+        return;
+      }
+      this.on_message(m);
+    };
+    ws.onclose = (ev) => {
+      if (this.socket_ !== ws) return;
+      this.socket_ = undefined;
+      if (ev.code === 4001 || this.state_.connection === 'replaced') {
+        this.set({ ...this.state_, connection: 'replaced' });
+        return;
+      }
+      this.set({ ...this.state_, connection: 'closed' });
+      const wait = this.retry_ms_;
+      this.retry_ms_ = Math.min(this.retry_ms_ * 2, 10_000);
+      this.later(() => this.connect(), wait);
+    };
+  }
+
+  private say_hello() {
+    const hello: Record<string, unknown> = { type: 'hello', protocol: 1 };
+    const token = this.storage.getItem(kToken);
+    if (token) hello.token = token;
+    if (this.name) hello.name = this.name;
+    const t = this.state_.table;
+    if (token && t && t.seat !== null) hello.resume = [{ table_id: t.table_id, last_seq: t.last_seq }];
+    this.send(hello);
+  }
+
+  send(request: Record<string, unknown>): number {
+    const id = this.next_id_++;
+    if (this.socket_ && this.socket_.readyState === 1) this.socket_.send(JSON.stringify({ ...request, id }));
+    return id;
+  }
+
+  private set(s: State) {
+    this.state_ = s;
+    this.save_table();
+    for (const f of this.listeners_) f();
+  }
+
+  on_message(m: ServerMessage) {
+    const before = this.state_;
+    if (m.type === 'error' && m.code === 'unknown_token') {
+      // The saved identity is gone: start again as a new guest.
+      this.storage.removeItem(kToken);
+      this.set({ ...before, table: undefined, error: m });
+      this.say_hello();
+      return;
+    }
+    if (m.type === 'error' && m.code === 'not_seated' && before.table && before.table.event === undefined) {
+      // The held seat was not ours any more (the match ended, or the window closed).
+      this.set({ ...reduce(before, m, this.now()), table: undefined });
+      return;
+    }
+    this.set(reduce(before, m, this.now()));
+    if (m.type === 'welcome') this.after_welcome(m.token);
+    // The creator of a table takes the first free seat, as everyone does with sit.
+    if (m.type === 'table_created') this.sit(m.table.table_id);
+    if (m.type === 'error' && this.pending_invite_ && (m.code === 'table_full' || m.code === 'already_seated')) {
+      const invite = this.pending_invite_;
+      if (!this.invite_tried_spectate_) {
+        this.invite_tried_spectate_ = true;
+        this.send({ type: 'spectate', invite });
+      }
+    }
+    if ((m.type === 'seated' || m.type === 'watching') && this.pending_invite_ && this.state_.table) {
+      this.set({ ...this.state_, table: { ...this.state_.table, invite: this.pending_invite_ } });
+      this.pending_invite_ = undefined;
+    }
+  }
+
+  private after_welcome(token: string) {
+    this.storage.setItem(kToken, token);
+    this.send({ type: 'list_variants' });
+    this.send({ type: 'subscribe_lobby' });
+    const t = this.state_.table;
+    if (t && t.seat === null) {
+      this.send({ type: 'spectate', table_id: t.table_id, last_seq: t.last_seq });
+    } else if (this.pending_invite_ && (!t || t.invite !== this.pending_invite_)) {
+      this.send({ type: 'sit', invite: this.pending_invite_ });
+    }
+  }
+
+  // ---- What the player does --------------------------------------------------------------------
+
+  create_table(variant: string, options: Record<string, unknown>, is_private: boolean) {
+    this.send({ type: 'create_table', variant, options, private: is_private });
+  }
+
+  sit(table_id: string, seat?: number) {
+    this.send(seat === undefined ? { type: 'sit', table_id } : { type: 'sit', table_id, seat });
+  }
+
+  spectate(table_id: string) {
+    this.send({ type: 'spectate', table_id });
+  }
+
+  act(action: Action) {
+    const t = this.state_.table;
+    if (t) this.send({ type: 'action', table_id: t.table_id, action });
+  }
+
+  stand() {
+    const t = this.state_.table;
+    if (t) this.send({ type: 'stand', table_id: t.table_id });
+  }
+
+  leave() {
+    const t = this.state_.table;
+    if (t) this.send({ type: 'leave', table_id: t.table_id });
+    this.set({ ...this.state_, table: undefined });
+  }
+
+  chat(text: string) {
+    const t = this.state_.table;
+    this.send(t ? { type: 'chat', table_id: t.table_id, text } : { type: 'chat', text });
+  }
+
+  dismiss_error() {
+    this.set({ ...this.state_, error: undefined });
+  }
+
+  // ---- Persistence -----------------------------------------------------------------------------
+
+  private saved_table(): SavedTable | undefined {
+    try {
+      const raw = this.storage.getItem(kTable);
+      return raw ? (JSON.parse(raw) as SavedTable) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private save_table() {
+    const t = this.state_.table;
+    if (!t) {
+      this.storage.removeItem(kTable);
+      return;
+    }
+    const saved: SavedTable = { table_id: t.table_id, seat: t.seat, last_seq: t.last_seq, invite: t.invite, hands: t.hands };
+    this.storage.setItem(kTable, JSON.stringify(saved));
+  }
+}

@@ -1,0 +1,229 @@
+// The Atout protocol v1 as the client reads it: the server messages and shapes it uses. Field
+// names follow protocol/schema/*.json; test/schema.test.ts checks them against those schemas.
+
+export type Seat = number;
+export type Card = string; // rank then suit: "JS", "TH"
+export type Trump = 'clubs' | 'diamonds' | 'hearts' | 'spades' | 'no_trumps' | 'all_trumps';
+
+export interface Action {
+  type: string; // pass, take, bid, double, redouble, play, announce, show, concede
+  trump?: Trump;
+  value?: number;
+  capot?: boolean;
+  card?: Card;
+  cards?: Card[];
+}
+
+export interface SeatedAction extends Action {
+  seat: Seat;
+}
+
+export interface Contract {
+  taker: Seat;
+  trump: Trump;
+  multiplier: number;
+  value?: number;
+  capot?: boolean;
+  doubled_by?: Seat;
+  redoubled_by?: Seat;
+}
+
+export interface Trick {
+  leader: Seat;
+  cards: Card[];
+}
+
+export interface Declaration {
+  seat: Seat;
+  kind: string;
+  top: Card;
+  points: number;
+  shown: boolean;
+  cards?: Card[];
+}
+
+export interface Observation {
+  variant: string;
+  phase: 'bidding' | 'playing' | 'match_over';
+  deal_number: number;
+  dealer: Seat;
+  current: Seat;
+  hand_sizes: number[];
+  match_score: [number, number];
+  held_points: number;
+  bids: SeatedAction[];
+  legal: Action[];
+  seat?: Seat;
+  hand?: Card[];
+  turn_up?: Card;
+  contract?: Contract;
+  trick?: Trick;
+  tricks?: Trick[];
+  tricks_won?: number[];
+  declarations?: Declaration[];
+  belote?: Seat[];
+}
+
+export interface TeamTally {
+  card_points: number;
+  last_trick: number;
+  declarations: number;
+  belote: number;
+  capot_bonus: number;
+  tricks: number;
+  raw: number;
+  score: number;
+}
+
+export interface HandResult {
+  deal_number: number;
+  dealer: Seat;
+  contract?: Contract;
+  outcome: 'made' | 'failed' | 'tie_held' | 'all_passed';
+  capot: boolean;
+  capot_team?: number;
+  teams: [TeamTally, TeamTally];
+  held_before: number;
+  held_after: number;
+  match_score: [number, number];
+  seed: string;
+}
+
+export interface MatchResult {
+  winner: number;
+  match_score: [number, number];
+  hands: HandResult[];
+  abandoned?: boolean;
+  abandoned_by?: Seat;
+}
+
+export interface SeatInfo {
+  seat: Seat;
+  player_id: string | null;
+  name: string | null;
+  connected: boolean;
+  away: boolean;
+}
+
+export interface TableSettings {
+  turn_ms: number;
+  reconnect_ms: number;
+  away_after: number;
+  rated: boolean;
+  abandon: 'forfeit' | 'free_seat';
+}
+
+export interface TableSummary {
+  table_id: string;
+  variant: string;
+  options: Record<string, boolean | number | string>;
+  private: boolean;
+  status: 'waiting' | 'playing' | 'paused' | 'finished';
+  settings: TableSettings;
+  seats: SeatInfo[];
+  free_seats: number;
+  spectators: number;
+  seq: number;
+}
+
+export interface OptionSpec {
+  name: string;
+  type: 'boolean' | 'integer' | 'choice';
+  default: boolean | number | string;
+  description: string;
+  allowed?: number[];
+  min?: number;
+  max?: number;
+  choices?: string[];
+}
+
+export interface VariantInfo {
+  id: string;
+  title: string;
+  players: number;
+  deck_size: number;
+  options: OptionSpec[];
+}
+
+export interface Welcome {
+  type: 'welcome';
+  id?: number | string;
+  protocol: number;
+  player_id: string;
+  name: string;
+  token: string;
+  resumed: boolean;
+  seats: { table_id: string; seat: Seat }[];
+}
+
+export interface EventMessage {
+  type: 'event';
+  id?: number | string;
+  table_id: string;
+  seq: number;
+  kind: 'start' | 'action' | 'snapshot' | 'abandoned';
+  observation: Observation;
+  last_action?: { seat: Seat; action: Action; redacted?: boolean; by_server?: boolean };
+  commitment?: { match_id: string; deal_number: number; hash: string };
+  hand_result?: HandResult;
+  match_result?: MatchResult;
+  turn_ms_left?: number;
+  replayed?: boolean;
+}
+
+export interface ErrorMessage {
+  type: 'error';
+  id?: number | string;
+  code: string;
+  message: string;
+  field?: string;
+  reason?: string;
+  table_id?: string;
+}
+
+export interface ChatMessage {
+  type: 'chat_message';
+  table_id?: string;
+  player_id: string;
+  name: string;
+  seat?: Seat;
+  text: string;
+}
+
+export type ServerMessage =
+  | Welcome
+  | EventMessage
+  | ErrorMessage
+  | ChatMessage
+  | { type: 'pong'; id?: number | string }
+  | { type: 'variants'; id?: number | string; variants: VariantInfo[] }
+  | { type: 'tables'; id?: number | string; offset: number; limit: number; total: number; tables: TableSummary[] }
+  | { type: 'table_created'; id?: number | string; table: TableSummary; invite?: string }
+  | { type: 'seated'; id?: number | string; table_id: string; seat: Seat; resumed: boolean }
+  | { type: 'watching'; id?: number | string; table_id: string }
+  | { type: 'ok'; id?: number | string; request: string; table_id?: string }
+  | { type: 'accepted'; id?: number | string; table_id: string; seq: number }
+  | { type: 'table_update'; table: TableSummary }
+  | { type: 'lobby_update'; table: TableSummary }
+  | { type: 'lobby_remove'; table_id: string }
+  | { type: 'goodbye'; reason: 'replaced' | 'shutdown'; message: string };
+
+// The server message types the client handles, and the fields it reads of each: the schema test
+// checks that every one of them is declared.
+export const kReadFields: Record<string, string[]> = {
+  welcome: ['player_id', 'name', 'token', 'resumed', 'seats'],
+  event: ['table_id', 'seq', 'kind', 'observation', 'last_action', 'hand_result', 'match_result', 'turn_ms_left', 'replayed'],
+  error: ['code', 'message', 'field', 'reason', 'table_id'],
+  chat_message: ['table_id', 'player_id', 'name', 'seat', 'text'],
+  variants: ['variants'],
+  tables: ['tables', 'total'],
+  table_created: ['table', 'invite'],
+  seated: ['table_id', 'seat', 'resumed'],
+  watching: ['table_id'],
+  ok: ['request', 'table_id'],
+  accepted: ['table_id', 'seq'],
+  table_update: ['table'],
+  lobby_update: ['table'],
+  lobby_remove: ['table_id'],
+  goodbye: ['reason', 'message'],
+};

@@ -1,0 +1,293 @@
+// A table: seats with their marks, the auction, the trick in progress and the last one, the hand
+// with its legal cards, the actions the server offers, scores per deal, the turn timer and chat.
+import { useEffect, useState } from 'preact/hooks';
+import { card_label, is_red, sort_hand } from '../cards';
+import type { Card, HandResult, Trick } from '../protocol';
+import { other_actions, playable, type TableState } from '../state';
+import { useEnv } from './context';
+
+// Where each seat sits on screen, seen from `me` (or from seat 0 when watching).
+function position(seat: number, me: number, players: number): string {
+  const rel = (seat - me + players) % players;
+  if (players === 2) return rel === 0 ? 'bottom' : 'top';
+  return ['bottom', 'left', 'top', 'right'][rel];
+}
+
+function CardFace({ card }: { card: Card }) {
+  const { i18n } = useEnv();
+  return (
+    <span class={`card ${is_red(card) ? 'red' : 'black'}`} role="img" aria-label={i18n.card(card)} data-card={card}>
+      {card_label(card)}
+    </span>
+  );
+}
+
+function TrickView({ trick, players, label, testid }: { trick: Trick; players: number; label: string; testid: string }) {
+  return (
+    <div class="trick" aria-label={label} data-testid={testid}>
+      {testid === 'last-trick' && <span class="caption">{label}:</span>}
+      {trick.cards.map((c, i) => (
+        <span class="played" data-seat={(trick.leader + i) % players}>
+          <CardFace card={c} />
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function TurnTimer({ deadline }: { deadline?: number }) {
+  const { i18n } = useEnv();
+  const [now, set_now] = useState(Date.now());
+  useEffect(() => {
+    const id = setInterval(() => set_now(Date.now()), 250);
+    return () => clearInterval(id);
+  }, []);
+  if (deadline === undefined) return null;
+  const s = Math.max(0, Math.ceil((deadline - now) / 1000));
+  return (
+    <span class="timer" data-testid="timer" role="timer">
+      {i18n.t('time_left', { s })}
+    </span>
+  );
+}
+
+function Scores({ hands, me }: { hands: HandResult[]; me: number | null }) {
+  const { i18n } = useEnv();
+  const team_name = (n: number) =>
+    me === null ? i18n.t('team', { n: n + 1 }) : me % 2 === n ? i18n.t('team_us') : i18n.t('team_them');
+  const rows: [string, keyof HandResult['teams'][0]][] = [
+    ['card_points', 'card_points'],
+    ['last_trick_points', 'last_trick'],
+    ['declarations', 'declarations'],
+    ['belote', 'belote'],
+    ['capot_bonus', 'capot_bonus'],
+    ['raw', 'raw'],
+    ['score', 'score'],
+  ];
+  return (
+    <section class="scores" aria-label={i18n.t('scores')}>
+      <h3>{i18n.t('scores')}</h3>
+      {hands.map((h) => (
+        <details data-testid="hand-result">
+          <summary>
+            {i18n.t('hand')} {h.deal_number + 1}: {i18n.t(`outcome_${h.outcome}`)} — {team_name(0)} {h.teams[0].score},{' '}
+            {team_name(1)} {h.teams[1].score}
+          </summary>
+          <table>
+            <thead>
+              <tr>
+                <th></th>
+                <th>{team_name(0)}</th>
+                <th>{team_name(1)}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(([key, field]) => (
+                <tr>
+                  <th>{i18n.t(key as 'raw')}</th>
+                  <td>{h.teams[0][field]}</td>
+                  <td>{h.teams[1][field]}</td>
+                </tr>
+              ))}
+              <tr>
+                <th>{i18n.t('match_score')}</th>
+                <td>{h.match_score[0]}</td>
+                <td>{h.match_score[1]}</td>
+              </tr>
+            </tbody>
+          </table>
+        </details>
+      ))}
+    </section>
+  );
+}
+
+function Chat({ table }: { table: TableState }) {
+  const { client, i18n } = useEnv();
+  const [text, set_text] = useState('');
+  return (
+    <section class="chat" aria-label={i18n.t('chat')}>
+      <ul aria-live="polite">
+        {table.chat.map((m) => (
+          <li>
+            <b>{m.name}</b>: {m.text}
+          </li>
+        ))}
+      </ul>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (text.trim()) client.chat(text.trim());
+          set_text('');
+        }}
+      >
+        <input aria-label={i18n.t('say')} value={text} maxLength={500} onInput={(e) => set_text(e.currentTarget.value)} />
+        <button type="submit">{i18n.t('send')}</button>
+      </form>
+    </section>
+  );
+}
+
+export function TableView({ table }: { table: TableState }) {
+  const { client, i18n } = useEnv();
+  const [refusal, set_refusal] = useState('');
+  const ev = table.event;
+  const obs = ev?.observation;
+  const summary = table.summary;
+  const players = summary?.seats.length ?? obs?.hand_sizes.length ?? 4;
+  const me = table.seat;
+  const view_seat = me ?? 0;
+  const names = (seat: number) => summary?.seats[seat]?.name ?? i18n.t('seat', { seat: seat + 1 });
+  const trump = obs?.contract?.trump;
+  const hand = sort_hand(obs?.hand ?? [], trump);
+  const my_turn = obs !== undefined && me !== null && obs.current === me && obs.legal.length > 0;
+  const invite_url = table.invite ? `${location.origin}/t/${table.invite}` : undefined;
+  const result = table.match_result;
+
+  return (
+    <div
+      class="table"
+      data-testid="table"
+      data-table-id={table.table_id}
+      data-seq={table.last_seq}
+      data-duplicates={table.duplicates}
+      data-gaps={table.gaps}
+    >
+      <div class="table-head">
+        <h2>{i18n.t('table', { id: table.table_id })}</h2>
+        {invite_url && (
+          <label>
+            {i18n.t('invite_link')} <input readOnly value={invite_url} data-testid="invite" />
+          </label>
+        )}
+        {me !== null && (
+          <button type="button" onClick={() => client.stand()}>
+            {i18n.t('stand')}
+          </button>
+        )}
+        <button type="button" onClick={() => client.leave()}>
+          {i18n.t('leave')}
+        </button>
+      </div>
+
+      <div class="felt">
+        {Array.from({ length: players }, (_, seat) => {
+          const info = summary?.seats[seat];
+          return (
+            <div
+              class={`seat ${position(seat, view_seat, players)} ${obs?.current === seat ? 'current' : ''}`}
+              data-testid={`seat-${seat}`}
+              aria-current={obs?.current === seat ? 'true' : undefined}
+            >
+              <span class="name">
+                {names(seat)} {seat === me && `(${i18n.t('you')})`}
+              </span>
+              {info?.away && <span class="mark">{i18n.t('away')}</span>}
+              {info && info.player_id !== null && !info.connected && <span class="mark">{i18n.t('disconnected')}</span>}
+              {obs && <span class="count">🂠×{obs.hand_sizes[seat]}</span>}
+              {obs?.current === seat && <TurnTimer deadline={table.turn_deadline} />}
+            </div>
+          );
+        })}
+        <div class="center">
+          {!obs && <p>{i18n.t('waiting_players')}</p>}
+          {obs?.turn_up && obs.phase === 'bidding' && (
+            <div>
+              {i18n.t('turn_up')}: <CardFace card={obs.turn_up} />
+            </div>
+          )}
+          {obs?.contract && (
+            <div data-testid="contract">
+              {i18n.t('contract')}: {names(obs.contract.taker)} · {i18n.trump(obs.contract.trump)}
+              {obs.contract.value !== undefined && ` · ${obs.contract.value}`}
+              {obs.contract.multiplier > 1 && ` ×${obs.contract.multiplier}`}
+            </div>
+          )}
+          {obs?.trick && <TrickView trick={obs.trick} players={players} label={i18n.t('trick')} testid="trick" />}
+        </div>
+      </div>
+
+      {obs && obs.phase === 'bidding' && obs.bids.length > 0 && (
+        <section class="bids" aria-label={i18n.t('bids')}>
+          {obs.bids.map((b) => (
+            <span>
+              {names(b.seat)}: {i18n.action(b)}
+            </span>
+          ))}
+        </section>
+      )}
+      {table.last_trick && (
+        <TrickView trick={table.last_trick} players={players} label={i18n.t('last_trick')} testid="last-trick" />
+      )}
+
+      {result && (
+        <section class="result" role="status" data-testid="match-result" data-score={result.match_score.join('-')}>
+          <h3>{i18n.t('match_over')}</h3>
+          <p>
+            {me === null
+              ? i18n.t('winner', { n: result.winner + 1 })
+              : me % 2 === result.winner
+                ? i18n.t('you_win')
+                : i18n.t('you_lose')}{' '}
+            <span data-testid="final-score">
+              {result.match_score[0]} – {result.match_score[1]}
+            </span>
+          </p>
+          {result.abandoned && <p>{i18n.t('abandoned', { seat: (result.abandoned_by ?? 0) + 1 })}</p>}
+        </section>
+      )}
+
+      {me !== null && obs && (
+        <section class="hand" aria-label={i18n.t('your_hand')}>
+          <p class="turn" role="status">
+            {my_turn ? i18n.t('your_turn') : obs.current >= 0 ? i18n.t('turn_of', { name: names(obs.current) }) : ''}
+          </p>
+          <div class="cards">
+            {hand.map((c) => {
+              const ok = playable(table, c);
+              return (
+                <button
+                  type="button"
+                  class={`card-button ${ok ? 'legal' : 'not-legal'}`}
+                  aria-disabled={ok ? undefined : 'true'}
+                  aria-label={ok ? i18n.t('a_play', { card: i18n.card(c) }) : i18n.card(c)}
+                  data-card={c}
+                  onClick={() => {
+                    if (ok) {
+                      set_refusal('');
+                      client.act({ type: 'play', card: c });
+                    } else set_refusal(my_turn ? i18n.t('not_playable') : i18n.t('not_your_turn'));
+                  }}
+                >
+                  <CardFace card={c} />
+                </button>
+              );
+            })}
+          </div>
+          {refusal && (
+            <p class="refusal" role="alert">
+              {refusal}
+            </p>
+          )}
+          {my_turn && other_actions(table).length > 0 && (
+            <div class="actions" role="group" aria-label={i18n.t('actions')}>
+              {other_actions(table).map((a) => (
+                <button type="button" data-action={a.type} onClick={() => client.act(a)}>
+                  {i18n.action(a)}
+                </button>
+              ))}
+            </div>
+          )}
+        </section>
+      )}
+
+      {obs && (
+        <p class="match-score" data-testid="match-score">
+          {i18n.t('match_score')}: {obs.match_score[0]} – {obs.match_score[1]}
+        </p>
+      )}
+      <Scores hands={table.hands} me={me} />
+      <Chat table={table} />
+    </div>
+  );
+}

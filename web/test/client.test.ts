@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { Client, type KeyValue, type Socket } from '../src/client';
+import { event } from './fixtures';
+
+class FakeSocket implements Socket {
+  readyState = 1;
+  sent: Record<string, unknown>[] = [];
+  onopen: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: ((ev: { code: number }) => void) | null = null;
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close() {}
+  receive(m: object) {
+    this.onmessage?.({ data: JSON.stringify(m) });
+  }
+  types() {
+    return this.sent.map((m) => m.type);
+  }
+}
+
+class Memory implements KeyValue {
+  map = new Map<string, string>();
+  getItem(k: string) {
+    return this.map.get(k) ?? null;
+  }
+  setItem(k: string, v: string) {
+    this.map.set(k, v);
+  }
+  removeItem(k: string) {
+    this.map.delete(k);
+  }
+}
+
+const kToken = 'a'.repeat(64);
+const welcome = { type: 'welcome', protocol: 1, player_id: 'p1', name: 'ann', token: kToken, resumed: false, seats: [] };
+
+function setup(storage = new Memory()) {
+  const sockets: FakeSocket[] = [];
+  const timers: (() => void)[] = [];
+  const client = new Client(
+    () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s;
+    },
+    storage,
+    () => 0,
+    (f) => void timers.push(f),
+  );
+  return { client, sockets, timers, storage };
+}
+
+describe('Client', () => {
+  it('says hello, keeps the token, and asks for variants and the lobby', () => {
+    const { client, sockets, storage } = setup();
+    client.set_name('ann');
+    client.start();
+    sockets[0].onopen?.({});
+    expect(sockets[0].sent[0]).toMatchObject({ type: 'hello', protocol: 1, name: 'ann' });
+    expect(sockets[0].sent[0].token).toBeUndefined();
+    sockets[0].receive(welcome);
+    expect(storage.getItem('atout.token')).toBe(kToken);
+    expect(sockets[0].types()).toEqual(['hello', 'list_variants', 'subscribe_lobby']);
+    expect(client.state.connection).toBe('open');
+  });
+
+  it('after a reload, resumes its seat from the last seq it saw', () => {
+    const first = setup();
+    first.client.start();
+    first.sockets[0].onopen?.({});
+    first.sockets[0].receive(welcome);
+    first.sockets[0].receive({ type: 'seated', table_id: 't1', seat: 1, resumed: false });
+    first.sockets[0].receive(event(1, { kind: 'start' }));
+    first.sockets[0].receive(event(2));
+
+    const again = setup(first.storage); // the page reloaded: same storage, new client
+    expect(again.client.state.table?.last_seq).toBe(2);
+    again.client.start();
+    again.sockets[0].onopen?.({});
+    expect(again.sockets[0].sent[0]).toMatchObject({ token: kToken, resume: [{ table_id: 't1', last_seq: 2 }] });
+    again.sockets[0].receive({ ...welcome, resumed: true, seats: [{ table_id: 't1', seat: 1 }] });
+    again.sockets[0].receive({ type: 'seated', table_id: 't1', seat: 1, resumed: true });
+    again.sockets[0].receive(event(3, { replayed: true }));
+    again.sockets[0].receive(event(3, { kind: 'snapshot' }));
+    expect(again.client.state.table?.last_seq).toBe(3);
+    expect(again.client.state.table?.duplicates).toBe(0);
+    expect(again.client.state.table?.gaps).toBe(0);
+  });
+
+  it('starts again as a new guest when its token is unknown', () => {
+    const storage = new Memory();
+    storage.setItem('atout.token', kToken);
+    const { client, sockets } = setup(storage);
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive({ type: 'error', code: 'unknown_token', message: 'no such token' });
+    expect(storage.getItem('atout.token')).toBeNull();
+    expect(sockets[0].sent[1].type).toBe('hello');
+    expect(sockets[0].sent[1].token).toBeUndefined();
+    expect(client.state.error?.code).toBe('unknown_token');
+  });
+
+  it('reconnects after a drop with a growing wait, but not after being replaced', () => {
+    const { client, sockets, timers } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].onclose?.({ code: 1006 });
+    expect(client.state.connection).toBe('closed');
+    expect(timers).toHaveLength(1);
+    timers[0]();
+    expect(sockets).toHaveLength(2);
+    sockets[1].receive({ type: 'goodbye', reason: 'replaced', message: 'another connection' });
+    sockets[1].onclose?.({ code: 4001 });
+    expect(client.state.connection).toBe('replaced');
+    expect(timers).toHaveLength(1);
+  });
+
+  it('joins an invite, and watches when the table is full', () => {
+    const { client, sockets } = setup();
+    client.start('0123456789abcdef0123456789abcdef');
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'sit', invite: '0123456789abcdef0123456789abcdef' });
+    sockets[0].receive({ type: 'error', code: 'table_full', message: 'full' });
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'spectate', invite: '0123456789abcdef0123456789abcdef' });
+    sockets[0].receive({ type: 'watching', table_id: 't4' });
+    expect(client.state.table?.seat).toBeNull();
+    expect(client.state.table?.invite).toBe('0123456789abcdef0123456789abcdef');
+  });
+
+  it('sits in the table it creates, and sends actions to its table', () => {
+    const { client, sockets } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    client.create_table('french', { target: 501 }, false);
+    sockets[0].receive({ type: 'table_created', table: { table_id: 't7' } });
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'sit', table_id: 't7' });
+    client.act({ type: 'play', card: 'JS' });
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'action', table_id: 't7', action: { type: 'play', card: 'JS' } });
+  });
+});

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import type { HandResult } from '../src/protocol';
+import { apply_event, initial_state, new_table, other_actions, playable, reduce } from '../src/state';
+import { event, summary } from './fixtures';
+
+const hand_result = (deal_number: number): HandResult => ({
+  deal_number,
+  dealer: 0,
+  outcome: 'made',
+  capot: false,
+  teams: [
+    { card_points: 100, last_trick: 10, declarations: 0, belote: 20, capot_bonus: 0, tricks: 5, raw: 130, score: 130 },
+    { card_points: 52, last_trick: 0, declarations: 0, belote: 0, capot_bonus: 0, tricks: 3, raw: 52, score: 50 },
+  ],
+  held_before: 0,
+  held_after: 0,
+  match_score: [130, 50],
+  seed: 'ab',
+});
+
+describe('apply_event', () => {
+  it('applies events in order and keeps the turn deadline', () => {
+    let t = new_table('t1', 1);
+    t = apply_event(t, event(1, { kind: 'start', turn_ms_left: 30000 }), 1000);
+    t = apply_event(t, event(2, { turn_ms_left: 20000 }), 5000);
+    expect(t.last_seq).toBe(2);
+    expect(t.turn_deadline).toBe(25000);
+    expect(t.duplicates).toBe(0);
+    expect(t.gaps).toBe(0);
+  });
+
+  it('drops an event already seen, whether older or repeated', () => {
+    let t = new_table('t1', 1);
+    t = apply_event(t, event(1), 0);
+    t = apply_event(t, event(2), 0);
+    const again = apply_event(t, event(2, {}, { current: 3 }), 0);
+    expect(again.event?.observation.current).toBe(1);
+    expect(again.duplicates).toBe(1);
+    const older = apply_event(again, event(1), 0);
+    expect(older.last_seq).toBe(2);
+    expect(older.duplicates).toBe(2);
+  });
+
+  it('takes a snapshot at the current seq as the view, and counts a jump as a gap', () => {
+    let t = new_table('t1', 1);
+    t = apply_event(t, event(3), 0);
+    t = apply_event(t, event(3, { kind: 'snapshot' }, { current: 2 }), 0);
+    expect(t.event?.observation.current).toBe(2);
+    expect(t.duplicates).toBe(0);
+    t = apply_event(t, event(5), 0);
+    expect(t.gaps).toBe(1);
+    expect(t.last_seq).toBe(5);
+  });
+
+  it('a resumed table applies the replayed events after its last seq and none before', () => {
+    let t = { ...new_table('t1', 1), last_seq: 7 };
+    t = apply_event(t, event(7, { replayed: true }), 0); // the table had it before the reload
+    expect(t.event).toBeUndefined();
+    t = apply_event(t, event(8, { replayed: true }), 0);
+    t = apply_event(t, event(9, { kind: 'snapshot' }, { current: 0 }), 0);
+    expect(t.last_seq).toBe(9);
+    expect(t.event?.observation.current).toBe(0);
+  });
+
+  it('keeps hand results once each, from events and from the match result', () => {
+    let t = new_table('t1', 1);
+    t = apply_event(t, event(1, { hand_result: hand_result(0) }), 0);
+    t = apply_event(t, event(1, { hand_result: hand_result(0) }), 0);
+    t = apply_event(
+      t,
+      event(2, { match_result: { winner: 0, match_score: [501, 200], hands: [hand_result(0), hand_result(1)] } }),
+      0,
+    );
+    expect(t.hands.map((h) => h.deal_number)).toEqual([0, 1]);
+    expect(t.match_result?.match_score).toEqual([501, 200]);
+  });
+
+  it('keeps the last trick: from the tricks played, and across the end of a deal', () => {
+    let t = new_table('t1', 1);
+    t = apply_event(t, event(1, {}, { tricks: [{ leader: 0, cards: ['AS', 'KS', 'QS', 'JS'] }] }), 0);
+    expect(t.last_trick?.cards).toEqual(['AS', 'KS', 'QS', 'JS']);
+    t = apply_event(t, event(2, {}, { trick: { leader: 2, cards: ['7H', '8H', '9H'] }, tricks: [] }), 0);
+    t = apply_event(
+      t,
+      event(
+        3,
+        { hand_result: hand_result(0), last_action: { seat: 1, action: { type: 'play', card: 'TH' } } },
+        { phase: 'bidding', trick: undefined, tricks: undefined },
+      ),
+      0,
+    );
+    expect(t.last_trick).toEqual({ leader: 2, cards: ['7H', '8H', '9H', 'TH'] });
+    t = apply_event(t, event(4, {}, { phase: 'bidding', trick: undefined, tricks: undefined }), 0);
+    expect(t.last_trick).toBeUndefined();
+  });
+
+  it('a snapshot without a seat (after stand) makes the table a watched one', () => {
+    let t = new_table('t1', 1);
+    t = apply_event(t, event(4, { kind: 'snapshot' }, { seat: undefined, hand: undefined }), 0);
+    expect(t.seat).toBeNull();
+  });
+});
+
+describe('reduce', () => {
+  it('keeps the lobby from tables, updates and removals', () => {
+    let s = initial_state();
+    s = reduce(s, { type: 'tables', offset: 0, limit: 100, total: 1, tables: [summary()] }, 0);
+    s = reduce(s, { type: 'lobby_update', table: summary({ table_id: 't2' }) }, 0);
+    expect(Object.keys(s.lobby).sort()).toEqual(['t1', 't2']);
+    s = reduce(s, { type: 'lobby_remove', table_id: 't1' }, 0);
+    expect(Object.keys(s.lobby)).toEqual(['t2']);
+  });
+
+  it('follows a table from creation to a seat, and ignores other tables', () => {
+    let s = initial_state();
+    s = reduce(s, { type: 'table_created', table: summary(), invite: 'abc' }, 0);
+    expect(s.table?.seat).toBeNull();
+    expect(s.table?.invite).toBe('abc');
+    s = reduce(s, { type: 'seated', table_id: 't1', seat: 2, resumed: false }, 0);
+    expect(s.table?.seat).toBe(2);
+    expect(s.table?.invite).toBe('abc');
+    s = reduce(s, event(1), 0);
+    s = reduce(s, { ...event(2), table_id: 't9' }, 0);
+    expect(s.table?.last_seq).toBe(1);
+    s = reduce(s, { type: 'table_update', table: summary({ table_id: 't9', status: 'playing' }) }, 0);
+    expect(s.table?.summary?.status).toBe('waiting');
+  });
+
+  it('keeps errors for display and chat per table', () => {
+    let s = reduce(initial_state(), { type: 'watching', table_id: 't1' }, 0);
+    s = reduce(s, { type: 'error', code: 'seat_taken', message: 'taken' }, 0);
+    expect(s.error?.code).toBe('seat_taken');
+    s = reduce(s, { type: 'chat_message', table_id: 't1', player_id: 'p1', name: 'ann', text: 'hi' }, 0);
+    s = reduce(s, { type: 'chat_message', player_id: 'p1', name: 'ann', text: 'lobby' }, 0);
+    expect(s.table?.chat.map((m) => m.text)).toEqual(['hi']);
+    expect(s.lobby_chat.map((m) => m.text)).toEqual(['lobby']);
+  });
+
+  it('a goodbye for a replaced connection says so', () => {
+    const s = reduce(initial_state(), { type: 'goodbye', reason: 'replaced', message: 'replaced' }, 0);
+    expect(s.connection).toBe('replaced');
+  });
+});
+
+describe('legal actions', () => {
+  it('marks only the cards the legal list offers, and offers every other form as given', () => {
+    let t = new_table('t1', 1);
+    t = apply_event(
+      t,
+      event(1, {}, {
+        legal: [
+          { type: 'play', card: 'JS' },
+          { type: 'play', card: '9S' },
+          { type: 'announce', cards: ['KH', 'QH'] },
+        ],
+      }),
+      0,
+    );
+    expect(playable(t, 'JS')).toBe(true);
+    expect(playable(t, 'AH')).toBe(false);
+    expect(other_actions(t)).toEqual([{ type: 'announce', cards: ['KH', 'QH'] }]);
+    expect(playable(undefined, 'JS')).toBe(false);
+  });
+});
