@@ -27,7 +27,7 @@ TempDir::~TempDir() {
 }
 
 TableRun open_table(unsigned short port, const std::string& variant, const json& options, bool is_private,
-                     const std::string& name_prefix, MessageLog* log) {
+                    const std::string& name_prefix, MessageLog* log) {
   TableRun t;
   t.variant = variant;
   const VariantInfo* info = find_variant(variant);
