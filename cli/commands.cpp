@@ -61,7 +61,7 @@ std::string describe(Refusal r) {
 
 // The inputs of replay and legal: they take no flags, so every argument but -h is an input.
 FlagsOutcome inputs_of(const std::vector<std::string>& args, const std::string& cmd, std::ostream& err,
-                        std::vector<std::string>& inputs) {
+                       std::vector<std::string>& inputs) {
   std::vector<Flag> none;
   return parse_flags(none, args, cmd, err, &inputs);
 }

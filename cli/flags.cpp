@@ -7,7 +7,7 @@
 namespace atout::cli {
 
 FlagsOutcome parse_flags(std::vector<Flag>& flags, const std::vector<std::string>& args, const std::string& cmd,
-                          std::ostream& err, std::vector<std::string>* extra) {
+                         std::ostream& err, std::vector<std::string>* extra) {
   // `--help` wins wherever it stands, before any other argument is judged.
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") return FlagsOutcome::help;

@@ -22,6 +22,6 @@ enum class FlagsOutcome { ok, help, bad };
 // <reason>" to `err`: "X needs a value", "X is required", "unknown argument 'X'" or CLI11's own
 // words. Arguments no flag takes are left in `extra` when it is given, else refused as unknown.
 FlagsOutcome parse_flags(std::vector<Flag>& flags, const std::vector<std::string>& args, const std::string& cmd,
-                          std::ostream& err, std::vector<std::string>* extra = nullptr);
+                         std::ostream& err, std::vector<std::string>* extra = nullptr);
 
 }  // namespace atout::cli

@@ -51,7 +51,7 @@ struct TableRun {
 // Creates a table of `variant` (with `options`), seats one new guest per seat and waits for the
 // start event. Fails the test (and returns a run with no table id) on any deviation.
 TableRun open_table(unsigned short port, const std::string& variant, const json& options, bool is_private,
-                     const std::string& name_prefix, MessageLog* log);
+                    const std::string& name_prefix, MessageLog* log);
 // Waits until every seat has seen event `seq`.
 bool sync(TableRun& t, std::uint64_t seq);
 // The seat to act takes one of its legal actions (chosen by `rng`); true when it was accepted
