@@ -2,7 +2,8 @@
 # Sets up, builds and runs every test: everything with warnings as errors under AddressSanitizer
 # and UBSan; the server's multi-threaded tests also under ThreadSanitizer; the big seeded random
 # simulations in an optimised build, where they run ten times faster (their first shard of each
-# variant still runs under the sanitizers). Prints how long each stage took.
+# variant still runs under the sanitizers); then the web client, its unit tests and its browser
+# tests against the sanitized server. Prints how long each stage took.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${ATOUT_TEST_BUILD_DIR:-$root/build/asan}"
@@ -82,6 +83,12 @@ run_ctest() {
     | tee "$build/ctest.log"
 }
 
+run_web() {
+  # The web client against the sanitized server: unit tests, then a person's matches in Chromium.
+  ATOUT_SERVER_BIN="$build/server/atout-server" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+    bash "$root/scripts/web_test.sh"
+}
+
 rm -f "$build/ctest.log"
 stage "setup" bash "$root/scripts/setup.sh"
 stage "build optimised engine tests" configure_opt
@@ -91,5 +98,6 @@ stage "build tsan server tests" configure_tsan
 # single-threaded and already runs under ASan).
 stage "server tests (tsan)" run_tsan
 stage "build asan+ubsan" configure_asan
+stage "web client (vitest, chromium)" run_web
 # Last, so that ctest's summary closes the output.
 stage "ctest (asan+ubsan)" run_ctest
