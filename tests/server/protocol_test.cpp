@@ -25,6 +25,9 @@ std::vector<Request> sample_requests() {
   CreateTable create{"french", Options{{"target", 701}, {"declarations", false}}, true, TableSettings{}};
   create.settings.turn_ms = 5000;
   create.settings.rated = false;
+  create.settings.bot_level = BotLevel::random;
+  CreateTable bots{"belot", Options{}, false, TableSettings{}};
+  bots.bots = BotFill{BotLevel::sampling, {1, 3}};
   return {Hello{1, std::string("ann"), std::nullopt, {}},
           Hello{1, std::nullopt, std::string(64, 'f'), {}},
           Hello{1, std::nullopt, std::string(64, 'e'), {ResumeAt{"t1", 7}, ResumeAt{"t2", 0}}},
@@ -44,6 +47,10 @@ std::vector<Request> sample_requests() {
           Leave{"t1"},
           act,
           Act{"t3", Action::announce(CardSet::suit_mask(Suit::spades) & CardSet::rank_mask(Rank::jack))},
+          AddBot{"t1", 2, BotLevel::sampling},
+          AddBot{"t1", std::nullopt, BotLevel::rules},
+          RemoveBot{"t1", 3},
+          bots,
           Ping{},
           GetProfile{"p1"},
           GetLeaderboard{"belot", Page{40, 100}},
