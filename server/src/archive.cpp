@@ -2,9 +2,8 @@
 // nothing private (no token, no invite code, no seed of a match still being played).
 #include "atout/server/archive.hpp"
 
-#include <charconv>
-
 #include "atout/protocol/engine_json.hpp"
+#include "atout/server/query_fields.hpp"
 #include "atout/server/stored_match.hpp"
 #include "atout/store/store.hpp"
 
@@ -143,31 +142,6 @@ std::pair<http::status, std::string> Archive::http_response(const Reply& r) {
   return {http::status::ok, message(r, {})};
 }
 
-namespace {
-
-// The query's `offset` and `limit`, put into `request` as the WebSocket request would carry them:
-// numbers as numbers, anything else as a string, so the protocol's checks answer for both.
-void add_page(std::string_view query, protocol::json& request) {
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-    const auto eq = pair.find('=');
-    const std::string_view key = pair.substr(0, eq);
-    if (key != "offset" && key != "limit") continue;
-    const std::string_view value = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
-    long long n = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (ec == std::errc() && end == value.data() + value.size() && !value.empty()) {
-      request[std::string(key)] = n;
-    } else {
-      request[std::string(key)] = std::string(value.substr(0, 32));
-    }
-  }
-}
-
-}  // namespace
-
 bool http_api(Archive& a, std::string_view target, std::function<void(http::status, std::string)> respond) {
   const auto q = target.find('?');
   const std::string_view path = target.substr(0, q);
@@ -181,12 +155,12 @@ bool http_api(Archive& a, std::string_view target, std::function<void(http::stat
   if (starts("/api/players/") && ends("/matches") && path.size() >= 13 + 8) {
     const std::string_view id = path.substr(13, path.size() - 13 - 8);
     request = {{"type", "get_history"}, {"player_id", std::string(id)}};
-    add_page(query, request);
+    add_query_fields(query, {"offset", "limit"}, {}, request, 32);
   } else if (starts("/api/players/")) {
     request = {{"type", "get_profile"}, {"player_id", std::string(path.substr(13))}};
   } else if (starts("/api/leaderboard/")) {
     request = {{"type", "get_leaderboard"}, {"ladder", std::string(path.substr(17))}};
-    add_page(query, request);
+    add_query_fields(query, {"offset", "limit"}, {}, request, 32);
   } else if (starts("/api/matches/") && ends("/replay") && path.size() >= 13 + 7) {
     request = {{"type", "get_replay"}, {"match_id", std::string(path.substr(13, path.size() - 13 - 7))}};
   } else {

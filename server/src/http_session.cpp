@@ -3,40 +3,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <charconv>
-
 #include "atout/protocol/messages.hpp"
+#include "atout/server/query_fields.hpp"
 #include "atout/server/ws_session.hpp"
 
 namespace atout::server {
-
-namespace {
-
-// The /api/tables query as the list_tables request it stands for: numbers as numbers, anything
-// else as a string, so the protocol's checks answer both transports with the same codes.
-protocol::json list_request(std::string_view query) {
-  protocol::json request = {{"type", "list_tables"}};
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-    const auto eq = pair.find('=');
-    const std::string_view key = pair.substr(0, eq);
-    const std::string_view value = eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1);
-    const bool numeric = key == "offset" || key == "limit" || key == "min_free";
-    if (!numeric && key != "variant" && key != "status") continue;
-    long long n = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (numeric && ec == std::errc() && end == value.data() + value.size() && !value.empty()) {
-      request[std::string(key)] = n;
-    } else {
-      request[std::string(key)] = std::string(value.substr(0, 80));
-    }
-  }
-  return request;
-}
-
-}  // namespace
 
 HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<Context> ctx, std::optional<IpSlot> slot)
     : stream_(std::move(socket)), ctx_(std::move(ctx)), slot_(std::move(slot)) {}
@@ -103,9 +74,11 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   }
   if (path == "/api/tables") {
     // The same request, checks and page as a WebSocket list_tables, from the lobby's snapshot.
+    protocol::json request = {{"type", "list_tables"}};
+    add_query_fields(target.substr(path.size() + (path.size() < target.size() ? 1 : 0)),
+                     {"offset", "limit", "min_free"}, {"variant", "status"}, request);
     const protocol::ParsedRequest parsed =
-        protocol::parse_request(list_request(target.substr(path.size() + (path.size() < target.size() ? 1 : 0)))
-                                    .dump(-1, ' ', false, protocol::json::error_handler_t::replace));
+        protocol::parse_request(request.dump(-1, ' ', false, protocol::json::error_handler_t::replace));
     if (const auto* e = std::get_if<protocol::Error>(&parsed.body)) {
       auto [status, body] = Archive::http_response(*e);
       return respond(status, std::move(body));
