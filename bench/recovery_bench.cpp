@@ -72,7 +72,7 @@ const Filled& database() {
         if (auto probe = st.clone(); probe->apply(seat, act) == Refusal::none && probe->is_terminal()) break;
         const std::size_t hands_before = st.hand_results().size();
         st.apply(seat, act);
-        journal.action(m.match_id, ++seq, seat, act, false);
+        journal.action(m.match_id, ++seq, seat, act, false, std::nullopt);
         m.header.actions.push_back(RecordedAction{seat, act});
         if (st.hand_results().size() > hands_before) journal.hand_ended(m.match_id, st.hand_results().back(), seq);
         ++out.actions;
@@ -147,7 +147,7 @@ void BM_JournalActions(benchmark::State& state) {
     for (int r = 0; r < kRounds; ++r) {
       ++seq;
       for (int t = 0; t < kTables; ++t)
-        journal.action("m" + std::to_string(t), seq, static_cast<Seat>(t % 4), play, false);
+        journal.action("m" + std::to_string(t), seq, static_cast<Seat>(t % 4), play, false, std::nullopt);
     }
     s->flush();  // committed, not merely queued
   }

@@ -6,6 +6,7 @@ Written against Debian's python3-websockets (10.x); run it with Debian's own /us
     bot.py --url ws://127.0.0.1:8080/ws --variant french          # join a waiting table, or create one
     bot.py --url ws://127.0.0.1:8080/ws --create duel             # create a table, print its id, sit
     bot.py --url ws://127.0.0.1:8080/ws --table t7 [--seat 2]     # sit at a given table
+    bot.py --url ws://127.0.0.1:8080/ws --create belot --against rules  # play three server bots
     bot.py ... --ack event                                        # no `accepted` replies to actions
     bot.py ... --drop-after 20                                    # leave once, then resume
 
@@ -49,6 +50,17 @@ class Bot:
                 return reply
             self.pending.append(reply)
 
+    async def next_of(self, kind):
+        """The next message of `kind` (kept ones first); the others stay kept, in order."""
+        for i, message in enumerate(self.pending):
+            if message["type"] == kind:
+                return self.pending.pop(i)
+        while True:
+            message = json.loads(await self.ws.recv())
+            if message["type"] == kind:
+                return message
+            self.pending.append(message)
+
     async def connect(self):
         """Opens the connection and says hello: with our token and where we were, after a drop."""
         self.ws = await websockets.connect(self.url, max_size=2**22)
@@ -69,16 +81,24 @@ class Bot:
         log(f"{self.name} is {welcome['player_id']}")
 
         table_id = args.table
-        if args.create:
-            created = await self.request({"type": "create_table", "variant": args.create})
+        if args.create and args.against:
+            # The server's bots take every other seat and the server sits us: one request.
+            created = await self.request(
+                {"type": "create_table", "variant": args.create, "bots": {"level": args.against}})
             table_id = created["table"]["table_id"]
-            print(table_id, flush=True)  # for whoever starts the other bots
-        elif not table_id:
-            table_id = await self.find_or_create(args.variant)
-        sit = {"type": "sit", "table_id": table_id}
-        if args.seat is not None:
-            sit["seat"] = args.seat
-        seated = await self.request(sit)
+            print(table_id, flush=True)
+            seated = await self.next_of("seated")
+        else:
+            if args.create:
+                created = await self.request({"type": "create_table", "variant": args.create})
+                table_id = created["table"]["table_id"]
+                print(table_id, flush=True)  # for whoever starts the other bots
+            elif not table_id:
+                table_id = await self.find_or_create(args.variant)
+            sit = {"type": "sit", "table_id": table_id}
+            if args.seat is not None:
+                sit["seat"] = args.seat
+            seated = await self.request(sit)
         seat = seated["seat"]
         self.table_id = table_id
         log(f"{self.name} sits at {table_id}, seat {seat}")
@@ -147,6 +167,8 @@ async def main():
     parser.add_argument("--create", metavar="VARIANT", help="create a table of VARIANT and print its id")
     parser.add_argument("--table", help="sit at this table id")
     parser.add_argument("--seat", type=int, help="this seat (default: any free seat)")
+    parser.add_argument("--against", choices=["random", "rules", "sampling"],
+                        help="with --create: the server's bots of this level take the other seats")
     parser.add_argument("--seed", type=int, help="seed for the bot's own choices")
     parser.add_argument("--ack", choices=["reply", "event"], default="reply",
                         help="how the server acknowledges our actions (docs/protocol.md, hello)")

@@ -90,6 +90,10 @@ json to_json(const Replay& m, const RequestId& id) {
   j["end_reason"] = m.end_reason;
   j["match_score"] = or_null(m.match_score);
   j["winner"] = or_null(m.winner);
+  json bots = json::array();
+  for (std::size_t i = 0; i < m.by_bot.size(); ++i)
+    if (m.by_bot[i]) bots.push_back({{"action", i}, {"by_bot", to_string(*m.by_bot[i])}});
+  j["bot_actions"] = bots;
   return j;
 }
 

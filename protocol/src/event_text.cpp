@@ -87,9 +87,14 @@ class Writer {
   }
 
   // The members of an action, to which a bid adds its seat; to_json(Action) for the fields.
-  void action(const Action& a, std::optional<Seat> seat, bool by_server = false) {
+  void action(const Action& a, std::optional<Seat> seat, bool by_server = false,
+              std::optional<BotLevel> by_bot = std::nullopt) {
     ch('{');
     bool first = true;
+    if (by_bot) {
+      key("by_bot", first);
+      string(to_string(*by_bot));
+    }
     if (by_server) {
       key("by_server", first);
       raw("true");
@@ -282,6 +287,10 @@ class Writer {
     } else {
       action(l.action, std::nullopt);
     }
+    if (l.by_bot) {
+      raw(",\"by_bot\":");
+      string(to_string(*l.by_bot));
+    }
     if (l.by_server) raw(",\"by_server\":true");
     if (l.redacted) raw(",\"redacted\":true");
     raw(",\"seat\":");
@@ -302,10 +311,10 @@ const std::string& kind_name(EventKind k) {
 
 }  // namespace
 
-std::string action_text(const Action& a, bool by_server) {
+std::string action_text(const Action& a, bool by_server, std::optional<BotLevel> by_bot) {
   std::string out;
   out.reserve(64);
-  Writer(out).action(a, std::nullopt, by_server);
+  Writer(out).action(a, std::nullopt, by_server, by_bot);
   return out;
 }
 

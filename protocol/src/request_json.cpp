@@ -42,6 +42,10 @@ json request_body(const Ping&) { return json::object(); }
 json request_body(const CreateTable& c) {
   json j = {{"variant", c.variant}, {"options", to_json(c.options)}, {"settings", to_json(c.settings)}};
   if (c.is_private) j["private"] = true;
+  if (c.bots) {
+    j["bots"] = {{"level", to_string(c.bots->level)}};
+    if (!c.bots->seats.empty()) j["bots"]["seats"] = c.bots->seats;
+  }
   return j;
 }
 json request_body(const Sit& s) {
@@ -60,6 +64,12 @@ json request_body(const Spectate& s) {
 json request_body(const Stand& s) { return {{"table_id", s.table_id}}; }
 json request_body(const Leave& l) { return {{"table_id", l.table_id}}; }
 json request_body(const Act& a) { return {{"table_id", a.table_id}, {"action", to_json(a.action)}}; }
+json request_body(const AddBot& a) {
+  json j = {{"table_id", a.table_id}, {"level", to_string(a.level)}};
+  if (a.seat) j["seat"] = *a.seat;
+  return j;
+}
+json request_body(const RemoveBot& r) { return {{"table_id", r.table_id}, {"seat", r.seat}}; }
 json request_body(const GetProfile& g) { return {{"player_id", g.player_id}}; }
 json request_body(const GetLeaderboard& g) {
   return {{"ladder", g.ladder}, {"offset", g.page.offset}, {"limit", g.page.limit}};
@@ -116,6 +126,14 @@ constexpr std::string_view request_type<Act>() {
   return "action";
 }
 template <>
+constexpr std::string_view request_type<AddBot>() {
+  return "add_bot";
+}
+template <>
+constexpr std::string_view request_type<RemoveBot>() {
+  return "remove_bot";
+}
+template <>
 constexpr std::string_view request_type<Ping>() {
   return "ping";
 }
@@ -147,7 +165,8 @@ json to_json(const TableSettings& s) {
           {"reconnect_ms", s.reconnect_ms},
           {"away_after", s.away_after},
           {"rated", s.rated},
-          {"abandon", s.abandon == TableSettings::Abandon::forfeit ? "forfeit" : "free_seat"}};
+          {"abandon", s.abandon == TableSettings::Abandon::forfeit ? "forfeit" : "free_seat"},
+          {"bot_level", to_string(s.bot_level)}};
 }
 
 std::string_view type_of(const Request& r) {

@@ -141,13 +141,42 @@ std::optional<Error> read_bounded(const json& j, const char* key, int lo, int hi
   return std::nullopt;
 }
 
+// Reads a bot level (field `field` of `j`) when present; an unknown one is unknown_bot_level.
+std::optional<Error> read_level(const json& j, const char* key, const std::string& field, BotLevel& out) {
+  const auto f = j.find(key);
+  if (f == j.end()) return std::nullopt;
+  if (!f->is_string())
+    return invalid(field, "field '" + field + "' must be a string: \"random\", \"rules\" or \"sampling\"");
+  const auto level = parse_bot_level(f->get_ref<const std::string&>());
+  if (!level)
+    return field_error(
+        ErrorCode::unknown_bot_level, field,
+        "unknown bot level '" + f->get_ref<const std::string&>().substr(0, 64) + "'; known: random, rules, sampling");
+  out = *level;
+  return std::nullopt;
+}
+
+// Reads a seat number: an integer that fits an int (the table checks its range).
+std::optional<Error> read_seat_number(const json& f, const std::string& field, int& out) {
+  if (!f.is_number_integer()) return invalid(field, "field '" + field + "' must be an integer");
+  if (f.is_number_unsigned() && f.get<unsigned long long>() > std::numeric_limits<unsigned>::max())
+    return invalid(field, "field '" + field + "' is out of range");
+  const auto x = f.get<long long>();
+  if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max())
+    return invalid(field, "field '" + field + "' is out of range");
+  out = static_cast<int>(x);
+  return std::nullopt;
+}
+
 std::optional<Error> read_settings(const json& j, TableSettings& s) {
   if (!j.is_object()) return invalid("settings", "field 'settings' must be an object");
   for (const auto& [key, value] : j.items())
-    if (key != "turn_ms" && key != "reconnect_ms" && key != "away_after" && key != "rated" && key != "abandon")
-      return invalid(
-          "settings." + key.substr(0, 64),
-          "unknown setting '" + key.substr(0, 64) + "'; known: turn_ms, reconnect_ms, away_after, rated, abandon");
+    if (key != "turn_ms" && key != "reconnect_ms" && key != "away_after" && key != "rated" && key != "abandon" &&
+        key != "bot_level")
+      return invalid("settings." + key.substr(0, 64),
+                     "unknown setting '" + key.substr(0, 64) +
+                         "'; known: turn_ms, reconnect_ms, away_after, rated, abandon, bot_level");
+  if (auto e = read_level(j, "bot_level", "settings.bot_level", s.bot_level)) return e;
   if (auto e = read_bounded(j, "turn_ms", TableSettings::kMinMs, TableSettings::kMaxTurnMs, s.turn_ms)) return e;
   if (auto e = read_bounded(j, "reconnect_ms", TableSettings::kMinMs, TableSettings::kMaxReconnectMs, s.reconnect_ms))
     return e;
@@ -182,7 +211,47 @@ std::optional<Error> read_create(const json& j, CreateTable& c) {
   if (const auto s = j.find("settings"); s != j.end()) {
     if (auto e = read_settings(*s, c.settings)) return e;
   }
+  if (const auto b = j.find("bots"); b != j.end()) {
+    if (!b->is_object()) return invalid("bots", "field 'bots' must be an object {level, seats}");
+    for (const auto& [key, value] : b->items())
+      if (key != "level" && key != "seats")
+        return invalid("bots." + key.substr(0, 64),
+                       "unknown field 'bots." + key.substr(0, 64) + "'; known: level, seats");
+    BotFill fill;
+    if (auto e = read_level(*b, "level", "bots.level", fill.level)) return e;
+    if (const auto seats = b->find("seats"); seats != b->end()) {
+      if (!seats->is_array() || seats->empty() || seats->size() > BotFill::kMaxSeats)
+        return invalid("bots.seats", "field 'bots.seats' must be an array of 1 to " +
+                                         std::to_string(BotFill::kMaxSeats) + " seat numbers");
+      for (std::size_t i = 0; i < seats->size(); ++i) {
+        int seat = 0;
+        const std::string field = "bots.seats[" + std::to_string(i) + "]";
+        if (auto e = read_seat_number((*seats)[i], field, seat)) return e;
+        if (std::find(fill.seats.begin(), fill.seats.end(), seat) != fill.seats.end())
+          return invalid(field, "seat " + std::to_string(seat) + " is named twice in 'bots.seats'");
+        fill.seats.push_back(seat);
+      }
+    }
+    c.bots = std::move(fill);
+  }
   return std::nullopt;
+}
+
+std::optional<Error> read_add_bot(const json& j, AddBot& a) {
+  if (auto e = require_string(j, "table_id", a.table_id, kMaxTableIdLength)) return e;
+  if (const auto f = j.find("seat"); f != j.end()) {
+    int seat = 0;
+    if (auto e = read_seat_number(*f, "seat", seat)) return e;
+    a.seat = seat;
+  }
+  return read_level(j, "level", "level", a.level);
+}
+
+std::optional<Error> read_remove_bot(const json& j, RemoveBot& r) {
+  if (auto e = require_string(j, "table_id", r.table_id, kMaxTableIdLength)) return e;
+  const auto f = j.find("seat");
+  if (f == j.end()) return missing("seat");
+  return read_seat_number(*f, "seat", r.seat);
 }
 
 std::optional<Error> read_ref(const json& j, TableRef& r) {
@@ -296,6 +365,32 @@ std::optional<Error> read_get_replay(const json& j, GetReplay& g) {
 
 }  // namespace
 
+std::string to_string(BotLevel level) {
+  switch (level) {
+    case BotLevel::random:
+      return "random";
+    case BotLevel::rules:
+      return "rules";
+    case BotLevel::sampling:
+      return "sampling";
+  }
+  return "rules";
+}
+
+std::optional<BotLevel> parse_bot_level(std::string_view text) {
+  for (const BotLevel l : {BotLevel::random, BotLevel::rules, BotLevel::sampling})
+    if (text == to_string(l)) return l;
+  return std::nullopt;
+}
+
+std::string bot_player_id(BotLevel level) { return "bot:" + to_string(level); }
+
+std::optional<BotLevel> bot_of_player(std::string_view player_id) {
+  constexpr std::string_view kPrefix = "bot:";
+  if (!player_id.starts_with(kPrefix)) return std::nullopt;
+  return parse_bot_level(player_id.substr(kPrefix.size()));
+}
+
 ParsedRequest parse_request(std::string_view text) {
   ParsedRequest out;
   auto fail = [&](Error e) {
@@ -347,6 +442,10 @@ ParsedRequest parse_request(std::string_view text) {
     out.body = read_with<Leave>(j, read_leave);
   } else if (type == "action") {
     out.body = read_with<Act>(j, read_act);
+  } else if (type == "add_bot") {
+    out.body = read_with<AddBot>(j, read_add_bot);
+  } else if (type == "remove_bot") {
+    out.body = read_with<RemoveBot>(j, read_remove_bot);
   } else if (type == "ping") {
     out.body = Request{Ping{}};
   } else if (type == "chat") {

@@ -21,6 +21,7 @@ json to_json(const SeatInfo& s) {
   json j = {{"seat", s.seat}, {"connected", s.connected}, {"away", s.away}};
   j["player_id"] = s.player_id ? json(*s.player_id) : json(nullptr);
   j["name"] = s.name ? json(*s.name) : json(nullptr);
+  if (s.bot) j["bot"] = to_string(*s.bot);
   return j;
 }
 
@@ -186,6 +187,7 @@ json to_json(const Event& m) {
     j["last_action"] = {{"seat", m.last->seat}, {"action", a}};
     if (m.last->redacted) j["last_action"]["redacted"] = true;
     if (m.last->by_server) j["last_action"]["by_server"] = true;
+    if (m.last->by_bot) j["last_action"]["by_bot"] = to_string(*m.last->by_bot);
   }
   if (m.turn_ms_left) j["turn_ms_left"] = *m.turn_ms_left;
   if (m.replayed) j["replayed"] = true;

@@ -37,7 +37,16 @@ NLOHMANN_JSON_SERIALIZE_ENUM(ErrorCode, {
                                             {ErrorCode::match_not_finished, "match_not_finished"},
                                             {ErrorCode::too_many_tables, "too_many_tables"},
                                             {ErrorCode::too_fast, "too_fast"},
+                                            {ErrorCode::not_owner, "not_owner"},
+                                            {ErrorCode::match_started, "match_started"},
+                                            {ErrorCode::unknown_bot_level, "unknown_bot_level"},
                                         })
+
+NLOHMANN_JSON_SERIALIZE_ENUM(BotLevel, {
+                                           {BotLevel::random, "random"},
+                                           {BotLevel::rules, "rules"},
+                                           {BotLevel::sampling, "sampling"},
+                                       })
 
 NLOHMANN_JSON_SERIALIZE_ENUM(TableStatus, {
                                               {TableStatus::waiting, "waiting"},

@@ -105,6 +105,7 @@ Archive::Reply Archive::read(const protocol::GetReplay& r, const std::string&) {
     return make_error(ErrorCode::internal_error,
                       "match " + r.match_id + " is unreadable in the store: " + decoded.error);
   out.record = std::move(*decoded.record);
+  out.by_bot = std::move(decoded.by_bot);
   for (const store::SeatRow& s : m->start.seats) out.seats.push_back({s.seat, s.team, s.player, s.name});
   for (const store::HandRow& h : m->hands)
     out.deals.push_back({h.number, static_cast<Seat>(h.dealer), h.commitment, h.seed});

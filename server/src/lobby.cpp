@@ -43,6 +43,26 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
     return reply_error(m, ErrorCode::unknown_variant,
                        "unknown variant '" + request.variant.substr(0, 64) + "'; known: " + known, id);
   }
+  // Bots asked for: the seats they take, and the lowest seat left, for the creator.
+  std::vector<std::pair<Seat, protocol::BotLevel>> seat_bots;
+  std::optional<Seat> creator_seat;
+  if (request.bots) {
+    std::vector<int> seats = request.bots->seats;
+    if (seats.empty())
+      for (int s = 1; s < variant->players; ++s) seats.push_back(s);
+    for (const int s : seats) {
+      if (s < 0 || s >= variant->players)
+        return reply_error(m, ErrorCode::bad_seat,
+                           variant->id + " has seats 0 to " + std::to_string(variant->players - 1) +
+                               "; there is no seat " + std::to_string(s) + " for a bot",
+                           id);
+      seat_bots.emplace_back(static_cast<Seat>(s), request.bots->level);
+    }
+    for (int s = 0; s < variant->players && !creator_seat; ++s)
+      if (std::find(seats.begin(), seats.end(), s) == seats.end()) creator_seat = static_cast<Seat>(s);
+    if (!creator_seat)
+      return reply_error(m, ErrorCode::bad_seat, "'bots.seats' names every seat; leave one for yourself", id);
+  }
   Record header;
   header.variant = variant->id;
   header.options = request.options;
@@ -86,6 +106,7 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   init.settings = request.settings;
   init.state = std::move(created.state);
   init.owner = m;
+  init.seat_bots = std::move(seat_bots);
   e.t = build(std::move(init));
   e.owner = m.player_id;
   // Nothing else can reach the table yet, so reading its summary off its strand is safe here.
@@ -99,6 +120,8 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   if (auto p = m.link.lock()) p->joined(table_id, added.t);
   deliver(m.link, wire(protocol::TableCreated{*added.summary, added.invite}, id));
   if (!request.is_private) notify(wire(protocol::LobbyUpdate{*added.summary}));
+  // Playing against bots is one request: the creator sits too (a `seated` without an id follows).
+  if (creator_seat) added.t->sit(m, *creator_seat, RequestId{});
 }
 
 void Lobby::use_table_numbers(std::uint64_t first, Reserve reserve) {
@@ -209,6 +232,7 @@ std::shared_ptr<Table> Lobby::build(TableInit init) {
   init.journal = journal_;
   init.metrics = metrics_;
   init.clock = clock_;
+  init.bots = bots_;
   return std::make_shared<Table>(io_, std::move(init));
 }
 

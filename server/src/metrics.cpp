@@ -95,7 +95,21 @@ Metrics::Metrics()
                                "time.")),
       http_rate_limited(new_counter(*registry_, "atout_http_rate_limited_total",
                                     "HTTP /api/ requests answered 429 by the per-address read rate limit.")),
-      action_latency(new_latency(*registry_)) {
+      action_latency(new_latency(*registry_)),
+      bot_queue_depth(new_gauge(*registry_, "atout_bot_queue_depth", "Bot decisions waiting for a bot worker.")) {
+  auto& decisions = prometheus::BuildCounter()
+                        .Name("atout_bot_decisions_total")
+                        .Help("Actions chosen by server bots, by level.")
+                        .Register(*registry_);
+  for (const protocol::BotLevel l :
+       {protocol::BotLevel::random, protocol::BotLevel::rules, protocol::BotLevel::sampling})
+    bot_decisions_[static_cast<std::size_t>(l)] = &decisions.Add({{"level", protocol::to_string(l)}});
+  static const std::vector<double> kBotBounds = {0.0001, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0};
+  bot_time_ = &prometheus::BuildHistogram()
+                   .Name("atout_bot_decision_seconds")
+                   .Help("Time a server bot took to choose an action, on a bot worker.")
+                   .Register(*registry_)
+                   .Add({}, prometheus::Histogram::BucketBoundaries(kBotBounds));
   // Every code is present from the start, at 0, so a rate over it never begins with a gap.
   auto& family = prometheus::BuildCounter()
                      .Name("atout_errors_total")
@@ -113,6 +127,17 @@ void Metrics::action_done(std::chrono::steady_clock::time_point started) {
   actions_accepted.fetch_add(1);
   action_latency.observe(std::chrono::steady_clock::now() - started);
 }
+
+void Metrics::bot_decided(protocol::BotLevel level, std::chrono::nanoseconds took) {
+  bot_decisions_[static_cast<std::size_t>(level)]->Increment();
+  bot_time_->Observe(took.count() < 0 ? 0.0 : std::chrono::duration<double>(took).count());
+}
+
+std::uint64_t Metrics::bot_decisions(protocol::BotLevel level) const {
+  return static_cast<std::uint64_t>(bot_decisions_[static_cast<std::size_t>(level)]->Value());
+}
+
+std::uint64_t Metrics::bot_decision_count() const { return bot_time_->Collect().histogram.sample_count; }
 
 void Metrics::count_error(protocol::ErrorCode code) {
   const auto i = static_cast<std::size_t>(code);

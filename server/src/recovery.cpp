@@ -99,7 +99,7 @@ Rebuilt rebuild(const store::MatchRow& m) {
   // reuses their seqs, so a client that saw one gets a snapshot when it resumes.
   init.seq = SeatView::restart_seq(previous);
   for (std::size_t i = 0; i < m.actions.size(); ++i)
-    init.log.add(static_cast<std::uint64_t>(m.actions[i].seq), decoded.by_server[i]);
+    init.log.add(static_cast<std::uint64_t>(m.actions[i].seq), decoded.by_server[i], decoded.by_bot[i]);
   init.started = true;
   out.init = std::move(init);
   return out;

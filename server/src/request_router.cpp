@@ -194,6 +194,17 @@ void RequestRouter::handle(const protocol::Act& r, const RequestId& id) {
                     [m = me(), action = r.action, id](const std::shared_ptr<Table>& t) { t->act(m, action, id); });
 }
 
+void RequestRouter::handle(const protocol::AddBot& r, const RequestId& id) {
+  with_member_table(r.table_id, id, [m = me(), seat = r.seat, level = r.level, id](const std::shared_ptr<Table>& t) {
+    t->add_bot(m, seat, level, id);
+  });
+}
+
+void RequestRouter::handle(const protocol::RemoveBot& r, const RequestId& id) {
+  with_member_table(r.table_id, id,
+                    [m = me(), seat = r.seat, id](const std::shared_ptr<Table>& t) { t->remove_bot(m, seat, id); });
+}
+
 void RequestRouter::handle(const protocol::Ping&, const RequestId& id) { conn_.reply(wire(protocol::Pong{}, id)); }
 
 void RequestRouter::handle(const protocol::Chat& r, const RequestId& id) {

@@ -92,8 +92,9 @@ std::optional<std::vector<protocol::Event>> SeatView::since(const State& live, s
     const RecordedAction& a = actions[i];
     const Step step = replay.step(a.seat, a.action);
     add(event(replay, log.seqs[i], EventKind::action, viewer,
-              protocol::LastAction{a.seat, step.action, false, static_cast<bool>(log.by_server[i])}, step.hand_ended, f,
-              log.seqs[i] == seq));
+              protocol::LastAction{a.seat, step.action, false, static_cast<bool>(log.by_server[i]),
+                                   i < log.by_bot.size() ? log.by_bot[i] : std::nullopt},
+              step.hand_ended, f, log.seqs[i] == seq));
   }
   if (abandon_missed) add(event(replay, seq, EventKind::abandoned, viewer, std::nullopt, std::nullopt, f, true));
   return out;

@@ -42,7 +42,8 @@ bool Seating::all_seated() const {
 }
 
 bool Seating::any_held() const {
-  return std::any_of(seats_.begin(), seats_.end(), [](const SeatSlot& s) { return s.holder && s.holder->conn == 0; });
+  return std::any_of(seats_.begin(), seats_.end(),
+                     [](const SeatSlot& s) { return s.holder && s.holder->conn == 0 && !s.bot; });
 }
 
 void Seating::take(Seat seat, Member m) {
@@ -52,6 +53,15 @@ void Seating::take(Seat seat, Member m) {
   slot.holder = std::move(m);
   slot.timeouts = 0;
   slot.away = false;
+  slot.bot.reset();
+}
+
+void Seating::seat_bot(Seat seat, protocol::BotLevel level) {
+  Member m;
+  m.player_id = protocol::bot_player_id(level);
+  m.name = m.player_id;
+  take(seat, std::move(m));
+  at(seat).bot = level;
 }
 
 void Seating::vacate(Seat seat) {
@@ -59,6 +69,7 @@ void Seating::vacate(Seat seat) {
   slot.holder.reset();
   slot.away = false;
   slot.timeouts = 0;
+  slot.bot.reset();
 }
 
 void Seating::watch(Member m) {

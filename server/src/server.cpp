@@ -42,6 +42,8 @@ std::optional<std::string> Server::open() {
   auto journal = std::make_shared<StoreJournal>(store_);
   ctx_->lobby = std::make_shared<Lobby>(ioc_.get_executor(), journal);
   ctx_->lobby->use_metrics(ctx_->metrics);
+  bots_ = std::make_shared<BotPool>(BotPool::kDefaultThreads, BotPool::kDefaultQueue, ctx_->metrics);
+  ctx_->lobby->use_bots(bots_);
   // Table ids are never given twice: numbers come from blocks reserved in the store first.
   const std::optional<std::uint64_t> first = store_->reserve_ids("table", TableNumbers::kBlock);
   if (!first) return "cannot reserve table ids in the database " + cfg_.db;
@@ -122,6 +124,8 @@ void Server::stop() {
   for (auto& t : threads_)
     if (t.joinable()) t.join();
   threads_.clear();
+  // A bot still thinking posts its answer to a stopped context, which drops it.
+  if (bots_) bots_->stop();
   store_tasks_.stop();
   store_tasks_.join();
   if (ctx_->archive) ctx_->archive->stop();

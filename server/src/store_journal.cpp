@@ -46,8 +46,8 @@ void StoreJournal::hand_started(const std::string& match_id, int hand, Seat deal
 }
 
 void StoreJournal::action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action,
-                          bool by_server) {
-  store_->add_action(match_id, static_cast<std::int64_t>(seq), seat, protocol::action_text(action, by_server),
+                          bool by_server, std::optional<protocol::BotLevel> by_bot) {
+  store_->add_action(match_id, static_cast<std::int64_t>(seq), seat, protocol::action_text(action, by_server, by_bot),
                      unix_ms());
 }
 

@@ -29,6 +29,8 @@ StoredTable read_table_json(const std::string& text) {
   read_int("reconnect_ms", t.reconnect_ms);
   read_int("away_after", t.away_after);
   if (const auto r = s->find("rated"); r != s->end() && r->is_boolean()) t.rated = r->get<bool>();
+  if (const auto b = s->find("bot_level"); b != s->end() && b->is_string())
+    t.bot_level = protocol::parse_bot_level(b->get_ref<const std::string&>()).value_or(t.bot_level);
   if (const auto a = s->find("abandon"); a != s->end() && a->is_string()) {
     if (*a == "free_seat") t.abandon = protocol::TableSettings::Abandon::free_seat;
     if (*a == "forfeit") t.abandon = protocol::TableSettings::Abandon::forfeit;
@@ -74,6 +76,10 @@ DecodedRecord decode_record(const store::MatchRow& m) {
     rec.actions.push_back(RecordedAction{static_cast<Seat>(a.seat), *action.value});
     const auto flag = text.value->find("by_server");
     out.by_server.push_back(flag != text.value->end() && flag->is_boolean() && flag->get<bool>());
+    const auto bot = text.value->find("by_bot");
+    out.by_bot.push_back(bot != text.value->end() && bot->is_string()
+                             ? protocol::parse_bot_level(bot->get_ref<const std::string&>())
+                             : std::nullopt);
   }
   out.record = std::move(rec);
   return out;

@@ -37,14 +37,25 @@ Table::Table(net::any_io_executor ex, TableInit init)
       lobby_(std::move(init.lobby)),
       journal_(std::move(init.journal)),
       metrics_(std::move(init.metrics)),
+      bots_(std::move(init.bots)),
       seating_(static_cast<std::size_t>(state_->players()), std::move(init.owner)),
       clocks_(init.clock ? std::move(init.clock) : steady_table_clock(), strand_, seating_.size()),
       view_(id_, match_id_),
       seq_(init.seq),
       log_(std::move(init.log)),
       hands_stored_(init.hands_stored) {
-  for (std::size_t s = 0; s < init.held.size() && s < seating_.size(); ++s)
-    seating_.at(static_cast<Seat>(s)).holder = std::move(init.held[s]);
+  for (std::size_t s = 0; s < init.held.size() && s < seating_.size(); ++s) {
+    // A restored seat whose player is a bot's gets its bot back, rather than a reconnect window.
+    const auto bot = init.held[s] ? protocol::bot_of_player(init.held[s]->player_id) : std::nullopt;
+    if (bot) {
+      seating_.seat_bot(static_cast<Seat>(s), *bot);
+    } else {
+      seating_.at(static_cast<Seat>(s)).holder = std::move(init.held[s]);
+    }
+  }
+  for (const auto& [seat, level] : init.seat_bots)
+    if (seat >= 0 && static_cast<std::size_t>(seat) < seating_.size() && !seating_.at(seat).holder)
+      seating_.seat_bot(seat, level);
   if (init.started) phase_ = state_->is_terminal() ? Lifecycle::finished : Lifecycle::running;
 }
 
@@ -82,6 +93,18 @@ void Table::chat(Member m, std::string text, RequestId id) {
   });
 }
 
+void Table::add_bot(Member m, std::optional<int> seat, protocol::BotLevel level, RequestId id) {
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), seat, level, id = std::move(id)] {
+    self->do_add_bot(m, seat, level, id);
+  });
+}
+
+void Table::remove_bot(Member m, int seat, RequestId id) {
+  net::post(strand_, [self = shared_from_this(), m = std::move(m), seat, id = std::move(id)] {
+    self->do_remove_bot(m, seat, id);
+  });
+}
+
 void Table::detach(std::uint64_t conn) {
   net::post(strand_, [self = shared_from_this(), conn] { self->do_detach(conn); });
 }
@@ -90,9 +113,7 @@ void Table::restored() {
   net::post(strand_, [self = shared_from_this()] {
     if (self->running())
       for (std::size_t s = 0; s < self->seating_.size(); ++s)
-        if (self->seating_.at(static_cast<Seat>(s)).holder &&
-            !Seating::connected(self->seating_.at(static_cast<Seat>(s)).holder))
-          self->start_reconnect_window(static_cast<Seat>(s));
+        if (self->seating_.held(static_cast<Seat>(s))) self->start_reconnect_window(static_cast<Seat>(s));
     if (self->running() && !self->state_->is_terminal()) self->begin_deal(self->state_->deal());
     self->schedule_turn();
     // changed() would close a table nobody is at; a running match's held seats keep it open.
@@ -219,6 +240,56 @@ void Table::do_chat(const Member& m, const std::string& text, const RequestId& i
   deliver(m.link, wire(protocol::Ok{"chat", id_}, id));
 }
 
+bool Table::refuse_bot_request(const Member& m, const RequestId& id) {
+  if (phase_ == Lifecycle::closed) {
+    reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
+    return true;
+  }
+  const auto& owner = seating_.owner();
+  if (!owner || owner->player_id != m.player_id) {
+    reply_not_member(m, ErrorCode::not_owner, "only the owner of " + id_ + " may seat or remove bots", id);
+    return true;
+  }
+  if (phase_ != Lifecycle::waiting) {
+    reply_error(m.link, ErrorCode::match_started, "the match at " + id_ + " has started; bots are seated before", id);
+    return true;
+  }
+  return false;
+}
+
+void Table::do_add_bot(const Member& m, std::optional<int> want, protocol::BotLevel level, const RequestId& id) {
+  if (refuse_bot_request(m, id)) return;
+  const int players = state_->players();
+  Seat chosen = kNoSeat;
+  if (want) {
+    if (*want < 0 || *want >= players)
+      return reply_error(
+          m.link, ErrorCode::bad_seat,
+          id_ + " has seats 0 to " + std::to_string(players - 1) + "; there is no seat " + std::to_string(*want), id);
+    if (seating_.at(static_cast<Seat>(*want)).holder)
+      return reply_error(m.link, ErrorCode::seat_taken, "seat " + std::to_string(*want) + " at " + id_ + " is taken",
+                         id);
+    chosen = static_cast<Seat>(*want);
+  } else {
+    const auto free = seating_.first_free();
+    if (!free) return reply_error(m.link, ErrorCode::table_full, "every seat at " + id_ + " is taken", id);
+    chosen = *free;
+  }
+  seating_.seat_bot(chosen, level);
+  deliver(m.link, wire(protocol::Ok{"add_bot", id_}, id));
+  if (seating_.all_seated()) return start_match();
+  changed();
+}
+
+void Table::do_remove_bot(const Member& m, int seat, const RequestId& id) {
+  if (refuse_bot_request(m, id)) return;
+  if (seat < 0 || seat >= state_->players() || !seating_.at(static_cast<Seat>(seat)).bot)
+    return reply_error(m.link, ErrorCode::bad_seat, "no bot sits in seat " + std::to_string(seat) + " at " + id_, id);
+  seating_.vacate(static_cast<Seat>(seat));
+  deliver(m.link, wire(protocol::Ok{"remove_bot", id_}, id));
+  changed();
+}
+
 void Table::do_detach(std::uint64_t conn) {
   bool touched = false;
   for (std::size_t s = 0; s < seating_.size(); ++s) {
@@ -272,8 +343,9 @@ protocol::TableSummary Table::summary() const {
     if (const auto& h = slot.holder) {
       info.player_id = h->player_id;
       info.name = h->name;
-      info.connected = h->conn != 0;
+      info.connected = h->conn != 0 || slot.bot.has_value();
       info.away = slot.away;
+      info.bot = slot.bot;
     }
     s.seats.push_back(std::move(info));
   }

@@ -61,15 +61,16 @@ void Table::do_act(const Member& m, const Action& action, const RequestId& id,
   Seating::SeatSlot& slot = seating_.at(*seat);
   slot.timeouts = 0;
   const bool was_away = std::exchange(slot.away, false);
-  after_action(*seat, action, step, false, by_event ? id : RequestId{});
+  after_action(*seat, action, step, false, std::nullopt, by_event ? id : RequestId{});
   if (metrics_) metrics_->action_done(started);
   if (was_away) changed();
 }
 
-void Table::after_action(Seat seat, const Action& action, const Step& step, bool by_server, const RequestId& ack) {
+void Table::after_action(Seat seat, const Action& action, const Step& step, bool by_server,
+                         std::optional<protocol::BotLevel> by_bot, const RequestId& ack) {
   ++seq_;
-  log_.add(seq_, by_server);
-  if (journal_) journal_->action(match_id_, seq_, seat, action, by_server);
+  log_.add(seq_, by_server, by_bot);
+  if (journal_) journal_->action(match_id_, seq_, seat, action, by_server, by_bot);
   if (step.hand_ended && journal_) journal_->hand_ended(match_id_, *step.hand_ended, seq_);
   if (step.match_ended) {
     phase_ = Lifecycle::finished;
@@ -78,7 +79,8 @@ void Table::after_action(Seat seat, const Action& action, const Step& step, bool
   if (step.deal_started) begin_deal(*step.deal_started);
   schedule_turn();
   // The action as applied: a take names the trump it took, as the deal's bids do.
-  broadcast_event(EventKind::action, protocol::LastAction{seat, step.action, false, by_server}, step.hand_ended, ack);
+  broadcast_event(EventKind::action, protocol::LastAction{seat, step.action, false, by_server, by_bot}, step.hand_ended,
+                  ack);
   if (step.match_ended) {
     if (journal_) journal_->match_ended(match_id_, state_->winner(), state_->match_score(), MatchEnd::finished);
     clocks_.stop_all();
@@ -108,6 +110,11 @@ void Table::schedule_turn() {
   const Seat seat = running() ? state_->current_player() : kNoSeat;
   if (seat == kNoSeat || status() != TableStatus::playing) return clocks_.stop_turn();
   const Seating::SeatSlot& slot = seating_.at(seat);
+  // A bot's seat is not timed: its bot is asked at once, and answers within its budget.
+  if (slot.bot) {
+    clocks_.stop_turn();
+    return ask_bot(seat, *slot.bot, false);
+  }
   const std::chrono::milliseconds turn(settings_.turn_ms);
   const bool absent = !Seating::connected(slot.holder) || slot.away;
   clocks_.time_turn(absent ? std::min(turn, kAbsentDelay) : turn,
@@ -123,6 +130,11 @@ void Table::on_turn_timeout() {
     slot.away = true;
     away_now = true;
   }
+  // With bot workers, the table's bot plays for the seat; its answer comes back on the strand.
+  if (bots_) {
+    if (away_now) changed();
+    return ask_bot(seat, settings_.bot_level, true);
+  }
   const Observation view = state_->observation(seat);
   if (view.legal.empty()) {
     spdlog::error("table {}: seat {} is to act but has no legal action", id_, seat);
@@ -135,7 +147,7 @@ void Table::on_turn_timeout() {
                   to_string(step.refusal));
     return;
   }
-  after_action(seat, action, step, true);
+  after_action(seat, action, step, true, std::nullopt);
   if (away_now) changed();
 }
 
@@ -145,8 +157,7 @@ void Table::start_reconnect_window(Seat seat) {
 }
 
 void Table::on_reconnect_expired(Seat seat) {
-  Seating::SeatSlot& slot = seating_.at(seat);
-  if (!slot.holder || slot.holder->conn != 0) return;
+  if (!seating_.held(seat)) return;
   if (phase_ == Lifecycle::finished || phase_ == Lifecycle::abandoned) {
     // The match is over and its player did not come back for the end: the table forgets them.
     seating_.vacate(seat);
@@ -178,8 +189,7 @@ void Table::hold_after_end(std::optional<Seat> except) {
   // ended: the table stays open until every such window closes.
   for (std::size_t s = 0; s < seating_.size(); ++s) {
     const auto seat = static_cast<Seat>(s);
-    const auto& holder = seating_.at(seat).holder;
-    if (seat != except && holder && holder->conn == 0) start_reconnect_window(seat);
+    if (seat != except && seating_.held(seat)) start_reconnect_window(seat);
   }
 }
 

@@ -96,11 +96,19 @@ void play_and_compare(const std::string& variant, const Options& options, std::u
       json tree = to_json(a);
       if (by_server) tree["by_server"] = true;
       ASSERT_EQ(action_text(a, by_server), tree.dump()) << variant << " game " << game << " seq " << seq;
+      tree["by_bot"] = "sampling";
+      ASSERT_EQ(action_text(a, by_server, BotLevel::sampling), tree.dump()) << variant << " game " << game;
     }
     ++n.actions;
     const std::size_t before = s.hand_results().size();
     ASSERT_EQ(s.apply(actor, a), Refusal::none);
-    last = LastAction{actor, a, false, rng.below(4) == 0};
+    LastAction next;
+    next.seat = actor;
+    next.action = a;
+    next.by_server = rng.below(4) == 0;
+    next.by_bot = rng.below(3) == 0 ? std::optional<BotLevel>(rng.below(2) == 0 ? BotLevel::rules : BotLevel::random)
+                                    : std::nullopt;
+    last = next;
     ended.reset();
     if (s.hand_results().size() > before) ended = s.hand_results().back();
   }

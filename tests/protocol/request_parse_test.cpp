@@ -45,6 +45,31 @@ std::vector<BadRequest> bad_requests() {
        "settings.turn_ms"},
       {R"({"type":"create_table","variant":"duel","settings":{"colour":1}})", ErrorCode::invalid_field,
        "settings.colour"},
+      {R"({"type":"create_table","variant":"duel","settings":{"bot_level":"genius"}})", ErrorCode::unknown_bot_level,
+       "settings.bot_level"},
+      {R"({"type":"create_table","variant":"duel","settings":{"bot_level":2}})", ErrorCode::invalid_field,
+       "settings.bot_level"},
+      {R"({"type":"create_table","variant":"duel","bots":true})", ErrorCode::invalid_field, "bots"},
+      {R"({"type":"create_table","variant":"duel","bots":{"level":"master"}})", ErrorCode::unknown_bot_level,
+       "bots.level"},
+      {R"({"type":"create_table","variant":"duel","bots":{"seats":[]}})", ErrorCode::invalid_field, "bots.seats"},
+      {R"({"type":"create_table","variant":"duel","bots":{"seats":[1,2,3,0,1,2,3,0,1]}})", ErrorCode::invalid_field,
+       "bots.seats"},
+      {R"({"type":"create_table","variant":"duel","bots":{"seats":[1,"2"]}})", ErrorCode::invalid_field,
+       "bots.seats[1]"},
+      {R"({"type":"create_table","variant":"duel","bots":{"seats":[1,1]}})", ErrorCode::invalid_field, "bots.seats[1]"},
+      {R"({"type":"create_table","variant":"duel","bots":{"count":3}})", ErrorCode::invalid_field, "bots.count"},
+      // add_bot and remove_bot
+      {R"({"type":"add_bot"})", ErrorCode::missing_field, "table_id"},
+      {R"({"type":"add_bot","table_id":3})", ErrorCode::invalid_field, "table_id"},
+      {R"({"type":"add_bot","table_id":"t1","seat":"east"})", ErrorCode::invalid_field, "seat"},
+      {R"({"type":"add_bot","table_id":"t1","seat":99999999999})", ErrorCode::invalid_field, "seat"},
+      {R"({"type":"add_bot","table_id":"t1","level":"expert"})", ErrorCode::unknown_bot_level, "level"},
+      {R"({"type":"add_bot","table_id":"t1","level":["rules"]})", ErrorCode::invalid_field, "level"},
+      {R"({"type":"remove_bot","seat":1})", ErrorCode::missing_field, "table_id"},
+      {R"({"type":"remove_bot","table_id":"t1"})", ErrorCode::missing_field, "seat"},
+      {R"({"type":"remove_bot","table_id":"t1","seat":1.5})", ErrorCode::invalid_field, "seat"},
+      {R"({"type":"remove_bot","table_id":[],"seat":1})", ErrorCode::invalid_field, "table_id"},
       // sit and spectate
       {R"({"type":"sit"})", ErrorCode::missing_field, "table_id"},
       {R"({"type":"sit","table_id":5})", ErrorCode::invalid_field, "table_id"},
@@ -108,6 +133,8 @@ std::vector<BadRequest> bad_requests() {
       {R"({"type":"list_tables","limit":0})", ErrorCode::invalid_field, "limit"},
       {R"({"type":"list_tables","offset":"2"})", ErrorCode::invalid_field, "offset"},
       // the reads
+      {R"({"type":"list_tables","limit":0})", ErrorCode::invalid_field, "limit"},
+      {R"({"type":"list_tables","status":"open"})", ErrorCode::invalid_field, "status"},
       {R"({"type":"get_profile"})", ErrorCode::missing_field, "player_id"},
       {R"({"type":"get_profile","player_id":""})", ErrorCode::invalid_field, "player_id"},
       {R"({"type":"get_leaderboard"})", ErrorCode::missing_field, "ladder"},
@@ -172,7 +199,11 @@ TEST(RequestParse, TheSameActionsWellFormedParse) {
   for (const char* text : {R"({"type":"action","table_id":"t1","action":{"type":"bid","trump":"hearts","value":90}})",
                            R"({"type":"action","table_id":"t1","action":{"type":"show","cards":["JS","QS","KS"]}})",
                            R"({"type":"action","table_id":"t1","action":{"type":"take","cards":["AS"]}})",
-                           R"({"type":"create_table","variant":"duel","options":{"target":1001}})"}) {
+                           R"({"type":"create_table","variant":"duel","options":{"target":1001}})",
+                           R"({"type":"create_table","variant":"duel","bots":{"level":"sampling","seats":[1]}})",
+                           R"({"type":"create_table","variant":"duel","settings":{"bot_level":"random"}})",
+                           R"({"type":"add_bot","table_id":"t1","seat":1,"level":"random"})",
+                           R"({"type":"remove_bot","table_id":"t1","seat":1})"}) {
     SCOPED_TRACE(text);
     const ParsedRequest p = parse_request(text);
     EXPECT_TRUE(std::holds_alternative<Request>(p.body));
@@ -214,6 +245,34 @@ TEST(RequestParse, EveryRequestTypeHasAnEntry) {
     }
   }
   EXPECT_TRUE(errors_of("no_such_request").empty());
+}
+
+// The bot fields parse into their typed values, defaults included.
+TEST(RequestParse, BotFieldsParseIntoTheirValues) {
+  const ParsedRequest create = parse_request(
+      R"({"type":"create_table","variant":"belot","bots":{"seats":[3,1]},"settings":{"bot_level":"random"}})");
+  const auto* c = std::get_if<CreateTable>(&std::get<Request>(create.body));
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(c->bots.has_value());
+  EXPECT_EQ(c->bots->level, BotLevel::rules);
+  EXPECT_EQ(c->bots->seats, (std::vector<int>{3, 1}));
+  EXPECT_EQ(c->settings.bot_level, BotLevel::random);
+  const ParsedRequest plain = parse_request(R"({"type":"create_table","variant":"belot"})");
+  const auto* p = std::get_if<CreateTable>(&std::get<Request>(plain.body));
+  ASSERT_NE(p, nullptr);
+  EXPECT_FALSE(p->bots.has_value());
+  EXPECT_EQ(p->settings.bot_level, BotLevel::rules);
+  const ParsedRequest add = parse_request(R"({"type":"add_bot","table_id":"t4"})");
+  const auto* a = std::get_if<AddBot>(&std::get<Request>(add.body));
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->table_id, "t4");
+  EXPECT_FALSE(a->seat.has_value());
+  EXPECT_EQ(a->level, BotLevel::rules);
+  // Player ids of bots, and only those.
+  EXPECT_EQ(bot_player_id(BotLevel::sampling), "bot:sampling");
+  EXPECT_EQ(bot_of_player("bot:random"), BotLevel::random);
+  EXPECT_FALSE(bot_of_player("bot:genius").has_value());
+  EXPECT_FALSE(bot_of_player("p_rules").has_value());
 }
 
 }  // namespace

@@ -25,6 +25,9 @@ std::vector<Request> sample_requests() {
   CreateTable create{"french", Options{{"target", 701}, {"declarations", false}}, true, TableSettings{}};
   create.settings.turn_ms = 5000;
   create.settings.rated = false;
+  create.settings.bot_level = BotLevel::random;
+  CreateTable bots{"belot", Options{}, false, TableSettings{}};
+  bots.bots = BotFill{BotLevel::sampling, {1, 3}};
   return {Hello{1, std::string("ann"), std::nullopt, {}},
           Hello{1, std::nullopt, std::string(64, 'f'), {}},
           Hello{1, std::nullopt, std::string(64, 'e'), {ResumeAt{"t1", 7}, ResumeAt{"t2", 0}}},
@@ -44,6 +47,10 @@ std::vector<Request> sample_requests() {
           Leave{"t1"},
           act,
           Act{"t3", Action::announce(CardSet::suit_mask(Suit::spades) & CardSet::rank_mask(Rank::jack))},
+          AddBot{"t1", 2, BotLevel::sampling},
+          AddBot{"t1", std::nullopt, BotLevel::rules},
+          RemoveBot{"t1", 3},
+          bots,
           Ping{},
           GetProfile{"p1"},
           GetLeaderboard{"belot", Page{40, 100}},
@@ -166,7 +173,7 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
                         to_json(History{}),
                         to_json(Replay{})})
     types.insert(j["type"].get<std::string>());
-  EXPECT_EQ(types.size(), 37u);
+  EXPECT_EQ(types.size(), 39u);
   for (const std::string& t : types) {
     EXPECT_TRUE(std::filesystem::exists(std::string(ATOUT_SOURCE_DIR) + "/protocol/schema/" + t + ".json")) << t;
     EXPECT_NE(doc.find("### `" + t + "`"), std::string::npos) << t << " has no section in docs/protocol.md";

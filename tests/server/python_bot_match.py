@@ -5,7 +5,8 @@ Usage: python_bot_match.py ATOUT_SERVER_BINARY SOURCE_DIR
 Starts the server on a free loopback port, asks it for its variants over HTTP, and for each one
 starts one bot that creates the table and as many more as the variant has seats; the odd seats ask
 for `"ack": "event"` and fail unless each action is answered by its own event, and seat 1 drops its
-connection once and resumes. Passes when every
+connection once and resumes. Then one bot plays belot alone against three server bots of each
+level (create_table with `bots`). Passes when every
 bot saw its match end; stops the server it started in any case.
 """
 import json
@@ -53,6 +54,20 @@ def play(bot, url, variant, players, deadline):
                          # a turn that is over (the server would refuse the action, and the bot fail).
                          + (["--drop-after", "12"] if seat == 1 else []))
         for seat in range(1, players)]
+    return wait_all(bots, variant, deadline)
+
+
+def play_against_bots(bot, url, variant, level, deadline):
+    """One Python bot alone at a table whose other seats the server's bots of `level` take."""
+    player = subprocess.Popen([PYTHON, bot, "--url", url, "--create", variant, "--against", level,
+                               "--name", f"{variant}-solo", "--seed", "7"], stdout=subprocess.PIPE, text=True)
+    if not player.stdout.readline().strip():
+        player.wait()
+        return [f"{variant} against {level} bots: the bot printed no table id"]
+    return [f + f" (against {level} bots)" for f in wait_all([player], variant, deadline)]
+
+
+def wait_all(bots, variant, deadline):
     failures = []
     for seat, process in enumerate(bots):
         try:
@@ -80,6 +95,9 @@ def main():
         for v in variants:
             failures += play(bot, f"ws://127.0.0.1:{port}/ws", v["id"], v["players"], deadline)
             played += 1
+        # And alone against the server's own bots, at every level.
+        for level in ("random", "rules", "sampling"):
+            failures += play_against_bots(bot, f"ws://127.0.0.1:{port}/ws", "belot", level, deadline)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as r:
             if json.load(r) != {"status": "ok"}:
                 failures.append("healthz did not say ok after the matches")

@@ -21,7 +21,11 @@ struct RecordingJournal : Journal {
                     std::uint64_t first_seq) override {
     hands.push_back({h, first_seq, std::nullopt});
   }
-  void action(const std::string&, std::uint64_t seq, Seat, const Action&, bool) override { seqs.push_back(seq); }
+  void action(const std::string&, std::uint64_t seq, Seat, const Action&, bool,
+              std::optional<protocol::BotLevel> bot) override {
+    seqs.push_back(seq);
+    bots.push_back(bot);
+  }
   void hand_ended(const std::string&, const HandResult& r, std::uint64_t last_seq) override {
     ASSERT_FALSE(hands.empty());
     EXPECT_EQ(hands.back().number, r.hand);
@@ -34,6 +38,7 @@ struct RecordingJournal : Journal {
   }
 
   int matches = 0;
+  std::vector<std::optional<protocol::BotLevel>> bots;  // per action: the bot that chose it
   std::vector<Hand> hands;
   std::vector<std::uint64_t> seqs;
   std::optional<int> winner;

@@ -81,6 +81,8 @@ struct Replay {
   std::string end_reason;
   std::optional<std::array<int, 2>> match_score;
   std::optional<int> winner;
+  // Per action of `record`: the bot that chose it, if one did (sent as `bot_actions`).
+  std::vector<std::optional<BotLevel>> by_bot{};
 };
 
 json to_json(const Profile& m, const RequestId& id = {});

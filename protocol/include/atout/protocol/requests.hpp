@@ -50,6 +50,16 @@ struct ListTables {
   int min_free = 0;                    // at least this many free seats (0: any)
   Page page;
 };
+// How strongly a server bot plays (the bots library's levels, by their wire names).
+enum class BotLevel : std::uint8_t { random, rules, sampling };
+std::string to_string(BotLevel level);  // "random", "rules", "sampling"
+std::optional<BotLevel> parse_bot_level(std::string_view text);
+// The player id (and name) a bot of `level` plays under: "bot:rules". Each level is one player,
+// rated on the ladders like any other.
+std::string bot_player_id(BotLevel level);
+// The level whose player id is `player_id`, if it is a bot's.
+std::optional<BotLevel> bot_of_player(std::string_view player_id);
+
 struct SubscribeLobby {};
 struct UnsubscribeLobby {};
 // How a table runs, apart from the variant's rules. Checked against the bounds below.
@@ -62,12 +72,22 @@ struct TableSettings {
   // When a disconnected player does not come back within reconnect_ms: `forfeit` ends the match,
   // lost by that player's side; `free_seat` frees the seat and pauses until someone takes it.
   enum class Abandon : std::uint8_t { forfeit, free_seat } abandon = Abandon::forfeit;
+  // The bot that plays a seat whose player is away or disconnected, or whose time ran out.
+  BotLevel bot_level = BotLevel::rules;
+};
+// Bots seated when a table is made: `seats` (every seat but the lowest when empty) get a bot of
+// `level`, and the creator sits in the lowest seat left.
+struct BotFill {
+  static constexpr std::size_t kMaxSeats = 8;
+  BotLevel level = BotLevel::rules;
+  std::vector<int> seats{};
 };
 struct CreateTable {
   std::string variant;
   Options options;
   bool is_private = false;
   TableSettings settings;
+  std::optional<BotFill> bots{};
 };
 // Where to sit or watch: a table id, or a private table's invite code.
 struct TableRef {
@@ -94,6 +114,17 @@ struct Act {
   std::string table_id;
   Action action;
 };
+// The owner seats a bot before the match starts (any free seat when `seat` is empty) ...
+struct AddBot {
+  std::string table_id;
+  std::optional<int> seat{};
+  BotLevel level = BotLevel::rules;
+};
+// ... or takes it away again.
+struct RemoveBot {
+  std::string table_id;
+  int seat = 0;
+};
 struct Ping {};
 // A line of chat to a table's members, or to the lobby's subscribers when `table_id` is empty.
 struct Chat {
@@ -119,7 +150,7 @@ struct GetReplay {
 
 using Request =
     std::variant<Hello, ListVariants, ListTables, SubscribeLobby, UnsubscribeLobby, CreateTable, Sit, Spectate, Stand,
-                 Leave, Act, Ping, Chat, GetProfile, GetLeaderboard, GetHistory, GetReplay>;
+                 Leave, Act, AddBot, RemoveBot, Ping, Chat, GetProfile, GetLeaderboard, GetHistory, GetReplay>;
 
 // The `type` string of a request.
 std::string_view type_of(const Request& r);

@@ -28,7 +28,8 @@ struct SeatInfo {
   std::optional<std::string> player_id;
   std::optional<std::string> name;
   bool connected = false;
-  bool away = false;  // the server has been playing for this seat after repeated timeouts
+  bool away = false;              // the server has been playing for this seat after repeated timeouts
+  std::optional<BotLevel> bot{};  // a server bot sits here (its player_id is bot_player_id(level))
 };
 
 struct TableSummary {
@@ -108,7 +109,8 @@ struct LastAction {
   Seat seat = kNoSeat;
   Action action;
   bool redacted = false;
-  bool by_server = false;  // played for the seat: a timeout, or its player away or disconnected
+  bool by_server = false;            // played for the seat: a timeout, or its player away or disconnected
+  std::optional<BotLevel> by_bot{};  // the bot that chose the action (a bot's seat, or by_server)
 };
 
 // The commitment to the deal in progress (docs/fair-dealing.md): published before a card of the
@@ -197,6 +199,7 @@ std::string serialize(const Event& e);
 
 // An action as the match log stores it: to_json(Action), plus `"by_server": true` when the
 // server played it, written straight to text like events (the same bytes as the tree's dump()).
-std::string action_text(const Action& a, bool by_server);
+// `by_bot`: `"by_bot": "<level>"` likewise, when a bot chose it.
+std::string action_text(const Action& a, bool by_server, std::optional<BotLevel> by_bot = std::nullopt);
 
 }  // namespace atout::protocol

@@ -40,9 +40,9 @@ class Journal {
   virtual void hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
                             const std::string& commitment, std::uint64_t first_seq) = 0;
   // An accepted action; `seq` is the table event it produced. `by_server`: played for the seat on
-  // a timeout or while its player was away or disconnected.
-  virtual void action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action,
-                      bool by_server) = 0;
+  // a timeout or while its player was away or disconnected. `by_bot`: the bot that chose it.
+  virtual void action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action, bool by_server,
+                      std::optional<protocol::BotLevel> by_bot) = 0;
   // The hand ended with the action of event `last_seq`.
   virtual void hand_ended(const std::string& match_id, const HandResult& result, std::uint64_t last_seq) = 0;
   // Another player took over `seat` in a running match.

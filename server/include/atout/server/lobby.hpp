@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "atout/protocol/messages.hpp"
+#include "atout/server/bot_pool.hpp"
 #include "atout/server/journal.hpp"
 #include "atout/server/limits.hpp"
 #include "atout/server/metrics.hpp"
@@ -89,6 +90,9 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
 
   // Tables created from now on count their actions there; call before the server runs.
   void use_metrics(std::shared_ptr<server::Metrics> m) { metrics_ = std::move(m); }
+  // Where its tables' bots think; call before the server runs. Without it, a bot's seat (and an
+  // absent player's) gets the server's fallback action.
+  void use_bots(std::shared_ptr<BotRunner> bots) { bots_ = std::move(bots); }
   // The bounds it holds players to; call before the server runs.
   void use_limits(LobbyLimits limits) { limits_ = limits; }
   // The clock its tables and its empty-table expiry run on (tests pass a fake one); call before
@@ -135,6 +139,7 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   std::unordered_map<std::string, std::uint64_t> by_invite_;
   std::unordered_map<std::uint64_t, std::weak_ptr<Peer>> subscribers_;
   std::shared_ptr<server::Metrics> metrics_;
+  std::shared_ptr<BotRunner> bots_;
   LobbyLimits limits_;
   std::shared_ptr<TableClock> clock_;
   std::unique_ptr<TableTimer> expiry_;

@@ -96,6 +96,12 @@ class Metrics {
   Counter closing_cuts;       // closed by the server, then cut for not finishing the close in time
   Counter http_rate_limited;  // HTTP /api/ reads answered 429 by the per-address read limit
   LatencyHistogram action_latency;
+  Gauge bot_queue_depth;  // bot decisions waiting for a worker
+
+  // A server bot of `level` decided an action in `took`.
+  void bot_decided(protocol::BotLevel level, std::chrono::nanoseconds took);
+  std::uint64_t bot_decisions(protocol::BotLevel level) const;
+  std::uint64_t bot_decision_count() const;  // observations of the decision-time histogram
 
   // An action accepted by a table, `started` when the table's `act` was called.
   void action_done(std::chrono::steady_clock::time_point started);
@@ -109,6 +115,8 @@ class Metrics {
  private:
   static constexpr std::size_t kMaxCodes = 64;
   std::array<prometheus::Counter*, kMaxCodes> errors_{};  // by ErrorCode; null past the last code
+  std::array<prometheus::Counter*, 3> bot_decisions_{};   // by BotLevel
+  prometheus::Histogram* bot_time_ = nullptr;
 };
 
 // The content type of the exposition format rendered above.

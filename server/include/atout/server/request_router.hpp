@@ -57,6 +57,8 @@ class RequestRouter {
   void handle(const protocol::Stand& r, const protocol::RequestId& id);
   void handle(const protocol::Leave& r, const protocol::RequestId& id);
   void handle(const protocol::Act& r, const protocol::RequestId& id);
+  void handle(const protocol::AddBot& r, const protocol::RequestId& id);
+  void handle(const protocol::RemoveBot& r, const protocol::RequestId& id);
   void handle(const protocol::Ping& r, const protocol::RequestId& id);
   void handle(const protocol::Chat& r, const protocol::RequestId& id);
   void handle(const protocol::GetProfile& r, const protocol::RequestId& id);

@@ -30,9 +30,11 @@ class SeatView {
   struct ActionLog {
     std::vector<std::uint64_t> seqs;
     std::vector<bool> by_server;
-    void add(std::uint64_t seq, bool server) {
+    std::vector<std::optional<protocol::BotLevel>> by_bot{};  // the bot that chose it
+    void add(std::uint64_t seq, bool server, std::optional<protocol::BotLevel> bot = std::nullopt) {
       seqs.push_back(seq);
       by_server.push_back(server);
+      by_bot.push_back(bot);
     }
   };
 

@@ -19,6 +19,9 @@ class Seating {
     std::optional<Member> holder;  // conn == 0: the holder disconnected and the seat is held
     int timeouts = 0;              // consecutive turn timeouts of the present player
     bool away = false;             // marked away after settings.away_after timeouts
+    // A server bot of this level sits here: its holder is the level's player (conn == 0), never
+    // held for anyone, never away.
+    std::optional<protocol::BotLevel> bot{};
   };
 
   Seating(std::size_t seats, std::optional<Member> owner);
@@ -40,10 +43,14 @@ class Seating {
   static bool connected(const std::optional<Member>& m) { return m && m->conn != 0; }
   // A seat is held for a player who disconnected and may come back.
   bool any_held() const;
+  // The seat is held for a disconnected player (not a bot's).
+  bool held(Seat s) const { return at(s).holder && at(s).holder->conn == 0 && !at(s).bot; }
 
   // `m` takes `seat` afresh: no timeouts, not away. A watcher who sits stops watching.
   void take(Seat seat, Member m);
   void vacate(Seat seat);
+  // A bot of `level` takes the free `seat`.
+  void seat_bot(Seat seat, protocol::BotLevel level);
   void watch(Member m);
   // True when `conn` was watching.
   bool unwatch(std::uint64_t conn);

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "atout/server/bot_pool.hpp"
 #include "atout/server/config.hpp"
 #include "atout/server/context.hpp"
 #include "atout/server/listener.hpp"
@@ -51,6 +52,7 @@ class Server {
   std::shared_ptr<store::Store> store_;
   net::io_context ioc_;
   std::shared_ptr<Context> ctx_;
+  std::shared_ptr<BotPool> bots_;  // where the tables' bots think
   std::shared_ptr<Listener> listener_;
   std::vector<std::thread> threads_;
   // Store work that must wait for the disk, kept off the I/O threads (reserving table numbers).

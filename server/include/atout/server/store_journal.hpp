@@ -22,7 +22,8 @@ class StoreJournal : public Journal {
   void match_started(const MatchOpened& m) override;
   void hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed, const std::string& commitment,
                     std::uint64_t first_seq) override;
-  void action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action, bool by_server) override;
+  void action(const std::string& match_id, std::uint64_t seq, Seat seat, const Action& action, bool by_server,
+              std::optional<protocol::BotLevel> by_bot) override;
   void hand_ended(const std::string& match_id, const HandResult& result, std::uint64_t last_seq) override;
   void seat_changed(const std::string& match_id, Seat seat, const std::string& player_id) override;
   void match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,

@@ -28,7 +28,8 @@ StoredTable read_table_json(const std::string& text);
 // logged action in order; or why the rows do not make one.
 struct DecodedRecord {
   std::optional<Record> record;
-  std::vector<bool> by_server;  // per action: the server played it for the seat
+  std::vector<bool> by_server;                              // per action: the server played it for the seat
+  std::vector<std::optional<protocol::BotLevel>> by_bot{};  // per action: the bot that chose it
   std::string error;
 };
 DecodedRecord decode_record(const store::MatchRow& m);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "atout/protocol/messages.hpp"
+#include "atout/server/bot_pool.hpp"
 #include "atout/server/journal.hpp"
 #include "atout/server/metrics.hpp"
 #include "atout/server/net.hpp"
@@ -45,6 +46,11 @@ struct TableInit {
   int hands_stored = 0;
   std::shared_ptr<server::Metrics> metrics;  // may be null: nothing is counted
   std::shared_ptr<TableClock> clock;         // null: the steady clock
+  // Where bots think. Null: a bot's seat, and an absent player's, get the server's cautious
+  // fallback action instead (still never on the caller's stack).
+  std::shared_ptr<BotRunner> bots{};
+  // Seats given to bots as the table is made (create_table's `bots`).
+  std::vector<std::pair<Seat, protocol::BotLevel>> seat_bots{};
 };
 
 class Table : public std::enable_shared_from_this<Table> {
@@ -68,6 +74,10 @@ class Table : public std::enable_shared_from_this<Table> {
   void leave(Member m, protocol::RequestId id);
   void act(Member m, Action action, protocol::RequestId id);
   void chat(Member m, std::string text, protocol::RequestId id);
+  // The owner seats a bot of `level` (in any free seat when `seat` is empty), or removes one,
+  // before the match starts.
+  void add_bot(Member m, std::optional<int> seat, protocol::BotLevel level, protocol::RequestId id);
+  void remove_bot(Member m, int seat, protocol::RequestId id);
   // The connection closed. A seat in a running match is held for its player (who may resume
   // with their token and sit again); everything else the connection had here is released.
   void detach(std::uint64_t conn);
@@ -96,6 +106,18 @@ class Table : public std::enable_shared_from_this<Table> {
               std::chrono::steady_clock::time_point started);
   void do_chat(const Member& m, const std::string& text, const protocol::RequestId& id);
   void do_detach(std::uint64_t conn);
+  void do_add_bot(const Member& m, std::optional<int> seat, protocol::BotLevel level, const protocol::RequestId& id);
+  void do_remove_bot(const Member& m, int seat, const protocol::RequestId& id);
+  // Refuses (and answers) a bot request from anyone but the owner of a table still waiting.
+  bool refuse_bot_request(const Member& m, const protocol::RequestId& id);
+
+  // Asks a bot of `level` for `seat`'s action at the current seq (once per seq); the answer comes
+  // back on the strand to on_bot_decision. `by_server`: the bot plays for an absent player.
+  void ask_bot(Seat seat, protocol::BotLevel level, bool by_server);
+  // Applies the bot's action if the turn it was asked for is still the current one; the server's
+  // fallback when the bot gave none (no worker room, or a failure).
+  void on_bot_decision(std::uint64_t seq, Seat seat, protocol::BotLevel level, bool by_server,
+                       std::optional<Action> chosen);
 
   // Every seat is filled: the match starts.
   void start_match();
@@ -126,8 +148,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // Commits to the deal that just began and tells the journal of it, unless the store has it.
   void begin_deal(const DealInfo& d);
   // After an accepted action (`step` says what it did): journal it, answer, and tell everyone.
+  // `by_bot`: the bot that chose the action.
   void after_action(Seat seat, const Action& action, const Step& step, bool by_server,
-                    const protocol::RequestId& ack = {});
+                    std::optional<protocol::BotLevel> by_bot, const protocol::RequestId& ack = {});
   // Tells members and the lobby that seats or status changed, then closes the table if nobody is
   // left to play or watch.
   void changed();
@@ -142,6 +165,8 @@ class Table : public std::enable_shared_from_this<Table> {
   std::weak_ptr<Lobby> lobby_;
   std::shared_ptr<server::Journal> journal_;
   std::shared_ptr<server::Metrics> metrics_;
+  std::shared_ptr<BotRunner> bots_;
+  std::optional<std::uint64_t> bot_asked_;  // the seq a bot decision is pending for
   Seating seating_;
   TableClocks clocks_;
   SeatView view_;
