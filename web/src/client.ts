@@ -1,7 +1,7 @@
 // The connection to the server and the store around the state: says hello (with the saved token),
 // takes back a held seat from the last event seen, reconnects after a drop, and keeps what a
 // reload needs (token, name, table, last seq, hand results) in localStorage.
-import type { Action, ServerMessage } from './protocol';
+import type { Action, BotLevel, ServerMessage } from './protocol';
 import { initial_state, new_table, reduce, type State, type TableState } from './state';
 
 export interface KeyValue {
@@ -15,6 +15,7 @@ interface SavedTable {
   seat: number | null;
   last_seq: number;
   invite?: string;
+  owner?: boolean;
   hands: TableState['hands'];
 }
 
@@ -39,6 +40,8 @@ export class Client {
   private retry_ms_ = 500;
   private pending_invite_?: string;
   private invite_tried_spectate_ = false;
+  // create_table requests with bots: the server seats their creator itself.
+  private seated_by_server_ = new Set<number | string>();
 
   constructor(
     private readonly open_socket: () => Socket,
@@ -48,7 +51,12 @@ export class Client {
   ) {
     const saved = this.saved_table();
     if (saved) {
-      this.state_.table = { ...new_table(saved.table_id, saved.seat, saved.invite), last_seq: saved.last_seq, hands: saved.hands };
+      this.state_.table = {
+        ...new_table(saved.table_id, saved.seat, saved.invite),
+        owner: saved.owner === true,
+        last_seq: saved.last_seq,
+        hands: saved.hands,
+      };
     }
   }
 
@@ -144,8 +152,13 @@ export class Client {
     }
     this.set(reduce(before, m, this.now()));
     if (m.type === 'welcome') this.after_welcome(m.token);
-    // The creator of a table takes the first free seat, as everyone does with sit.
-    if (m.type === 'table_created') this.sit(m.table.table_id);
+    // The creator of a table takes the first free seat, as everyone does with sit; with bots, the
+    // server has seated the creator already.
+    if (m.type === 'table_created') {
+      if (m.id !== undefined && this.seated_by_server_.delete(m.id)) return;
+      this.sit(m.table.table_id);
+    }
+    if (m.type === 'error' && m.id !== undefined) this.seated_by_server_.delete(m.id);
     if (m.type === 'error' && this.pending_invite_ && (m.code === 'table_full' || m.code === 'already_seated')) {
       const invite = this.pending_invite_;
       if (!this.invite_tried_spectate_) {
@@ -175,6 +188,22 @@ export class Client {
 
   create_table(variant: string, options: Record<string, unknown>, is_private: boolean) {
     this.send({ type: 'create_table', variant, options, private: is_private });
+  }
+
+  // A table with bots in every seat but one: the server sits the player there and the match starts.
+  play_computer(variant: string, options: Record<string, unknown>, level: BotLevel) {
+    const id = this.send({ type: 'create_table', variant, options, bots: { level } });
+    this.seated_by_server_.add(id);
+  }
+
+  add_bot(seat: number, level: BotLevel) {
+    const t = this.state_.table;
+    if (t) this.send({ type: 'add_bot', table_id: t.table_id, seat, level });
+  }
+
+  remove_bot(seat: number) {
+    const t = this.state_.table;
+    if (t) this.send({ type: 'remove_bot', table_id: t.table_id, seat });
   }
 
   sit(table_id: string, seat?: number) {
@@ -227,7 +256,14 @@ export class Client {
       this.storage.removeItem(kTable);
       return;
     }
-    const saved: SavedTable = { table_id: t.table_id, seat: t.seat, last_seq: t.last_seq, invite: t.invite, hands: t.hands };
+    const saved: SavedTable = {
+      table_id: t.table_id,
+      seat: t.seat,
+      last_seq: t.last_seq,
+      invite: t.invite,
+      owner: t.owner,
+      hands: t.hands,
+    };
     this.storage.setItem(kTable, JSON.stringify(saved));
   }
 }

@@ -3,6 +3,8 @@
 
 export type Seat = number;
 export type Card = string; // rank then suit: "JS", "TH"
+export type BotLevel = 'random' | 'rules' | 'sampling';
+export const kBotLevels: BotLevel[] = ['random', 'rules', 'sampling'];
 export type Trump = 'clubs' | 'diamonds' | 'hearts' | 'spades' | 'no_trumps' | 'all_trumps';
 
 export interface Action {
@@ -103,6 +105,7 @@ export interface SeatInfo {
   name: string | null;
   connected: boolean;
   away: boolean;
+  bot?: BotLevel; // a server bot of this level sits here
 }
 
 export interface TableSettings {
@@ -111,6 +114,7 @@ export interface TableSettings {
   away_after: number;
   rated: boolean;
   abandon: 'forfeit' | 'free_seat';
+  bot_level?: BotLevel;
 }
 
 export interface TableSummary {
@@ -163,7 +167,7 @@ export interface EventMessage {
   seq: number;
   kind: 'start' | 'action' | 'snapshot' | 'abandoned';
   observation: Observation;
-  last_action?: { seat: Seat; action: Action; redacted?: boolean; by_server?: boolean };
+  last_action?: { seat: Seat; action: Action; redacted?: boolean; by_server?: boolean; by_bot?: BotLevel };
   commitment?: { match_id: string; deal_number: number; hash: string };
   hand_result?: HandResult;
   match_result?: MatchResult;

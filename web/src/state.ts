@@ -15,6 +15,7 @@ export interface TableState {
   table_id: string;
   seat: number | null; // null: watching
   invite?: string;
+  owner: boolean; // this player made the table: before the match starts it seats and removes bots
   summary?: TableSummary;
   last_seq: number; // the latest event applied; 0 before the match starts
   event?: EventMessage; // the current view
@@ -46,7 +47,7 @@ export function initial_state(): State {
 }
 
 export function new_table(table_id: string, seat: number | null, invite?: string): TableState {
-  return { table_id, seat, invite, last_seq: 0, hands: [], chat: [], duplicates: 0, gaps: 0 };
+  return { table_id, seat, invite, owner: false, last_seq: 0, hands: [], chat: [], duplicates: 0, gaps: 0 };
 }
 
 function add_hand(hands: HandResult[], h: HandResult): HandResult[] {
@@ -110,7 +111,7 @@ export function reduce(s: State, m: ServerMessage, now: number): State {
       return { ...s, lobby };
     }
     case 'table_created':
-      return { ...s, table: { ...new_table(m.table.table_id, null, m.invite), summary: m.table } };
+      return { ...s, table: { ...new_table(m.table.table_id, null, m.invite), owner: true, summary: m.table } };
     case 'seated': {
       const keep = s.table && s.table.table_id === m.table_id;
       const base = keep && s.table ? s.table : new_table(m.table_id, m.seat);
@@ -154,4 +155,19 @@ export function playable(t: TableState | undefined, card: string): boolean {
 // The legal actions that are not card plays: the bidding, doubling, declaring and conceding forms.
 export function other_actions(t: TableState | undefined) {
   return (t?.event?.observation.legal ?? []).filter((a) => a.type !== 'play');
+}
+
+// What the table's owner may do at each seat before the match starts: seat a bot in a free seat,
+// or take out the bot sitting there. Nothing for anyone else, or once the match has started.
+export type SeatControl = 'add_bot' | 'remove_bot' | null;
+
+export function seat_controls(t: TableState | undefined): SeatControl[] {
+  const summary = t?.summary;
+  if (!t || !summary) return [];
+  const open = t.owner && summary.status === 'waiting' && t.event === undefined;
+  return summary.seats.map((s) => {
+    if (!open) return null;
+    if (s.bot !== undefined) return 'remove_bot';
+    return s.player_id === null ? 'add_bot' : null;
+  });
 }

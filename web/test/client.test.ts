@@ -141,4 +141,67 @@ describe('Client', () => {
     client.act({ type: 'play', card: 'JS' });
     expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'action', table_id: 't7', action: { type: 'play', card: 'JS' } });
   });
+
+  it('plays against the computer: one create_table with bots, and no sit of its own', () => {
+    const { client, sockets } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    client.play_computer('french', { target: 501 }, 'sampling');
+    const request = sockets[0].sent.at(-1)!;
+    expect(request).toMatchObject({ type: 'create_table', variant: 'french', options: { target: 501 }, bots: { level: 'sampling' } });
+    expect(request.private).toBeUndefined();
+    const sent = sockets[0].sent.length;
+    sockets[0].receive({ type: 'table_created', id: request.id, table: { table_id: 't8' } });
+    sockets[0].receive({ type: 'seated', table_id: 't8', seat: 0, resumed: false });
+    expect(sockets[0].sent).toHaveLength(sent); // the server seated the creator itself
+    expect(client.state.table).toMatchObject({ table_id: 't8', seat: 0, owner: true });
+
+    // A later plain table is sat in as usual: the bots request was answered once and forgotten.
+    client.create_table('french', {}, false);
+    const plain = sockets[0].sent.at(-1)!;
+    sockets[0].receive({ type: 'table_created', id: plain.id, table: { table_id: 't9' } });
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'sit', table_id: 't9' });
+  });
+
+  it('a refused play_computer leaves the next table to be sat in', () => {
+    const { client, sockets } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    client.play_computer('french', {}, 'rules');
+    const request = sockets[0].sent.at(-1)!;
+    sockets[0].receive({ type: 'error', id: request.id, code: 'too_many_tables', message: 'too many' });
+    expect(client.state.error?.code).toBe('too_many_tables');
+    expect(client.state.table).toBeUndefined();
+  });
+
+  it('adds and removes bots at its table, and keeps ownership across a reload', () => {
+    const first = setup();
+    first.client.start();
+    first.sockets[0].onopen?.({});
+    first.sockets[0].receive(welcome);
+    first.client.create_table('french', {}, false);
+    first.sockets[0].receive({ type: 'table_created', table: { table_id: 't3' } });
+    first.sockets[0].receive({ type: 'seated', table_id: 't3', seat: 0, resumed: false });
+    first.client.add_bot(2, 'random');
+    expect(first.sockets[0].sent.at(-1)).toMatchObject({ type: 'add_bot', table_id: 't3', seat: 2, level: 'random' });
+    first.client.remove_bot(2);
+    expect(first.sockets[0].sent.at(-1)).toMatchObject({ type: 'remove_bot', table_id: 't3', seat: 2 });
+    expect(first.sockets[0].sent.at(-1)?.level).toBeUndefined();
+
+    const again = setup(first.storage);
+    expect(again.client.state.table).toMatchObject({ table_id: 't3', owner: true });
+  });
+
+  it('sends no bot request without a table', () => {
+    const { client, sockets } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    const sent = sockets[0].sent.length;
+    client.add_bot(1, 'rules');
+    client.remove_bot(1);
+    expect(sockets[0].sent).toHaveLength(sent);
+  });
 });

@@ -38,6 +38,15 @@ describe('texts', () => {
     expect(e.action({ type: 'mystery' })).toBe('mystery');
   });
 
+  it('names bot levels and explains the bot errors', () => {
+    expect(new I18n('en').level('sampling')).toBe('sampling');
+    expect(new I18n('fr').level('random')).toBe('hasard');
+    expect(new I18n('en').level('future')).toBe('future');
+    expect(new I18n('en').error({ code: 'not_owner' })).toContain('creator');
+    expect(new I18n('fr').error({ code: 'match_started' })).toContain('commencé');
+    expect(new I18n('en').error({ code: 'unknown_bot_level', field: 'level' })).toContain('level');
+  });
+
   it('picks the saved language, else the browser one, else English', () => {
     expect(pick_lang('fr', 'en-GB')).toBe('fr');
     expect(pick_lang(null, 'fr-FR')).toBe('fr');

@@ -2,7 +2,7 @@
 // every field it reads is declared there.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { kReadFields } from '../src/protocol';
+import { kBotLevels, kReadFields } from '../src/protocol';
 
 const schema = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../protocol/schema/${name}.json`, import.meta.url), 'utf8'));
@@ -22,6 +22,14 @@ describe('protocol schema', () => {
       expect(Object.keys(defs.observation.properties)).toContain(f);
     for (const f of ['table_id', 'seats', 'status', 'variant', 'free_seats'])
       expect(Object.keys(defs.table_summary.properties)).toContain(f);
+    expect(Object.keys(defs.seat_info.properties)).toContain('bot');
+    expect(Object.keys(defs.table_settings.properties)).toContain('bot_level');
+    expect(Object.keys(schema('event').properties.last_action.properties)).toContain('by_bot');
+    expect(defs.bot_level.enum).toEqual(kBotLevels);
+    // The requests the client sends with bots.
+    expect(Object.keys(schema('create_table').properties.bots.properties)).toContain('level');
+    for (const f of ['table_id', 'seat', 'level']) expect(Object.keys(schema('add_bot').properties)).toContain(f);
+    for (const f of ['table_id', 'seat']) expect(Object.keys(schema('remove_bot').properties)).toContain(f);
     for (const f of ['card_points', 'last_trick', 'declarations', 'belote', 'capot_bonus', 'raw', 'score'])
       expect(Object.keys(defs.team_tally.properties)).toContain(f);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HandResult } from '../src/protocol';
-import { apply_event, initial_state, new_table, other_actions, playable, reduce } from '../src/state';
+import { apply_event, initial_state, new_table, other_actions, playable, reduce, seat_controls } from '../src/state';
 import { event, summary } from './fixtures';
 
 const hand_result = (deal_number: number): HandResult => ({
@@ -160,5 +160,46 @@ describe('legal actions', () => {
     expect(playable(t, 'AH')).toBe(false);
     expect(other_actions(t)).toEqual([{ type: 'announce', cards: ['KH', 'QH'] }]);
     expect(playable(undefined, 'JS')).toBe(false);
+  });
+});
+
+describe('seat_controls', () => {
+  const bot_seat = (seat: number) => ({ seat, player_id: 'bot:rules', name: 'bot:rules', connected: true, away: false, bot: 'rules' as const });
+  const person = (seat: number) => ({ seat, player_id: 'p1', name: 'ann', connected: true, away: false });
+  const free = (seat: number) => ({ seat, player_id: null, name: null, connected: false, away: false });
+  const seats = [person(0), bot_seat(1), free(2), free(3)];
+
+  it('offers the owner a bot for each free seat and removal of each bot, before the match', () => {
+    const created = reduce(initial_state(), { type: 'table_created', table: summary({ seats }) }, 0);
+    expect(created.table?.owner).toBe(true);
+    expect(seat_controls(created.table)).toEqual([null, 'remove_bot', 'add_bot', 'add_bot']);
+  });
+
+  it('offers nothing to a player who did not make the table', () => {
+    const t = { ...new_table('t1', 0), summary: summary({ seats }) };
+    expect(t.owner).toBe(false);
+    expect(seat_controls(t)).toEqual([null, null, null, null]);
+  });
+
+  it('offers nothing once the match has started, nor without a summary', () => {
+    const owned = { ...new_table('t1', 0), owner: true };
+    expect(seat_controls(owned)).toEqual([]);
+    expect(seat_controls(undefined)).toEqual([]);
+    const playing = { ...owned, summary: summary({ seats, status: 'playing' }) };
+    expect(seat_controls(playing)).toEqual([null, null, null, null]);
+    // The start event may come before the table_update that says "playing".
+    const started = apply_event({ ...owned, summary: summary({ seats }) }, event(1, { kind: 'start' }), 0);
+    expect(seat_controls(started)).toEqual([null, null, null, null]);
+  });
+
+  it('keeps ownership through a seat and a table update of the same table', () => {
+    let s = reduce(initial_state(), { type: 'table_created', table: summary({ seats }) }, 0);
+    s = reduce(s, { type: 'seated', table_id: 't1', seat: 0, resumed: false }, 0);
+    s = reduce(s, { type: 'table_update', table: summary({ seats: [person(0), free(1), free(2), free(3)] }) }, 0);
+    expect(s.table?.owner).toBe(true);
+    expect(seat_controls(s.table)).toEqual([null, 'add_bot', 'add_bot', 'add_bot']);
+    // Sitting at another table is not owning it.
+    s = reduce(s, { type: 'seated', table_id: 't2', seat: 1, resumed: false }, 0);
+    expect(s.table?.owner).toBe(false);
   });
 });

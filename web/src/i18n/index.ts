@@ -26,6 +26,12 @@ export class I18n {
     });
   }
 
+  // A computer player's level, by name.
+  level(level: string): string {
+    const key = `level_${level}` as TextKey;
+    return key in kTexts[this.lang] ? this.t(key) : level;
+  }
+
   trump(trump: string | undefined): string {
     return trump ? this.t(`trump_${trump}` as TextKey) : '';
   }

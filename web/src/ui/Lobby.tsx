@@ -1,7 +1,7 @@
 // The lobby: live public tables (subscribe_lobby), and a new table from the server's variants and
 // their options.
 import { useState } from 'preact/hooks';
-import type { OptionSpec, TableSummary, VariantInfo } from '../protocol';
+import { kBotLevels, type BotLevel, type OptionSpec, type TableSummary, type VariantInfo } from '../protocol';
 import type { State } from '../state';
 import { useEnv } from './context';
 
@@ -44,23 +44,30 @@ function OptionField({ spec, value, set }: { spec: OptionSpec; value: unknown; s
   );
 }
 
+const kDefaultVariant = 'french';
+
 function NewTable({ variants }: { variants: VariantInfo[] }) {
   const { client, i18n } = useEnv();
   const [variant_id, set_variant] = useState('');
   const [options, set_options] = useState<Record<string, unknown>>({});
   const [is_private, set_private] = useState(false);
-  const variant = variants.find((v) => v.id === variant_id) ?? variants[0];
+  const [level, set_level] = useState<BotLevel>('rules');
+  const variant =
+    variants.find((v) => v.id === variant_id) ?? variants.find((v) => v.id === kDefaultVariant) ?? variants[0];
   if (!variant) return null;
   const value = (spec: OptionSpec) => (spec.name in options ? options[spec.name] : spec.default);
+  const chosen_options = () => {
+    const chosen: Record<string, unknown> = {};
+    for (const spec of variant.options) if (spec.name in options) chosen[spec.name] = options[spec.name];
+    return chosen;
+  };
   return (
     <form
       class="new-table"
       aria-label={i18n.t('new_table')}
       onSubmit={(e) => {
         e.preventDefault();
-        const chosen: Record<string, unknown> = {};
-        for (const spec of variant.options) if (spec.name in options) chosen[spec.name] = options[spec.name];
-        client.create_table(variant.id, chosen, is_private);
+        client.create_table(variant.id, chosen_options(), is_private);
       }}
     >
       <h2>{i18n.t('new_table')}</h2>
@@ -90,10 +97,17 @@ function NewTable({ variants }: { variants: VariantInfo[] }) {
       </label>
       <div class="buttons">
         <button type="submit">{i18n.t('create')}</button>
-        {/* Computer players: one call to add here once create_table can fill seats with bots. */}
-        <button type="button" disabled title={i18n.t('play_computer_soon')}>
+        <button type="button" onClick={() => client.play_computer(variant.id, chosen_options(), level)}>
           {i18n.t('play_computer')}
         </button>
+        <label for="bot-level">
+          {i18n.t('bot_level')}{' '}
+          <select id="bot-level" value={level} onChange={(e) => set_level(e.currentTarget.value as BotLevel)}>
+            {kBotLevels.map((l) => (
+              <option value={l}>{i18n.level(l)}</option>
+            ))}
+          </select>
+        </label>
       </div>
     </form>
   );
@@ -113,7 +127,9 @@ function TableRow({ table }: { table: TableSummary }) {
               {i18n.t('sit', { seat: s.seat + 1 })}
             </button>
           ) : (
-            <span class="seat-name">{s.name}</span>
+            <span class="seat-name" data-bot={s.bot}>
+              {s.bot !== undefined ? i18n.t('bot_mark', { level: i18n.level(s.bot) }) : s.name}
+            </span>
           ),
         )}
         <button type="button" onClick={() => client.spectate(table.table_id)}>

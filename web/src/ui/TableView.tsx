@@ -2,8 +2,8 @@
 // with its legal cards, the actions the server offers, scores per deal, the turn timer and chat.
 import { useEffect, useState } from 'preact/hooks';
 import { card_label, is_red, sort_hand } from '../cards';
-import type { Card, HandResult, Trick } from '../protocol';
-import { other_actions, playable, type TableState } from '../state';
+import { kBotLevels, type BotLevel, type Card, type EventMessage, type HandResult, type Trick } from '../protocol';
+import { other_actions, playable, seat_controls, type TableState } from '../state';
 import { useEnv } from './context';
 
 // Where each seat sits on screen, seen from `me` (or from seat 0 when watching).
@@ -128,16 +128,39 @@ function Chat({ table }: { table: TableState }) {
   );
 }
 
+// The last action at the table, saying who chose it: a computer player, or the server for an
+// absent one.
+function LastAction({ ev, names }: { ev: EventMessage; names: (seat: number) => string }) {
+  const { i18n } = useEnv();
+  const last = ev.last_action;
+  if (!last) return null;
+  const what = last.redacted ? last.action.type : i18n.action(last.action);
+  return (
+    <p class="last-action" data-testid="last-action" data-by-bot={last.by_bot}>
+      {i18n.t('last_action')}: {names(last.seat)}: {what}
+      {last.by_bot !== undefined && ` ${i18n.t('by_bot', { level: i18n.level(last.by_bot) })}`}
+      {last.by_server && last.by_bot === undefined && ` ${i18n.t('by_server')}`}
+    </p>
+  );
+}
+
 export function TableView({ table }: { table: TableState }) {
   const { client, i18n } = useEnv();
   const [refusal, set_refusal] = useState('');
+  const [bot_level, set_bot_level] = useState<BotLevel>('rules');
+  const controls = seat_controls(table);
   const ev = table.event;
   const obs = ev?.observation;
   const summary = table.summary;
   const players = summary?.seats.length ?? obs?.hand_sizes.length ?? 4;
   const me = table.seat;
   const view_seat = me ?? 0;
-  const names = (seat: number) => summary?.seats[seat]?.name ?? i18n.t('seat', { seat: seat + 1 });
+  // A computer player is named by its level wherever a seat is named.
+  const names = (seat: number) => {
+    const info = summary?.seats[seat];
+    if (info?.bot !== undefined) return i18n.t('bot_mark', { level: i18n.level(info.bot) });
+    return info?.name ?? i18n.t('seat', { seat: seat + 1 });
+  };
   const trump = obs?.contract?.trump;
   const hand = sort_hand(obs?.hand ?? [], trump);
   const my_turn = obs !== undefined && me !== null && obs.current === me && obs.legal.length > 0;
@@ -168,6 +191,20 @@ export function TableView({ table }: { table: TableState }) {
         <button type="button" onClick={() => client.leave()}>
           {i18n.t('leave')}
         </button>
+        {controls.includes('add_bot') && (
+          <label for="add-bot-level">
+            {i18n.t('bot_level')}{' '}
+            <select
+              id="add-bot-level"
+              value={bot_level}
+              onChange={(e) => set_bot_level(e.currentTarget.value as BotLevel)}
+            >
+              {kBotLevels.map((l) => (
+                <option value={l}>{i18n.level(l)}</option>
+              ))}
+            </select>
+          </label>
+        )}
       </div>
 
       <div class="felt">
@@ -177,11 +214,22 @@ export function TableView({ table }: { table: TableState }) {
             <div
               class={`seat ${position(seat, view_seat, players)} ${obs?.current === seat ? 'current' : ''}`}
               data-testid={`seat-${seat}`}
+              data-bot={info?.bot}
               aria-current={obs?.current === seat ? 'true' : undefined}
             >
               <span class="name">
                 {names(seat)} {seat === me && `(${i18n.t('you')})`}
               </span>
+              {controls[seat] === 'add_bot' && (
+                <button type="button" onClick={() => client.add_bot(seat, bot_level)}>
+                  {i18n.t('add_bot')}
+                </button>
+              )}
+              {controls[seat] === 'remove_bot' && (
+                <button type="button" onClick={() => client.remove_bot(seat)}>
+                  {i18n.t('remove_bot')}
+                </button>
+              )}
               {info?.away && <span class="mark">{i18n.t('away')}</span>}
               {info && info.player_id !== null && !info.connected && <span class="mark">{i18n.t('disconnected')}</span>}
               {obs && <span class="count">🂠×{obs.hand_sizes[seat]}</span>}
@@ -216,6 +264,7 @@ export function TableView({ table }: { table: TableState }) {
           ))}
         </section>
       )}
+      {ev && <LastAction ev={ev} names={names} />}
       {table.last_trick && (
         <TrickView trick={table.last_trick} players={players} label={i18n.t('last_trick')} testid="last-trick" />
       )}
