@@ -10,7 +10,7 @@ export function App({ state }: { state: State }) {
     <div class="app">
       <header>
         <h1>{i18n.t('app_title')}</h1>
-        <span class="me" data-testid="me">
+        <span class="me" data-testid="me" data-player-id={state.player_id}>
           {state.name}
         </span>
         <label>

@@ -136,7 +136,7 @@ function LastAction({ ev, names }: { ev: EventMessage; names: (seat: number) => 
   if (!last) return null;
   const what = last.redacted ? last.action.type : i18n.action(last.action);
   return (
-    <p class="last-action" data-testid="last-action" data-by-bot={last.by_bot}>
+    <p class="last-action" data-testid="last-action" data-seat={last.seat} data-by-bot={last.by_bot}>
       {i18n.t('last_action')}: {names(last.seat)}: {what}
       {last.by_bot !== undefined && ` ${i18n.t('by_bot', { level: i18n.level(last.by_bot) })}`}
       {last.by_server && last.by_bot === undefined && ` ${i18n.t('by_server')}`}
