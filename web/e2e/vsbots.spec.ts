@@ -131,7 +131,8 @@ test("a table's owner adds and removes bots before the match; nobody else may", 
   // Another player may neither seat nor remove a bot there, and sees no such buttons.
   const other = await ScriptedPlayer.connect(server.port, 'eve');
   try {
-    expect(await other.request({ type: 'add_bot', table_id, seat: 1 })).toMatchObject({ type: 'error', code: 'not_owner' });
+    const refused = await other.request({ type: 'add_bot', table_id, seat: 1 });
+    expect(refused).toMatchObject({ type: 'error', code: 'not_owner' });
     expect(await other.request({ type: 'sit', table_id, seat: 1 })).toMatchObject({ type: 'seated' });
     await expect(page.getByTestId('seat-1')).toContainText('eve');
     await expect(page.getByTestId('seat-1').getByRole('button')).toHaveCount(0);

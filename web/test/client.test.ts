@@ -149,7 +149,12 @@ describe('Client', () => {
     sockets[0].receive(welcome);
     client.play_computer('french', { target: 501 }, 'sampling');
     const request = sockets[0].sent.at(-1)!;
-    expect(request).toMatchObject({ type: 'create_table', variant: 'french', options: { target: 501 }, bots: { level: 'sampling' } });
+    expect(request).toMatchObject({
+      type: 'create_table',
+      variant: 'french',
+      options: { target: 501 },
+      bots: { level: 'sampling' },
+    });
     expect(request.private).toBeUndefined();
     const sent = sockets[0].sent.length;
     sockets[0].receive({ type: 'table_created', id: request.id, table: { table_id: 't8' } });

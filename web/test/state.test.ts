@@ -164,7 +164,14 @@ describe('legal actions', () => {
 });
 
 describe('seat_controls', () => {
-  const bot_seat = (seat: number) => ({ seat, player_id: 'bot:rules', name: 'bot:rules', connected: true, away: false, bot: 'rules' as const });
+  const bot_seat = (seat: number) => ({
+    seat,
+    player_id: 'bot:rules',
+    name: 'bot:rules',
+    connected: true,
+    away: false,
+    bot: 'rules' as const,
+  });
   const person = (seat: number) => ({ seat, player_id: 'p1', name: 'ann', connected: true, away: false });
   const free = (seat: number) => ({ seat, player_id: null, name: null, connected: false, away: false });
   const seats = [person(0), bot_seat(1), free(2), free(3)];
