@@ -130,6 +130,9 @@ export const en = {
   'err.match_not_finished': 'This match is still being played.',
   'err.too_many_tables': 'You already have too many tables waiting for players.',
   'err.too_fast': 'Too many requests; wait a moment.',
+  'err.not_owner': 'Only the owner of the table can do that.',
+  'err.match_started': 'The match has already started.',
+  'err.unknown_bot_level': 'The server does not have this computer player level.',
   'err.unknown': 'Something went wrong ({code}).',
 };
 

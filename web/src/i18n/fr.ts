@@ -132,5 +132,8 @@ export const fr: Texts = {
   'err.match_not_finished': 'Cette partie est encore en cours.',
   'err.too_many_tables': 'Vous avez déjà trop de tables en attente de joueurs.',
   'err.too_fast': 'Trop de demandes ; attendez un instant.',
+  'err.not_owner': 'Seul le propriétaire de la table peut faire cela.',
+  'err.match_started': 'La partie a déjà commencé.',
+  'err.unknown_bot_level': "Le serveur n'a pas ce niveau de joueur ordinateur.",
   'err.unknown': 'Un problème est survenu ({code}).',
 };
