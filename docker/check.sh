@@ -13,8 +13,9 @@
 #   - checks its filesystem: no compiler, no headers (/usr/include), no test framework (gtest,
 #     gmock, benchmark), no database baked into /data, and /data writable by the image's user;
 #   - runs atout-server from it, as that user, on its /data; runs the image's health check
-#     against it; checks that it logs JSON lines; plays a duel match with two Python bots (examples/python-bot); stops the server
-#     with SIGTERM and checks that it drained and exited 0;
+#     against it; checks that it serves the web client; checks that it logs JSON lines; plays a
+#     duel match with two Python bots (examples/python-bot); stops the server with SIGTERM and
+#     checks that it drained and exited 0;
 #   - starts it again on the same /data, finds the match in the players' histories (/api) and its
 #     replay, checks the replay with `atout replay`, and takes a backup with `atout backup`;
 #   - prints the image's size, the build's seconds and its own.
@@ -166,7 +167,7 @@ ctr="$(podman create "$tag")"
 mnt="$(podman mount "$ctr")"
 
 bad=()
-for tool in gcc g++ cc c++ cpp clang clang++ ld as make cmake ninja; do
+for tool in gcc g++ cc c++ cpp clang clang++ ld as make cmake ninja node npm chromium; do
   for d in usr/bin usr/local/bin; do
     if [ -e "$mnt/$d/$tool" ]; then bad+=("/$d/$tool"); fi
   done
@@ -180,13 +181,13 @@ while IFS= read -r f; do bad+=("${f#"$mnt"}"); done < <(
 while IFS= read -r p; do bad+=("package $p"); done < <(
   chroot "$mnt" dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' |
     awk '$1 == "ii" {print $2}' |
-    grep -E -- '(-dev$|^gcc|^g\+\+|^cpp|^clang|^binutils|^googletest|^libgtest|^libgmock|^libbenchmark|^cmake|^ninja)' |
+    grep -E -- '(-dev$|^gcc|^g\+\+|^cpp|^clang|^binutils|^googletest|^libgtest|^libgmock|^libbenchmark|^cmake|^ninja|^nodejs|^npm|^chromium)' |
     grep -v -- '^gcc-[0-9]*-base$' || true)
 if [ ${#bad[@]} -gt 0 ]; then
   printf '   %s\n' "${bad[@]}" >&2
   fail "the image holds build or test tools (listed above)"
 fi
-say "image filesystem: no compiler, no headers, no test framework: ok"
+say "image filesystem: no compiler, no headers, no test framework, no Node.js or browser: ok"
 
 [ -z "$(ls -A "$mnt/data")" ] || fail "the image's /data is not empty: $(ls -A "$mnt/data")"
 uid="$(chroot "$mnt" id -u "$user")"
@@ -262,6 +263,21 @@ start_server "$work/server1.log"
 say "atout-server runs from the image as $user on port $port"
 health_check
 say "health check: ok"
+
+# The web client: the page at / and at a client route, with its security policy, and its script.
+/usr/bin/python3 - "http://127.0.0.1:$port" <<'EOF' || fail "the image does not serve the web client"
+import re, sys, urllib.request
+base = sys.argv[1]
+for path in ("/", "/leaderboard"):
+    r = urllib.request.urlopen(base + path, timeout=30)
+    page = r.read().decode()
+    assert '<div id="app">' in page, path + ": not the client's page"
+    assert "script-src 'self'" in r.headers.get("Content-Security-Policy", ""), path + ": no CSP"
+script = re.search(r'src="(/assets/[^"]+\.js)"', page)
+assert script, "the page names no script"
+assert urllib.request.urlopen(base + script.group(1), timeout=30).status == 200
+EOF
+say "web client: / and /leaderboard serve the page with its security policy, and its script loads"
 
 bot="$root/examples/python-bot/bot.py"
 url="ws://127.0.0.1:$port/ws"

@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 const api = `127.0.0.1:${process.env.ATOUT_DEV_PORT ?? '8080'}`;
 
 export default defineConfig({
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -2,10 +2,11 @@
 // watches; the person reloads mid-hand. The final score shown must be the one the server stored.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AtoutServer, ScriptedPlayer } from './support';
 
-const kShots = resolve(import.meta.dirname, '..', '..', 'build', 'web-screenshots');
+const kShots = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'web-screenshots');
 
 let server: AtoutServer;
 const players: ScriptedPlayer[] = [];

@@ -3,10 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 
-const kRoot = resolve(import.meta.dirname, '..', '..');
+// import.meta.dirname would need Node 20.11; the client supports Node 18.20 (Debian 12's).
+const kRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function free_port(): Promise<number> {
   return new Promise((ok, fail) => {
