@@ -102,7 +102,13 @@ revision="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
 say "building $tag from $root (${jobs} compile job(s))"
 build_start=$SECONDS
 iidfile="$(mktemp /tmp/atout-check-iid.XXXXXX)"
-podman build --isolation chroot --format docker --pull=never --layers --iidfile "$iidfile" \
+# A host behind an HTTPS-inspecting proxy (NODE_EXTRA_CA_CERTS set) lends its CA bundle to the web
+# client's npm install, read-only, for the build only.
+ca=()
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+  ca=(--volume "$NODE_EXTRA_CA_CERTS:/run/atout-build-ca.crt:ro" --build-arg NODE_EXTRA_CA_CERTS=/run/atout-build-ca.crt)
+fi
+podman build --isolation chroot --format docker --pull=never --layers --iidfile "$iidfile" "${ca[@]}" \
   --build-arg ATOUT_BUILD_JOBS="$jobs" --build-arg ATOUT_REVISION="$revision" \
   -f "$root/docker/Dockerfile" -t "$tag" "$root"
 build_seconds=$((SECONDS - build_start))
