@@ -39,3 +39,23 @@ export function is_red(card: Card): boolean {
   const s = suit_of(card);
   return s === 'H' || s === 'D';
 }
+
+// The seat that wins a complete trick: the highest trump if one was played, else the highest card
+// of the suit led. Under all trumps every suit ranks as trumps; under no trumps (or an unknown
+// trump) the plain order holds.
+export function trick_winner(cards: Card[], leader: number, players: number, trump?: Trump): number {
+  if (cards.length === 0) return leader;
+  const led = suit_of(cards[0]);
+  const trump_suit = trump ? kSuitOfTrump[trump] : undefined;
+  const strength = (c: Card): number => {
+    const s = suit_of(c);
+    if (trump_suit !== undefined && s === trump_suit) return 100 - kTrumpOrder.indexOf(rank_of(c));
+    if (s !== led) return -1;
+    return (trump === 'all_trumps' ? 50 - kTrumpOrder.indexOf(rank_of(c)) : 50 - kPlainOrder.indexOf(rank_of(c)));
+  };
+  let best = 0;
+  cards.forEach((c, i) => {
+    if (strength(c) > strength(cards[best])) best = i;
+  });
+  return (leader + best) % players;
+}

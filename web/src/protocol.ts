@@ -216,7 +216,10 @@ export type ServerMessage =
 // checks that every one of them is declared.
 export const kReadFields: Record<string, string[]> = {
   welcome: ['player_id', 'name', 'token', 'resumed', 'seats'],
-  event: ['table_id', 'seq', 'kind', 'observation', 'last_action', 'hand_result', 'match_result', 'turn_ms_left', 'replayed'],
+  event: [
+    'table_id', 'seq', 'kind', 'observation', 'last_action', 'commitment', 'hand_result', 'match_result', 'turn_ms_left',
+    'replayed',
+  ],
   error: ['code', 'message', 'field', 'reason', 'table_id'],
   chat_message: ['table_id', 'player_id', 'name', 'seat', 'text'],
   variants: ['variants'],

@@ -1,4 +1,5 @@
 // The client's state and how each server message changes it: pure functions, no sockets, no DOM.
+import { trick_winner } from './cards';
 import type {
   ChatMessage,
   ErrorMessage,
@@ -20,6 +21,8 @@ export interface TableState {
   last_seq: number; // the latest event applied; 0 before the match starts
   event?: EventMessage; // the current view
   last_trick?: Trick; // the last completed trick of the deal, or of the deal that just ended
+  last_trick_winner?: number; // the seat that won it
+  match_id?: string; // from the deal commitments: the match's replay once it has ended
   hands: HandResult[]; // every hand result seen, by deal
   match_result?: MatchResult;
   turn_deadline?: number; // local clock (ms) when the seat to act runs out of time
@@ -64,15 +67,25 @@ export function apply_event(t: TableState, ev: EventMessage, now: number): Table
   }
   const gap = !snapshot && t.event !== undefined && ev.seq !== t.last_seq + 1 && ev.seq > t.last_seq;
   const obs = ev.observation;
+  const players = obs.hand_sizes.length;
   let last_trick = t.last_trick;
+  let last_trick_winner = t.last_trick_winner;
   if (obs.tricks && obs.tricks.length > 0) {
     last_trick = obs.tricks[obs.tricks.length - 1];
+    // The winner of a trick leads the next one.
+    last_trick_winner =
+      obs.phase === 'playing' && obs.trick
+        ? obs.trick.leader
+        : trick_winner(last_trick.cards, last_trick.leader, players, obs.contract?.trump);
   } else if (ev.hand_result && ev.last_action?.action.type === 'play' && t.event?.observation.trick) {
     // The deal ended with this card: its trick is the previous one plus the card.
     const prev = t.event.observation.trick;
     last_trick = { leader: prev.leader, cards: [...prev.cards, ev.last_action.action.card ?? ''] };
+    const trump = ev.hand_result.contract?.trump ?? t.event.observation.contract?.trump;
+    last_trick_winner = trick_winner(last_trick.cards, last_trick.leader, players, trump);
   } else if (obs.phase === 'bidding') {
     last_trick = ev.hand_result ? last_trick : undefined;
+    last_trick_winner = ev.hand_result ? last_trick_winner : undefined;
   }
   let hands = t.hands;
   if (ev.hand_result) hands = add_hand(hands, ev.hand_result);
@@ -84,6 +97,8 @@ export function apply_event(t: TableState, ev: EventMessage, now: number): Table
     last_seq: ev.seq,
     event: ev,
     last_trick,
+    last_trick_winner: last_trick ? last_trick_winner : undefined,
+    match_id: ev.commitment?.match_id ?? t.match_id,
     hands,
     match_result: ev.match_result ?? t.match_result,
     turn_deadline: ev.turn_ms_left !== undefined ? now + ev.turn_ms_left : undefined,

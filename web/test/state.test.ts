@@ -79,7 +79,9 @@ describe('apply_event', () => {
     let t = new_table('t1', 1);
     t = apply_event(t, event(1, {}, { tricks: [{ leader: 0, cards: ['AS', 'KS', 'QS', 'JS'] }] }), 0);
     expect(t.last_trick?.cards).toEqual(['AS', 'KS', 'QS', 'JS']);
-    t = apply_event(t, event(2, {}, { trick: { leader: 2, cards: ['7H', '8H', '9H'] }, tricks: [] }), 0);
+    expect(t.last_trick_winner).toBe(0); // the fixture's current trick is led by seat 0
+    const contract = { taker: 1, trump: 'clubs' as const, multiplier: 1 };
+    t = apply_event(t, event(2, {}, { trick: { leader: 2, cards: ['7H', '8H', '9H'] }, tricks: [], contract }), 0);
     t = apply_event(
       t,
       event(
@@ -90,8 +92,26 @@ describe('apply_event', () => {
       0,
     );
     expect(t.last_trick).toEqual({ leader: 2, cards: ['7H', '8H', '9H', 'TH'] });
+    expect(t.last_trick_winner).toBe(1); // the ten of hearts, played by seat 1, with clubs trumps
     t = apply_event(t, event(4, {}, { phase: 'bidding', trick: undefined, tricks: undefined }), 0);
     expect(t.last_trick).toBeUndefined();
+    expect(t.last_trick_winner).toBeUndefined();
+  });
+
+  it('names the winner of the last trick by who leads the next, and keeps the match id', () => {
+    let t = new_table('t1', 1);
+    t = apply_event(
+      t,
+      event(
+        1,
+        { commitment: { match_id: 'm1', deal_number: 0, hash: 'ab' } },
+        { tricks: [{ leader: 0, cards: ['7S', '8S', '9S', 'AS'] }], trick: { leader: 3, cards: [] } },
+      ),
+      0,
+    );
+    expect(t.last_trick_winner).toBe(3);
+    t = apply_event(t, event(2), 0);
+    expect(t.match_id).toBe('m1');
   });
 
   it('a snapshot without a seat (after stand) makes the table a watched one', () => {

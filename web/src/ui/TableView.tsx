@@ -13,7 +13,7 @@ function position(seat: number, me: number, players: number): string {
   return ['bottom', 'left', 'top', 'right'][rel];
 }
 
-function CardFace({ card }: { card: Card }) {
+export function CardFace({ card }: { card: Card }) {
   const { i18n } = useEnv();
   return (
     <span class={`card ${is_red(card) ? 'red' : 'black'}`} role="img" aria-label={i18n.card(card)} data-card={card}>
@@ -22,15 +22,39 @@ function CardFace({ card }: { card: Card }) {
   );
 }
 
-function TrickView({ trick, players, label, testid }: { trick: Trick; players: number; label: string; testid: string }) {
+// A trick, each card with the seat that played it, and for a complete trick the seat that won it.
+export function TrickView({
+  trick,
+  players,
+  names,
+  label,
+  testid,
+  winner,
+}: {
+  trick: Trick;
+  players: number;
+  names: (seat: number) => string;
+  label: string;
+  testid: string;
+  winner?: number;
+}) {
+  const { i18n } = useEnv();
   return (
-    <div class="trick" aria-label={label} data-testid={testid}>
-      {testid === 'last-trick' && <span class="caption">{label}:</span>}
-      {trick.cards.map((c, i) => (
-        <span class="played" data-seat={(trick.leader + i) % players}>
-          <CardFace card={c} />
+    <div class="trick" aria-label={label} data-testid={testid} data-winner={winner}>
+      {trick.cards.map((c, i) => {
+        const seat = (trick.leader + i) % players;
+        return (
+          <span class={`played ${seat === winner ? 'won' : ''}`} data-seat={seat}>
+            <CardFace card={c} />
+            <span class="by">{names(seat)}</span>
+          </span>
+        );
+      })}
+      {winner !== undefined && (
+        <span class="winner" data-testid={`${testid}-winner`}>
+          {i18n.t('won_by', { name: names(winner) })}
         </span>
-      ))}
+      )}
     </div>
   );
 }
@@ -251,7 +275,9 @@ export function TableView({ table }: { table: TableState }) {
               {obs.contract.multiplier > 1 && ` ×${obs.contract.multiplier}`}
             </div>
           )}
-          {obs?.trick && <TrickView trick={obs.trick} players={players} label={i18n.t('trick')} testid="trick" />}
+          {obs?.trick && (
+            <TrickView trick={obs.trick} players={players} names={names} label={i18n.t('trick')} testid="trick" />
+          )}
         </div>
       </div>
 
@@ -266,7 +292,17 @@ export function TableView({ table }: { table: TableState }) {
       )}
       {ev && <LastAction ev={ev} names={names} />}
       {table.last_trick && (
-        <TrickView trick={table.last_trick} players={players} label={i18n.t('last_trick')} testid="last-trick" />
+        <details class="last-trick">
+          <summary>{i18n.t('show_last_trick')}</summary>
+          <TrickView
+            trick={table.last_trick}
+            players={players}
+            names={names}
+            label={i18n.t('last_trick')}
+            testid="last-trick"
+            winner={table.last_trick_winner}
+          />
+        </details>
       )}
 
       {result && (
@@ -283,6 +319,13 @@ export function TableView({ table }: { table: TableState }) {
             </span>
           </p>
           {result.abandoned && <p>{i18n.t('abandoned', { seat: (result.abandoned_by ?? 0) + 1 })}</p>}
+          {table.match_id && (
+            <p>
+              <a href={`/replay/${table.match_id}`} data-testid="replay-link">
+                {i18n.t('watch_replay')}
+              </a>
+            </p>
+          )}
         </section>
       )}
 
