@@ -95,6 +95,7 @@ class External extends AtoutServer {
 // takes (or bids) when it can, so that deals are played, else the first action offered.
 export class ScriptedPlayer {
   player_id = '';
+  match_result: any = undefined; // the match_result of the last match this player saw end
   private ws!: WebSocket;
   private next_id = 1;
   private waiting = new Map<number, (m: any) => void>();
@@ -128,6 +129,7 @@ export class ScriptedPlayer {
       return;
     }
     if (m.type !== 'event') return;
+    if (m.match_result) this.match_result = m.match_result;
     const legal: any[] = m.observation.legal ?? [];
     if (legal.length === 0) return;
     const choice =

@@ -3,13 +3,15 @@ import { render } from 'preact';
 import { useState } from 'preact/hooks';
 import { Client, type Socket } from './client';
 import { I18n, pick_lang, type Lang } from './i18n';
+import { parse_route } from './route';
 import { App } from './ui/App';
 import { EnvContext, useClientState } from './ui/context';
 import './style.css';
 
 const ws_url = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
 const client = new Client(() => new WebSocket(ws_url) as unknown as Socket, window.localStorage);
-const invite = /^\/t\/([0-9a-fA-F]+)$/.exec(location.pathname)?.[1];
+const route = parse_route(location.pathname, location.search);
+const invite = route.kind === 'home' ? route.invite : undefined;
 // A name for a newcomer, kept afterwards.
 if (!client.name) client.set_name(`guest-${Math.floor(Math.random() * 9000 + 1000)}`);
 
@@ -24,7 +26,7 @@ function Root() {
   };
   return (
     <EnvContext.Provider value={{ client, i18n, set_lang: choose }}>
-      <App state={state} />
+      <App state={state} route={route} />
     </EnvContext.Provider>
   );
 }

@@ -212,6 +212,87 @@ export type ServerMessage =
   | { type: 'lobby_remove'; table_id: string }
   | { type: 'goodbye'; reason: 'replaced' | 'shutdown'; message: string };
 
+// The reads of the HTTP API (/api/...): the same JSON as the WebSocket replies of these names.
+
+export interface ReplaySeat {
+  seat: Seat;
+  team: number;
+  player_id: string;
+  name: string;
+}
+
+// An ended match: an atout-record/1 record (its actions, each with its seat) and how it ended.
+export interface Replay {
+  variant: string;
+  options: Record<string, boolean | number | string>;
+  dealer: Seat;
+  actions: SeatedAction[];
+  match_id: string;
+  table_id: string;
+  seats: ReplaySeat[];
+  deals: { deal_number: number; dealer: Seat; commitment: string; seed: string }[];
+  rated: boolean;
+  started_at: number;
+  ended_at: number;
+  end_reason: 'finished' | 'abandoned' | 'aborted';
+  match_score: [number, number] | null;
+  winner: number | null;
+  bot_actions: { action: number; by_bot: BotLevel }[];
+}
+
+export interface Rating {
+  ladder: string;
+  mu: number;
+  sigma: number;
+  ordinal: number;
+  matches: number;
+}
+
+export interface Profile {
+  player_id: string;
+  name: string;
+  created_at: number;
+  last_seen: number;
+  ratings: Rating[];
+}
+
+export interface HistoryEntry {
+  match_id: string;
+  variant: string;
+  seat: Seat;
+  team: number;
+  started_at: number;
+  ended_at: number | null;
+  end_reason: 'finished' | 'abandoned' | 'aborted' | null;
+  match_score: [number, number] | null;
+  winner: number | null;
+}
+
+export interface History {
+  player_id: string;
+  offset: number;
+  limit: number;
+  matches: HistoryEntry[];
+}
+
+export interface LeaderboardEntry {
+  rank: number;
+  player_id: string;
+  name: string;
+  mu: number;
+  sigma: number;
+  ordinal: number;
+  matches: number;
+}
+
+export interface Leaderboard {
+  ladder: string;
+  offset: number;
+  limit: number;
+  total: number;
+  entries: LeaderboardEntry[];
+}
+
 // The server message types the client handles, and the fields it reads of each: the schema test
 // checks that every one of them is declared.
 export const kReadFields: Record<string, string[]> = {
@@ -233,4 +314,12 @@ export const kReadFields: Record<string, string[]> = {
   lobby_update: ['table'],
   lobby_remove: ['table_id'],
   goodbye: ['reason', 'message'],
+  // Read over HTTP.
+  replay: [
+    'variant', 'options', 'dealer', 'actions', 'match_id', 'table_id', 'seats', 'deals', 'rated', 'started_at',
+    'ended_at', 'end_reason', 'match_score', 'winner', 'bot_actions',
+  ],
+  profile: ['player_id', 'name', 'created_at', 'last_seen', 'ratings'],
+  history: ['player_id', 'offset', 'limit', 'matches'],
+  leaderboard: ['ladder', 'offset', 'limit', 'total', 'entries'],
 };

@@ -1,10 +1,28 @@
-// The page: header, error and connection banners, then the lobby or the table.
+// The page: header, error and connection banners, then the lobby or the table, or the page the
+// path names (a replay, a player, the leaderboard).
+import type { Route } from '../route';
 import type { State } from '../state';
 import { Lobby } from './Lobby';
+import { LeaderboardPage } from './LeaderboardView';
+import { PlayerPage } from './PlayerView';
+import { ReplayPage } from './ReplayView';
 import { TableView } from './TableView';
 import { useEnv } from './context';
 
-export function App({ state }: { state: State }) {
+function Page({ state, route }: { state: State; route: Route }) {
+  switch (route.kind) {
+    case 'replay':
+      return <ReplayPage match_id={route.match_id} />;
+    case 'player':
+      return <PlayerPage player_id={route.player_id} />;
+    case 'leaderboard':
+      return <LeaderboardPage variants={state.variants} initial={route.variant} />;
+    default:
+      return state.table ? <TableView table={state.table} /> : <Lobby state={state} />;
+  }
+}
+
+export function App({ state, route }: { state: State; route: Route }) {
   const { client, i18n, set_lang } = useEnv();
   return (
     <div class="app">
@@ -32,7 +50,9 @@ export function App({ state }: { state: State }) {
           </button>
         </div>
       )}
-      <main>{state.table ? <TableView table={state.table} /> : <Lobby state={state} />}</main>
+      <main>
+        <Page state={state} route={route} />
+      </main>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // their options.
 import { useState } from 'preact/hooks';
 import { kBotLevels, type BotLevel, type OptionSpec, type TableSummary, type VariantInfo } from '../protocol';
+import { leaderboard_href, player_href } from '../route';
 import type { State } from '../state';
 import { useEnv } from './context';
 
@@ -145,6 +146,16 @@ export function Lobby({ state }: { state: State }) {
   const tables = Object.values(state.lobby);
   return (
     <div class="lobby">
+      <nav class="links" aria-label={i18n.t('links')}>
+        <a href={leaderboard_href()} data-testid="leaderboard-link">
+          {i18n.t('leaderboard')}
+        </a>
+        {state.player_id && (
+          <a href={player_href(state.player_id)} data-testid="my-page-link">
+            {i18n.t('my_page')}
+          </a>
+        )}
+      </nav>
       <NewTable variants={state.variants} />
       <section aria-label={i18n.t('tables')}>
         <h2>{i18n.t('tables')}</h2>

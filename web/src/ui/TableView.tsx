@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { card_label, is_red, sort_hand } from '../cards';
 import { kBotLevels, type BotLevel, type Card, type EventMessage, type HandResult, type Trick } from '../protocol';
+import { replay_href } from '../route';
 import { other_actions, playable, seat_controls, type TableState } from '../state';
 import { useEnv } from './context';
 
@@ -321,7 +322,7 @@ export function TableView({ table }: { table: TableState }) {
           {result.abandoned && <p>{i18n.t('abandoned', { seat: (result.abandoned_by ?? 0) + 1 })}</p>}
           {table.match_id && (
             <p>
-              <a href={`/replay/${table.match_id}`} data-testid="replay-link">
+              <a href={replay_href(table.match_id)} data-testid="replay-link">
                 {i18n.t('watch_replay')}
               </a>
             </p>

@@ -25,3 +25,19 @@ export function useClientState(client: Client): State {
   useEffect(() => client.subscribe(() => set_state(client.state)), [client]);
   return state;
 }
+
+// A read of the HTTP API, done again when `key` changes: its data, or the error code.
+export function useApi<T>(key: string, read: () => Promise<T>): { data?: T; error?: string } {
+  const [result, set_result] = useState<{ key: string; data?: T; error?: string }>({ key: '' });
+  useEffect(() => {
+    let live = true;
+    read().then(
+      (data) => live && set_result({ key, data }),
+      (e: unknown) => live && set_result({ key, error: (e as { code?: string }).code ?? 'unknown' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return result.key === key ? result : {};
+}

@@ -1,0 +1,111 @@
+// A short match played over WebSocket against the server's bots, then its pages: the replay,
+// stepped to the end, ends on the score the server stored; the player's page lists the match and
+// links to that replay; the leaderboard lists the player and links to that page.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { AtoutServer, ScriptedPlayer } from './support';
+
+const kShots = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'web-screenshots');
+let server: AtoutServer;
+
+test.beforeAll(async () => {
+  server = await AtoutServer.start();
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test('a finished match: its replay, its player, the leaderboard', async ({ page }) => {
+  const page_errors: string[] = [];
+  page.on('pageerror', (e) => page_errors.push(String(e)));
+  const { variants } = await server.api('/api/variants');
+  const target_spec = variants
+    .find((v: { id: string }) => v.id === 'french')
+    .options.find((o: { name: string }) => o.name === 'target');
+  const target = target_spec.allowed ? Math.min(...target_spec.allowed) : target_spec.min;
+
+  const ann = await ScriptedPlayer.connect(server.port, 'ann');
+  let history: any;
+  try {
+    const created = await ann.request({
+      type: 'create_table',
+      variant: 'french',
+      options: { target },
+      bots: { level: 'random' },
+    });
+    expect(created.type).toBe('table_created');
+    await expect
+      .poll(async () => (history = await server.api(`/api/players/${ann.player_id}/matches`)).matches[0]?.ended_at ?? null, {
+        timeout: 60_000,
+      })
+      .not.toBeNull();
+  } finally {
+    ann.close();
+  }
+  const stored = history.matches[0];
+  expect(stored.end_reason).toBe('finished');
+  expect(stored.match_score).toEqual(ann.match_result.match_score);
+  const replay = await server.api(`/api/matches/${stored.match_id}/replay`);
+
+  // The replay: one row per deal the server dealt, stepped by the keyboard and the buttons.
+  await page.goto(`${server.url}/replay/${stored.match_id}`);
+  const board = page.getByTestId('replay-board');
+  await expect(board).toHaveAttribute('data-total', String(replay.actions.length));
+  await expect(page.getByTestId('replay-deal-row')).toHaveCount(replay.deals.length);
+  await expect(board).toHaveAttribute('data-step', '0');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(board).toHaveAttribute('data-step', '2');
+  await expect(page.getByTestId('replay-last')).toContainText(replay.seats[replay.actions[1].seat].name);
+  await page.keyboard.press('ArrowLeft');
+  await expect(board).toHaveAttribute('data-step', '1');
+  await page.getByTestId('replay-forward').click();
+  await expect(board).toHaveAttribute('data-step', '2');
+  await expect(page.getByTestId('replay-final')).toHaveCount(0);
+  // Before the first card of the first deal played, every seat shows the 8 cards its plays show;
+  // the first card then lies in the trick under its player's name.
+  const first_play = replay.actions.findIndex((a: { type: string }) => a.type === 'play');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < first_play; ++i) await page.keyboard.press('ArrowRight');
+  await expect(board).toHaveAttribute('data-step', String(first_play));
+  for (const seat of [0, 1, 2, 3]) await expect(page.getByTestId(`replay-seat-${seat}`).locator('.card')).toHaveCount(8);
+  await page.screenshot({ path: `${kShots}/desktop-replay.png`, fullPage: true });
+  await page.keyboard.press('ArrowRight');
+  const leader = replay.actions[first_play].seat;
+  await expect(page.getByTestId('replay-trick').locator('.played')).toHaveCount(1);
+  await expect(page.getByTestId('replay-trick')).toContainText(replay.seats[leader].name);
+  await expect(page.getByTestId(`replay-seat-${leader}`).locator('.card')).toHaveCount(7);
+  // Deal by deal to the end, then one back and one forward.
+  for (let i = 0; i <= replay.deals.length && (await board.getAttribute('data-step')) !== String(replay.actions.length); ++i)
+    await page.keyboard.press('PageDown');
+  await expect(board).toHaveAttribute('data-step', String(replay.actions.length));
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('replay-final')).toHaveCount(0);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('replay-final')).toHaveAttribute('data-score', stored.match_score.join('-'));
+  // The last trick of the match is shown complete, with its winner, and no seat holds a card.
+  await expect(page.getByTestId('replay-trick').locator('.played')).toHaveCount(4);
+  await expect(page.getByTestId('replay-trick-winner')).toBeVisible();
+  for (const seat of [0, 1, 2, 3]) await expect(page.getByTestId(`replay-seat-${seat}`).locator('.card')).toHaveCount(0);
+
+  // The player's page, from the replay: the match with a link back to its replay.
+  await page.getByTestId('replay-player').filter({ hasText: 'ann' }).click();
+  await expect(page.getByTestId('player-name')).toHaveText('ann');
+  const row = page.locator(`[data-testid="history-match"][data-match-id="${stored.match_id}"]`);
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId('history-replay')).toHaveAttribute('href', `/replay/${stored.match_id}`);
+  await expect(page.locator('[data-testid="rating"][data-ladder="french"]')).toBeVisible();
+  await page.screenshot({ path: `${kShots}/desktop-player.png`, fullPage: true });
+
+  // The leaderboard, from the lobby: ann is on the French ladder, with a link to her page.
+  await page.goto(`${server.url}/`);
+  await page.getByTestId('leaderboard-link').click();
+  await expect(page.getByTestId('leaderboard')).toHaveAttribute('data-ladder', 'french');
+  const entry = page.locator(`[data-testid="leader"][data-player-id="${ann.player_id}"]`);
+  await expect(entry).toContainText('ann');
+  await entry.getByRole('link').click();
+  await expect(page.getByTestId('player-name')).toHaveText('ann');
+  expect(page_errors).toEqual([]);
+});

@@ -1,0 +1,35 @@
+// Reads of the server's HTTP API (/api/...): the JSON, or an error with the server's code.
+import type { History, Leaderboard, Profile, Replay, VariantInfo } from './protocol';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+  ) {
+    super(code);
+  }
+}
+
+export type Fetch = (url: string) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+
+export async function get_json<T>(path: string, fetcher: Fetch = (u) => fetch(u)): Promise<T> {
+  let r;
+  try {
+    r = await fetcher(path);
+  } catch {
+    throw new ApiError('network', 0);
+  }
+  const body = (await r.json().catch(() => undefined)) as { error?: unknown } | undefined;
+  if (!r.ok) throw new ApiError(typeof body?.error === 'string' ? body.error : 'unknown', r.status);
+  if (typeof body !== 'object' || body === null) throw new ApiError('bad_json', r.status);
+  return body as T;
+}
+
+const enc = encodeURIComponent;
+export const api = {
+  replay: (match_id: string, f?: Fetch) => get_json<Replay>(`/api/matches/${enc(match_id)}/replay`, f),
+  profile: (player_id: string, f?: Fetch) => get_json<Profile>(`/api/players/${enc(player_id)}`, f),
+  history: (player_id: string, f?: Fetch) => get_json<History>(`/api/players/${enc(player_id)}/matches?limit=50`, f),
+  leaderboard: (ladder: string, f?: Fetch) => get_json<Leaderboard>(`/api/leaderboard/${enc(ladder)}?limit=50`, f),
+  variants: (f?: Fetch) => get_json<{ variants: VariantInfo[] }>('/api/variants', f),
+};

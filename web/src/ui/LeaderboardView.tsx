@@ -1,0 +1,70 @@
+// The leaderboard of a variant (each variant is rated on its own ladder), best rating first.
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import type { VariantInfo } from '../protocol';
+import { leaderboard_href, player_href } from '../route';
+import { useApi, useEnv } from './context';
+
+export function LeaderboardPage({ variants, initial }: { variants: VariantInfo[]; initial?: string }) {
+  const { i18n } = useEnv();
+  const [ladder, set_ladder] = useState(initial ?? 'french');
+  const board = useApi(`l:${ladder}`, () => api.leaderboard(ladder));
+  const ids = variants.length > 0 ? variants.map((v) => v.id) : [ladder];
+  return (
+    <div class="page leaderboard" data-testid="leaderboard" data-ladder={ladder}>
+      <p>
+        <a href="/">{i18n.t('back_lobby')}</a>
+      </p>
+      <h2>{i18n.t('leaderboard')}</h2>
+      <label for="ladder">
+        {i18n.t('variant')}{' '}
+        <select
+          id="ladder"
+          value={ladder}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            set_ladder(v);
+            history.replaceState(null, '', leaderboard_href(v));
+          }}
+        >
+          {ids.map((id) => (
+            <option value={id}>{variants.find((v) => v.id === id)?.title ?? id}</option>
+          ))}
+        </select>
+      </label>
+      {board.error && (
+        <p class="error" role="alert" data-code={board.error}>
+          {i18n.error({ code: board.error })}
+        </p>
+      )}
+      {!board.error && !board.data && <p>{i18n.t('loading')}</p>}
+      {board.data &&
+        (board.data.entries.length === 0 ? (
+          <p>{i18n.t('no_ratings')}</p>
+        ) : (
+          <table class="list">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>{i18n.t('player')}</th>
+                <th>{i18n.t('rating')}</th>
+                <th>{i18n.t('matches')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {board.data.entries.map((e) => (
+                <tr data-testid="leader" data-player-id={e.player_id}>
+                  <td>{e.rank}</td>
+                  <td>
+                    <a href={player_href(e.player_id)}>{e.name}</a>
+                  </td>
+                  <td>{e.ordinal.toFixed(1)}</td>
+                  <td>{e.matches}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+    </div>
+  );
+}

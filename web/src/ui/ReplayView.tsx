@@ -1,0 +1,217 @@
+// A match's replay: step through its actions (arrow keys, or deal by deal), with every seat's
+// cards, the auction, the trick and who won it, each deal's contract and tricks, and the stored
+// final score.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api } from '../api';
+import { sort_hand } from '../cards';
+import type { Replay, SeatedAction } from '../protocol';
+import { deal_step, players_of, replay_view, split_deals, type ReplayDeal } from '../replay';
+import { player_href } from '../route';
+import { useApi, useEnv } from './context';
+import { CardFace, TrickView } from './TableView';
+
+function contract_of(r: Replay, d: ReplayDeal): SeatedAction | undefined {
+  return r.actions
+    .slice(d.first, d.end)
+    .filter((a) => a.type === 'take' || a.type === 'bid')
+    .pop();
+}
+
+function ReplayBoard({ replay }: { replay: Replay }) {
+  const { i18n } = useEnv();
+  const deals = useMemo(() => split_deals(replay), [replay]);
+  const [step, set_step] = useState(0);
+  const view = replay_view(replay, deals, step);
+  const players = players_of(replay);
+  const names = (seat: number) => replay.seats.find((s) => s.seat === seat)?.name ?? i18n.t('seat', { seat: seat + 1 });
+  const team_name = (team: number) =>
+    replay.seats
+      .filter((s) => s.team === team)
+      .map((s) => s.name)
+      .join(' & ') || i18n.t('team', { n: team + 1 });
+  const go = (n: number) => set_step(Math.max(0, Math.min(view.total, n)));
+
+  useEffect(() => {
+    const on_key = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+      const moves: Record<string, number> = {
+        ArrowRight: view.step + 1,
+        ArrowLeft: view.step - 1,
+        PageDown: deal_step(deals, view, 1),
+        PageUp: deal_step(deals, view, -1),
+        Home: 0,
+        End: view.total,
+      };
+      if (!(e.key in moves)) return;
+      e.preventDefault();
+      go(moves[e.key]);
+    };
+    window.addEventListener('keydown', on_key);
+    return () => window.removeEventListener('keydown', on_key);
+  });
+
+  const deal = view.deal;
+  const trump = deal?.trump;
+  return (
+    <div class="replay-board" data-testid="replay-board" data-step={view.step} data-total={view.total}>
+      <div class="replay-controls" role="group" aria-label={i18n.t('replay_controls')}>
+        <button type="button" onClick={() => go(0)} aria-label={i18n.t('replay_start')}>
+          |◀
+        </button>
+        <button type="button" onClick={() => go(deal_step(deals, view, -1))} aria-label={i18n.t('replay_prev_deal')}>
+          ◀◀
+        </button>
+        <button type="button" onClick={() => go(view.step - 1)} aria-label={i18n.t('replay_back')} data-testid="replay-back">
+          ◀
+        </button>
+        <span data-testid="replay-step">
+          {i18n.t('replay_step', { step: view.step, total: view.total })}
+        </span>
+        <button type="button" onClick={() => go(view.step + 1)} aria-label={i18n.t('replay_forward')} data-testid="replay-forward">
+          ▶
+        </button>
+        <button type="button" onClick={() => go(deal_step(deals, view, 1))} aria-label={i18n.t('replay_next_deal')}>
+          ▶▶
+        </button>
+        <button type="button" onClick={() => go(view.total)} aria-label={i18n.t('replay_end')} data-testid="replay-end">
+          ▶|
+        </button>
+      </div>
+      <p class="hint">{i18n.t('replay_keys')}</p>
+      {deal && (
+        <p data-testid="replay-deal" data-deal={deal.deal_number}>
+          {i18n.t('hand')} {deal.deal_number + 1} · {i18n.t('dealer')}: {names(deal.dealer)}
+          {trump && ` · ${i18n.t('trump')}: ${i18n.trump(trump)}`}
+        </p>
+      )}
+      <div class="felt replay-felt">
+        {Array.from({ length: players }, (_, seat) => (
+          <div
+            class={`seat ${['bottom', 'left', 'top', 'right'][players === 2 ? seat * 2 : seat]} ${view.last?.seat === seat ? 'current' : ''}`}
+            data-testid={`replay-seat-${seat}`}
+          >
+            <span class="name">{names(seat)}</span>
+            <span class="replay-hand" aria-label={i18n.t('hand_of', { name: names(seat) })}>
+              {sort_hand(view.hands[seat] ?? [], trump).map((c) => (
+                <CardFace card={c} />
+              ))}
+            </span>
+          </div>
+        ))}
+        <div class="center">
+          {view.trick && (
+            <TrickView
+              trick={view.trick}
+              players={players}
+              names={names}
+              label={i18n.t('trick')}
+              testid="replay-trick"
+              winner={view.trick.cards.length === players ? view.trick.winner : undefined}
+            />
+          )}
+          {deal && (
+            <span>
+              {i18n.t('tricks_won')}: {view.tricks_won[0]} – {view.tricks_won[1]}
+            </span>
+          )}
+        </div>
+      </div>
+      {view.bids.length > 0 && (
+        <section class="bids" aria-label={i18n.t('bids')}>
+          {view.bids.map((b) => (
+            <span>
+              {names(b.seat)}: {i18n.action(b)}
+            </span>
+          ))}
+        </section>
+      )}
+      {view.last && (
+        <p class="last-action" data-testid="replay-last">
+          {i18n.t('last_action')}: {names(view.last.seat)}: {i18n.action(view.last)}
+          {view.last_by_bot !== undefined && ` ${i18n.t('by_bot', { level: i18n.level(view.last_by_bot) })}`}
+        </p>
+      )}
+      {view.finished && replay.match_score && (
+        <section class="result" role="status" data-testid="replay-final" data-score={replay.match_score.join('-')}>
+          <h3>{i18n.t('final_score')}</h3>
+          <p>
+            {team_name(0)} {replay.match_score[0]} – {replay.match_score[1]} {team_name(1)}
+            {replay.winner !== null && ` · ${i18n.t('winner_is', { name: team_name(replay.winner) })}`}
+          </p>
+        </section>
+      )}
+      <section class="scores" aria-label={i18n.t('deals')}>
+        <h3>{i18n.t('deals')}</h3>
+        <table>
+          <thead>
+            <tr>
+              <th>{i18n.t('hand')}</th>
+              <th>{i18n.t('contract')}</th>
+              <th>
+                {i18n.t('tricks_won')}: {team_name(0)}
+              </th>
+              <th>{team_name(1)}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deals.map((d, i) => {
+              const c = contract_of(replay, d);
+              const won = [0, 1].map((team) => d.tricks.filter((t) => t.winner !== undefined && t.winner % 2 === team).length);
+              return (
+                <tr class={i === view.deal_index ? 'shown' : ''} data-testid="replay-deal-row">
+                  <th>
+                    <button type="button" onClick={() => go(d.first + 1)}>
+                      {d.deal_number + 1}
+                    </button>
+                  </th>
+                  <td>
+                    {c
+                      ? `${names(c.seat)}: ${i18n.action({ ...c, trump: c.trump ?? d.trump })}`
+                      : i18n.t('outcome_all_passed')}
+                  </td>
+                  <td>{won[0]}</td>
+                  <td>{won[1]}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </section>
+    </div>
+  );
+}
+
+export function ReplayPage({ match_id }: { match_id: string }) {
+  const { i18n } = useEnv();
+  const { data, error } = useApi(match_id, () => api.replay(match_id));
+  return (
+    <div class="page replay" data-testid="replay">
+      <p>
+        <a href="/">{i18n.t('back_lobby')}</a>
+      </p>
+      <h2>{i18n.t('replay_of', { id: match_id })}</h2>
+      {error && (
+        <p class="error" role="alert" data-code={error}>
+          {i18n.error({ code: error })}
+        </p>
+      )}
+      {!data && !error && <p>{i18n.t('loading')}</p>}
+      {data && (
+        <>
+          <p>
+            {data.variant} · {new Date(data.started_at).toLocaleString(i18n.lang)} · {i18n.t(`end_${data.end_reason}`)}
+            {data.rated && ` · ${i18n.t('rated')}`}
+          </p>
+          <p class="players">
+            {data.seats.map((s) => (
+              <a href={player_href(s.player_id)} data-testid="replay-player">
+                {s.name}
+              </a>
+            ))}
+          </p>
+          <ReplayBoard replay={data} />
+        </>
+      )}
+    </div>
+  );
+}
