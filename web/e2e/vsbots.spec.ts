@@ -106,6 +106,8 @@ test('one click starts a French match against three bots, played to the end by c
   expect(shown).toBe(history.matches[0].match_score.join('-'));
   expect(Math.max(...history.matches[0].match_score)).toBeGreaterThanOrEqual(target);
   await expect(page.getByTestId('final-score')).toHaveText(history.matches[0].match_score.join(' – '));
+  // The end of the match links to its replay.
+  await expect(page.getByTestId('replay-link')).toHaveAttribute('href', `/replay/${history.matches[0].match_id}`);
   expect(page_errors).toEqual([]);
 });
 

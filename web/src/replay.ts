@@ -93,7 +93,8 @@ function build_deal(r: Replay, k: number, first: number, end: number, players: n
     else if (tr.cards.length === players && trump !== undefined)
       tr.winner = trick_winner(tr.cards, tr.leader, players, trump);
   });
-  return { deal_number: r.deals[k]?.deal_number ?? k, dealer: dealer_of(r, k, players), first, end, hands, tricks, trump };
+  const deal_number = r.deals[k]?.deal_number ?? k;
+  return { deal_number, dealer: dealer_of(r, k, players), first, end, hands, tricks, trump };
 }
 
 // What the replay shows after its first `step` actions.
@@ -121,10 +122,7 @@ export function replay_view(r: Replay, deals: ReplayDeal[], raw_step: number): R
   const total = r.actions.length;
   const players = players_of(r);
   const at = step === 0 ? 0 : step - 1; // the action just taken
-  const deal_index = Math.max(
-    0,
-    deals.findIndex((d) => at >= d.first && at < d.end),
-  );
+  const deal_index = Math.max(0, deals.findIndex((d) => at >= d.first && at < d.end));
   const deal = deals[deal_index];
   const base: ReplayView = {
     step,

@@ -37,6 +37,8 @@ function OptionField({ spec, value, set }: { spec: OptionSpec; value: unknown; s
           type="number"
           min={spec.min}
           max={spec.max}
+          step={1}
+          required
           value={Number(value)}
           onChange={(e) => set(Number(e.currentTarget.value))}
         />

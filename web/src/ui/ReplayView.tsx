@@ -4,11 +4,22 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
 import { sort_hand } from '../cards';
+import type { TextKey } from '../i18n/en';
 import type { Replay, SeatedAction } from '../protocol';
-import { deal_step, players_of, replay_view, split_deals, type ReplayDeal } from '../replay';
+import {
+  clamp_step,
+  deal_step,
+  players_of,
+  replay_view,
+  split_deals,
+  type ReplayDeal,
+  type ReplayView,
+} from '../replay';
 import { player_href } from '../route';
 import { useApi, useEnv } from './context';
 import { CardFace, TrickView } from './TableView';
+
+const kPlaces = ['bottom', 'left', 'top', 'right'];
 
 function contract_of(r: Replay, d: ReplayDeal): SeatedAction | undefined {
   return r.actions
@@ -29,53 +40,54 @@ function ReplayBoard({ replay }: { replay: Replay }) {
       .filter((s) => s.team === team)
       .map((s) => s.name)
       .join(' & ') || i18n.t('team', { n: team + 1 });
-  const go = (n: number) => set_step(Math.max(0, Math.min(view.total, n)));
+  // Each move is computed from the step it applies to, so that keys pressed faster than the page
+  // renders all count.
+  const move = (to: (v: ReplayView) => number) =>
+    set_step((s) => clamp_step(replay, to(replay_view(replay, deals, s))));
+  const go = (n: number) => move(() => n);
 
   useEffect(() => {
+    const moves: Record<string, (v: ReplayView) => number> = {
+      ArrowRight: (v) => v.step + 1,
+      ArrowLeft: (v) => v.step - 1,
+      PageDown: (v) => deal_step(deals, v, 1),
+      PageUp: (v) => deal_step(deals, v, -1),
+      Home: () => 0,
+      End: (v) => v.total,
+    };
     const on_key = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-      const moves: Record<string, number> = {
-        ArrowRight: view.step + 1,
-        ArrowLeft: view.step - 1,
-        PageDown: deal_step(deals, view, 1),
-        PageUp: deal_step(deals, view, -1),
-        Home: 0,
-        End: view.total,
-      };
-      if (!(e.key in moves)) return;
+      const to = moves[e.key];
+      if (!to) return;
       e.preventDefault();
-      go(moves[e.key]);
+      move(to);
     };
     window.addEventListener('keydown', on_key);
     return () => window.removeEventListener('keydown', on_key);
-  });
+  }, [replay, deals]);
 
+  // The controls: [text, label, test id, move].
+  const controls: [string, TextKey, string, (v: ReplayView) => number][] = [
+    ['|◀', 'replay_start', 'replay-start', () => 0],
+    ['◀◀', 'replay_prev_deal', 'replay-prev-deal', (v) => deal_step(deals, v, -1)],
+    ['◀', 'replay_back', 'replay-back', (v) => v.step - 1],
+    ['▶', 'replay_forward', 'replay-forward', (v) => v.step + 1],
+    ['▶▶', 'replay_next_deal', 'replay-next-deal', (v) => deal_step(deals, v, 1)],
+    ['▶|', 'replay_end', 'replay-end', (v) => v.total],
+  ];
+  const control = ([text, label, testid, to]: (typeof controls)[number]) => (
+    <button type="button" onClick={() => move(to)} aria-label={i18n.t(label)} data-testid={testid}>
+      {text}
+    </button>
+  );
   const deal = view.deal;
   const trump = deal?.trump;
   return (
     <div class="replay-board" data-testid="replay-board" data-step={view.step} data-total={view.total}>
       <div class="replay-controls" role="group" aria-label={i18n.t('replay_controls')}>
-        <button type="button" onClick={() => go(0)} aria-label={i18n.t('replay_start')}>
-          |◀
-        </button>
-        <button type="button" onClick={() => go(deal_step(deals, view, -1))} aria-label={i18n.t('replay_prev_deal')}>
-          ◀◀
-        </button>
-        <button type="button" onClick={() => go(view.step - 1)} aria-label={i18n.t('replay_back')} data-testid="replay-back">
-          ◀
-        </button>
-        <span data-testid="replay-step">
-          {i18n.t('replay_step', { step: view.step, total: view.total })}
-        </span>
-        <button type="button" onClick={() => go(view.step + 1)} aria-label={i18n.t('replay_forward')} data-testid="replay-forward">
-          ▶
-        </button>
-        <button type="button" onClick={() => go(deal_step(deals, view, 1))} aria-label={i18n.t('replay_next_deal')}>
-          ▶▶
-        </button>
-        <button type="button" onClick={() => go(view.total)} aria-label={i18n.t('replay_end')} data-testid="replay-end">
-          ▶|
-        </button>
+        {controls.slice(0, 3).map(control)}
+        <span data-testid="replay-step">{i18n.t('replay_step', { step: view.step, total: view.total })}</span>
+        {controls.slice(3).map(control)}
       </div>
       <p class="hint">{i18n.t('replay_keys')}</p>
       {deal && (
@@ -87,7 +99,7 @@ function ReplayBoard({ replay }: { replay: Replay }) {
       <div class="felt replay-felt">
         {Array.from({ length: players }, (_, seat) => (
           <div
-            class={`seat ${['bottom', 'left', 'top', 'right'][players === 2 ? seat * 2 : seat]} ${view.last?.seat === seat ? 'current' : ''}`}
+            class={`seat ${kPlaces[players === 2 ? seat * 2 : seat]} ${view.last?.seat === seat ? 'current' : ''}`}
             data-testid={`replay-seat-${seat}`}
           >
             <span class="name">{names(seat)}</span>
@@ -156,7 +168,9 @@ function ReplayBoard({ replay }: { replay: Replay }) {
           <tbody>
             {deals.map((d, i) => {
               const c = contract_of(replay, d);
-              const won = [0, 1].map((team) => d.tricks.filter((t) => t.winner !== undefined && t.winner % 2 === team).length);
+              const won = [0, 1].map(
+                (team) => d.tricks.filter((t) => t.winner !== undefined && t.winner % 2 === team).length,
+              );
               return (
                 <tr class={i === view.deal_index ? 'shown' : ''} data-testid="replay-deal-row">
                   <th>
