@@ -48,6 +48,11 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   expect(stored.end_reason).toBe('finished');
   expect(stored.match_score).toEqual(ann.match_result.match_score);
   const replay = await server.api(`/api/matches/${stored.match_id}/replay`);
+  // Seats by name, bots as computer players.
+  const seat_name = (seat: number) => {
+    const s = replay.seats[seat];
+    return s.player_id.startsWith('bot:') ? `computer (${s.player_id.slice(4)})` : s.name;
+  };
 
   // The replay: one row per deal the server dealt, stepped by the keyboard and the buttons.
   await page.goto(`${server.url}/replay/${stored.match_id}`);
@@ -58,7 +63,7 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await expect(board).toHaveAttribute('data-step', '2');
-  await expect(page.getByTestId('replay-last')).toContainText(replay.seats[replay.actions[1].seat].name);
+  await expect(page.getByTestId('replay-last')).toContainText(seat_name(replay.actions[1].seat));
   await page.keyboard.press('ArrowLeft');
   await expect(board).toHaveAttribute('data-step', '1');
   await page.getByTestId('replay-forward').click();
@@ -75,7 +80,7 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   await page.keyboard.press('ArrowRight');
   const leader = replay.actions[first_play].seat;
   await expect(page.getByTestId('replay-trick').locator('.played')).toHaveCount(1);
-  await expect(page.getByTestId('replay-trick')).toContainText(replay.seats[leader].name);
+  await expect(page.getByTestId('replay-trick')).toContainText(seat_name(leader));
   await expect(page.getByTestId(`replay-seat-${leader}`).locator('.card')).toHaveCount(7);
   // Deal by deal to the end, then one back and one forward.
   for (let i = 0; i <= replay.deals.length && (await board.getAttribute('data-step')) !== String(replay.actions.length); ++i)
@@ -97,6 +102,12 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   await expect(row).toBeVisible();
   await expect(row.getByTestId('history-replay')).toHaveAttribute('href', `/replay/${stored.match_id}`);
   await expect(page.locator('[data-testid="rating"][data-ladder="french"]')).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goBack();
+  await expect(board).toBeVisible();
+  await page.screenshot({ path: `${kShots}/phone-replay.png`, fullPage: true });
+  await page.goForward();
+  await page.setViewportSize({ width: 1280, height: 720 });
   await page.screenshot({ path: `${kShots}/desktop-player.png`, fullPage: true });
 
   // The leaderboard, from the lobby: ann is on the French ladder, with a link to her page.
@@ -107,5 +118,9 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   await expect(entry).toContainText('ann');
   await entry.getByRole('link').click();
   await expect(page.getByTestId('player-name')).toHaveText('ann');
+  // A match the server does not know gets its message.
+  await page.goto(`${server.url}/replay/nosuchmatch`);
+  await expect(page.getByTestId('replay').getByRole('alert')).toHaveAttribute('data-code', 'unknown_match');
+  await expect(page.getByTestId('replay')).toContainText('Unknown match.');
   expect(page_errors).toEqual([]);
 });

@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
 import { sort_hand } from '../cards';
+import type { I18n } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import type { Replay, SeatedAction } from '../protocol';
 import {
@@ -21,6 +22,15 @@ import { CardFace, TrickView } from './TableView';
 
 const kPlaces = ['bottom', 'left', 'top', 'right'];
 
+// A seat by its player's name; a server bot (player id `bot:<level>`) as a computer player is
+// named everywhere else.
+function seat_name(r: Replay, seat: number, i18n: I18n): string {
+  const s = r.seats.find((x) => x.seat === seat);
+  if (!s) return i18n.t('seat', { seat: seat + 1 });
+  const bot = /^bot:(\w+)$/.exec(s.player_id)?.[1];
+  return bot ? i18n.t('bot_mark', { level: i18n.level(bot) }) : s.name;
+}
+
 function contract_of(r: Replay, d: ReplayDeal): SeatedAction | undefined {
   return r.actions
     .slice(d.first, d.end)
@@ -34,11 +44,11 @@ function ReplayBoard({ replay }: { replay: Replay }) {
   const [step, set_step] = useState(0);
   const view = replay_view(replay, deals, step);
   const players = players_of(replay);
-  const names = (seat: number) => replay.seats.find((s) => s.seat === seat)?.name ?? i18n.t('seat', { seat: seat + 1 });
+  const names = (seat: number) => seat_name(replay, seat, i18n);
   const team_name = (team: number) =>
     replay.seats
       .filter((s) => s.team === team)
-      .map((s) => s.name)
+      .map((s) => names(s.seat))
       .join(' & ') || i18n.t('team', { n: team + 1 });
   // Each move is computed from the step it applies to, so that keys pressed faster than the page
   // renders all count.
@@ -154,15 +164,22 @@ function ReplayBoard({ replay }: { replay: Replay }) {
       )}
       <section class="scores" aria-label={i18n.t('deals')}>
         <h3>{i18n.t('deals')}</h3>
+        <p>
+          {[0, 1].map((team) => (
+            <span class="team">
+              {i18n.t('team', { n: team + 1 })}: {team_name(team)}
+            </span>
+          ))}
+        </p>
         <table>
           <thead>
             <tr>
               <th>{i18n.t('hand')}</th>
               <th>{i18n.t('contract')}</th>
-              <th>
-                {i18n.t('tricks_won')}: {team_name(0)}
+              <th title={team_name(0)}>
+                {i18n.t('tricks_won')}: {i18n.t('team', { n: 1 })}
               </th>
-              <th>{team_name(1)}</th>
+              <th title={team_name(1)}>{i18n.t('team', { n: 2 })}</th>
             </tr>
           </thead>
           <tbody>
@@ -219,7 +236,7 @@ export function ReplayPage({ match_id }: { match_id: string }) {
           <p class="players">
             {data.seats.map((s) => (
               <a href={player_href(s.player_id)} data-testid="replay-player">
-                {s.name}
+                {seat_name(data, s.seat, i18n)}
               </a>
             ))}
           </p>
