@@ -32,29 +32,28 @@ function dealer_of(r: Replay, deal: number, players: number): number {
 }
 
 // The record's actions cut into deals. A deal ends at a bid that follows a card, or, for a deal
-// that everyone passed, at a bid that breaks the turn order by being the next dealer's first
-// bidder.
+// that everyone passed, at the next dealer's first bidder, who breaks the turn order.
 export function split_deals(r: Replay): ReplayDeal[] {
   const players = players_of(r);
   const starts = [0];
   let played = false;
+  let all_passed = r.actions[0]?.type === 'pass';
   r.actions.forEach((a, i) => {
     if (i === 0) return;
     const prev = r.actions[i - 1];
     const bidding = kBidding.has(a.type);
     const next_first = (dealer_of(r, starts.length, players) + 1) % players;
+    // Only a deal of passes ends without a card; the answers to a coinche leave the turn order
+    // but come before the cards.
     const restart =
-      bidding &&
-      (played ||
-        (a.type !== 'double' &&
-          a.type !== 'redouble' &&
-          a.seat === next_first &&
-          a.seat !== (prev.seat + 1) % players));
+      bidding && (played || (all_passed && a.seat === next_first && a.seat !== (prev.seat + 1) % players));
     if (restart) {
       starts.push(i);
       played = false;
+      all_passed = true;
     }
     if (!bidding) played = true;
+    all_passed = all_passed && a.type === 'pass';
   });
   if (r.actions.length === 0) return [];
   return starts.map((first, k) => build_deal(r, k, first, starts[k + 1] ?? r.actions.length, players));

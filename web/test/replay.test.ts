@@ -57,6 +57,21 @@ describe('split_deals', () => {
     ]);
   });
 
+  it('the answers to a coinche, out of the turn order, stay in their deal', () => {
+    // Dealer 0: seat 2 bids, seat 3 coinches; seat 0 then seat 2 (out of turn, and the next
+    // dealer's first bidder) pass; the cards follow.
+    const actions: SeatedAction[] = [
+      pass(1),
+      { type: 'bid', seat: 2, value: 80, trump: 'hearts' },
+      { type: 'double', seat: 3 },
+      pass(0),
+      pass(2),
+      play(1, 'AH'),
+    ];
+    const r = record({ variant: 'coinche', actions });
+    expect(split_deals(r).map((d) => [d.first, d.end])).toEqual([[0, 6]]);
+  });
+
   it('shows each seat\'s hand from its plays, the winners of the tricks, and the trump they imply', () => {
     const deal = split_deals(record())[1];
     expect(deal.hands).toEqual([
