@@ -7,7 +7,10 @@ import { useApi, useEnv } from './context';
 
 export function LeaderboardPage({ variants, initial }: { variants: VariantInfo[]; initial?: string }) {
   const { i18n } = useEnv();
-  const [ladder, set_ladder] = useState(initial ?? 'french');
+  const [chosen, set_ladder] = useState(initial);
+  // French by default, or the server's first variant when it has no French.
+  const has_french = variants.length === 0 || variants.some((v) => v.id === 'french');
+  const ladder = chosen ?? (has_french ? 'french' : variants[0].id);
   const board = useApi(`l:${ladder}`, () => api.leaderboard(ladder));
   const ids = variants.length > 0 ? variants.map((v) => v.id) : [ladder];
   return (
