@@ -60,6 +60,9 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   await expect(board).toHaveAttribute('data-total', String(replay.actions.length));
   await expect(page.getByTestId('replay-deal-row')).toHaveCount(replay.deals.length);
   await expect(board).toHaveAttribute('data-step', '0');
+  // Before the first bid: the five cards each seat was dealt, and the turned-up card.
+  for (const seat of [0, 1, 2, 3]) await expect(page.getByTestId(`replay-seat-${seat}`).locator('.card')).toHaveCount(5);
+  await expect(page.getByTestId('replay-turn-up').locator('.card')).toHaveCount(1);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await expect(board).toHaveAttribute('data-step', '2');
@@ -69,8 +72,8 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   await page.getByTestId('replay-forward').click();
   await expect(board).toHaveAttribute('data-step', '2');
   await expect(page.getByTestId('replay-final')).toHaveCount(0);
-  // Before the first card of the first deal played, every seat shows the 8 cards its plays show;
-  // the first card then lies in the trick under its player's name.
+  // Before the first card of the first deal played, every seat holds its 8 cards; the first card
+  // then lies in the trick under its player's name.
   const first_play = replay.actions.findIndex((a: { type: string }) => a.type === 'play');
   await page.keyboard.press('Home');
   for (let i = 0; i < first_play; ++i) await page.keyboard.press('ArrowRight');

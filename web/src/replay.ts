@@ -3,7 +3,8 @@
 // show, the winner of a trick is the seat that leads the next one (the last trick's by the rules
 // of play), and a first-round take's trump, which the record does not name, is the suit that
 // explains those winners.
-import { trick_winner } from './cards';
+import { kSuitOfTrump, suit_of, trick_winner } from './cards';
+import { deal_pack, shuffled_pack, type Dealt } from './deal';
 import type { BotLevel, Card, Replay, SeatedAction, Trick, Trump } from './protocol';
 
 const kBidding = new Set(['pass', 'take', 'bid', 'double', 'redouble']);
@@ -20,7 +21,8 @@ export interface ReplayDeal {
   end: number; // one past its last
   hands: Card[][]; // each seat's cards, as its plays show them
   tricks: ReplayTrick[]; // in order, the last one possibly unfinished (a concession)
-  trump?: Trump; // of the contract: named in the auction, or found from the tricks' winners
+  trump?: Trump; // of the contract: named in the auction, from the turned-up card, or from the tricks' winners
+  dealt?: Dealt; // the cards as dealt from the deal's seed, when they agree with the cards played
 }
 
 export function players_of(r: Replay): number {
@@ -56,7 +58,49 @@ export function split_deals(r: Replay): ReplayDeal[] {
     all_passed = all_passed && a.type === 'pass';
   });
   if (r.actions.length === 0) return [];
-  return starts.map((first, k) => build_deal(r, k, first, starts[k + 1] ?? r.actions.length, players));
+  const deals = starts.map((first, k) => build_deal(r, k, first, starts[k + 1] ?? r.actions.length, players));
+  attach_dealt(r, deals);
+  return deals;
+}
+
+const same_cards = (a: Card[], b: Card[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+// The cards dealt from each deal's seed (French and duel, shuffled deals), kept only when every
+// deal played out shows the same cards in each seat's plays as that seat was dealt.
+function attach_dealt(r: Replay, deals: ReplayDeal[]) {
+  if (r.options.deal === 'cut') return;
+  const dealt = deals.map((d, k) => {
+    const pack = shuffled_pack(r.deals[k]?.seed ?? '');
+    const taker = r.actions
+      .slice(d.first, d.end)
+      .filter((a) => a.type === 'take')
+      .pop()?.seat;
+    return pack && deal_pack(r.variant, pack, d.dealer, taker);
+  });
+  let checked = 0;
+  for (const [k, d] of deals.entries()) {
+    const x = dealt[k];
+    if (!x) return;
+    const full_size = x.full?.[0].length ?? 0;
+    const played_out = d.tricks.length === full_size && d.tricks.every((t) => t.cards.length === d.hands.length);
+    if (!x.full || !played_out) continue;
+    if (!x.full.every((h, seat) => same_cards(h, d.hands[seat]))) return;
+    ++checked;
+  }
+  if (checked === 0) return;
+  deals.forEach((d, k) => {
+    d.dealt = dealt[k];
+    // A first-round take without a named trump takes the turned-up card's suit.
+    const take = r.actions.slice(d.first, d.end).filter((a) => a.type === 'take' || a.type === 'bid').pop();
+    const turn_up = d.dealt?.turn_up;
+    if (take && !take.trump && turn_up) {
+      d.trump = (Object.keys(kSuitOfTrump) as Trump[]).find((t) => kSuitOfTrump[t] === suit_of(turn_up));
+      d.tricks.forEach((t, i) => {
+        if (i + 1 === d.tricks.length && t.cards.length === d.hands.length && d.trump)
+          t.winner = trick_winner(t.cards, t.leader, d.hands.length, d.trump);
+      });
+    }
+  });
 }
 
 // The contract's trump as the auction names it: the last take or bid, if it names one.
@@ -107,6 +151,7 @@ export interface ReplayView {
   tricks_done: number; // completed tricks of this deal
   tricks_won: [number, number]; // by team, this deal so far
   hands: Card[][]; // what each seat still holds
+  turn_up?: Card; // the turned-up card, while the auction runs (when the deal is known)
   last?: SeatedAction;
   last_by_bot?: BotLevel;
   finished: boolean; // every action taken: the stored result stands
@@ -138,7 +183,10 @@ export function replay_view(r: Replay, deals: ReplayDeal[], raw_step: number): R
   const taken = r.actions.slice(deal.first, Math.max(deal.first, step));
   const bids = taken.filter((a) => kBidding.has(a.type));
   const plays = taken.filter((a) => a.type === 'play' && a.card);
-  const hands = deal.hands.map((h, seat) => h.filter((c) => !plays.some((p) => p.seat === seat && p.card === c)));
+  const took = bids.some((a) => a.type === 'take');
+  const held = deal.dealt ? ((took ? deal.dealt.full : undefined) ?? deal.dealt.first) : deal.hands;
+  const hands = held.map((h, seat) => h.filter((c) => !plays.some((p) => p.seat === seat && p.card === c)));
+  const turn_up = deal.dealt && !took ? deal.dealt.turn_up : undefined;
   const done = Math.floor(plays.length / players);
   const partial = plays.length % players;
   let trick: ReplayTrick | undefined;
@@ -152,7 +200,7 @@ export function replay_view(r: Replay, deals: ReplayDeal[], raw_step: number): R
   for (const t of deal.tricks.slice(0, done)) if (t.winner !== undefined) tricks_won[t.winner % 2] += 1;
   const last = step > 0 ? r.actions[step - 1] : undefined;
   const last_by_bot = r.bot_actions.find((b) => b.action === step - 1)?.by_bot;
-  return { ...base, bids, trick, tricks_done: done, tricks_won, hands, last, last_by_bot };
+  return { ...base, bids, trick, tricks_done: done, tricks_won, hands, turn_up, last, last_by_bot };
 }
 
 // The first step of the deal after (or before) the one shown, for stepping deal by deal.

@@ -153,3 +153,42 @@ describe('replay_view', () => {
     expect(deal_step(deals, replay_view(r, deals, 1), -1)).toBe(0);
   });
 });
+
+// The first deal of a French match the server recorded: seat 3 takes in the first round, and the
+// cards follow (seat and card, in order).
+const kRecorded =
+  '3KH 0JH 18H 29H 37D 0QD 1JD 28D 09S 1JS 2TS 37S 17C 2QC 38C 0JC 2TD 39D 0TH 1KD 2AH 3QH 0AC 18S 1AS 2AD 3KS 0QS ' +
+  '1TC 2KC 37H 09C';
+
+describe('a replay whose deals are dealt from their seeds', () => {
+  const recorded = (seed: string) =>
+    record({
+      dealer: 2,
+      actions: [{ type: 'take', seat: 3 }, ...kRecorded.split(' ').map((x) => play(Number(x[0]), x.slice(1)))],
+      deals: [{ deal_number: 0, dealer: 2, commitment: '0'.repeat(64), seed }],
+    });
+
+  it('shows five cards each and the turned-up card before the take, then the trump it makes', () => {
+    const r = recorded('13b4bb37963cd83ce167fee316fe7f93');
+    const deals = split_deals(r);
+    expect(deals[0].dealt).toBeDefined();
+    const before = replay_view(r, deals, 0);
+    expect(before.hands.map((h) => h.length)).toEqual([5, 5, 5, 5]);
+    expect(before.turn_up).toBeDefined();
+    const after = replay_view(r, deals, 1);
+    expect(after.turn_up).toBeUndefined();
+    expect(after.hands.map((h) => h.length)).toEqual([8, 8, 8, 8]);
+    expect(after.hands[3]).toContain(before.turn_up);
+    expect(deals[0].trump).toBe('spades'); // the suit of the turned-up card
+    expect(before.turn_up?.endsWith('S')).toBe(true);
+  });
+
+  it('ignores a seed whose deal disagrees with the cards played', () => {
+    const r = recorded('f965f46c1a235a0101e9c43347c6f7a5');
+    const deals = split_deals(r);
+    expect(deals[0].dealt).toBeUndefined();
+    expect(replay_view(r, deals, 0).hands.map((h) => h.length)).toEqual([8, 8, 8, 8]);
+    expect(replay_view(r, deals, 0).turn_up).toBeUndefined();
+  });
+});
+

@@ -121,6 +121,11 @@ function ReplayBoard({ replay }: { replay: Replay }) {
           </div>
         ))}
         <div class="center">
+          {view.turn_up && (
+            <div data-testid="replay-turn-up">
+              {i18n.t('turn_up')}: <CardFace card={view.turn_up} />
+            </div>
+          )}
           {view.trick && (
             <TrickView
               trick={view.trick}
