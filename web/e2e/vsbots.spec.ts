@@ -70,6 +70,7 @@ test('one click starts a French match against three bots, played to the end by c
   let cards = 0;
   let bids = 0;
   let bot_actions_seen = 0;
+  let trick_checked = false;
   while (!(await result.isVisible())) {
     const seq = (await table.getAttribute('data-seq')) ?? '';
     const my_turn = (await legal_card.count()) > 0 || (await action.count()) > 0;
@@ -78,6 +79,21 @@ test('one click starts a French match against three bots, played to the end by c
       await expect(last_action).toHaveAttribute('data-by-bot', 'rules');
       await expect(last_action).toContainText('(computer, rules)');
       ++bot_actions_seen;
+    }
+    const played = page.getByTestId('trick').locator('.played');
+    if (!trick_checked && (await legal_card.count()) > 0 && (await played.count()) > 0) {
+      // Each card of the trick names the seat that played it (bots here); the last trick, opened
+      // on demand, was won by the seat that leads this one.
+      await expect(played.first().locator('.by')).toHaveText('computer (rules)');
+      const leader = await played.first().getAttribute('data-seat');
+      // (Only once a trick of this deal is done: in its first trick the last one is the last deal's.)
+      const in_hand = await page.locator('.hand .card-button').count();
+      if ((await page.getByTestId('last-trick').count()) > 0 && in_hand < 8) {
+        await page.getByText('Show the last trick').click();
+        await expect(page.getByTestId('last-trick')).toHaveAttribute('data-winner', leader ?? '');
+        await expect(page.getByTestId('last-trick-winner')).toContainText('won by');
+        trick_checked = true;
+      }
     }
     if ((await legal_card.count()) > 0) {
       await legal_card.click();
@@ -93,6 +109,7 @@ test('one click starts a French match against three bots, played to the end by c
     await expect(table).not.toHaveAttribute('data-seq', seq);
   }
   expect(cards).toBeGreaterThanOrEqual(8);
+  expect(trick_checked).toBe(true);
   expect(bids).toBeGreaterThan(0);
   expect(bot_actions_seen).toBeGreaterThan(0);
   // Every action the person sent was a click on something the server offered.
