@@ -26,10 +26,13 @@ export async function get_json<T>(path: string, fetcher: Fetch = (u) => fetch(u)
 }
 
 const enc = encodeURIComponent;
+export const kPage = 50; // entries per page of a history or a leaderboard
 export const api = {
   replay: (match_id: string, f?: Fetch) => get_json<Replay>(`/api/matches/${enc(match_id)}/replay`, f),
   profile: (player_id: string, f?: Fetch) => get_json<Profile>(`/api/players/${enc(player_id)}`, f),
-  history: (player_id: string, f?: Fetch) => get_json<History>(`/api/players/${enc(player_id)}/matches?limit=50`, f),
-  leaderboard: (ladder: string, f?: Fetch) => get_json<Leaderboard>(`/api/leaderboard/${enc(ladder)}?limit=50`, f),
+  history: (player_id: string, offset = 0, f?: Fetch) =>
+    get_json<History>(`/api/players/${enc(player_id)}/matches?offset=${offset}&limit=${kPage}`, f),
+  leaderboard: (ladder: string, offset = 0, f?: Fetch) =>
+    get_json<Leaderboard>(`/api/leaderboard/${enc(ladder)}?offset=${offset}&limit=${kPage}`, f),
   variants: (f?: Fetch) => get_json<{ variants: VariantInfo[] }>('/api/variants', f),
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, get_json } from '../src/api';
+import { api, ApiError, get_json } from '../src/api';
 import { leaderboard_href, parse_route, player_href, replay_href } from '../src/route';
 
 describe('parse_route', () => {
@@ -51,3 +51,24 @@ describe('get_json', () => {
     await expect(get_json('/api/x', down)).rejects.toBeInstanceOf(ApiError);
   });
 });
+
+describe('api', () => {
+  it('asks for the paths of the HTTP API, ids escaped, a page at a time', async () => {
+    const asked: string[] = [];
+    const f = async (url: string) => {
+      asked.push(url);
+      return { ok: true, status: 200, json: async () => ({}) };
+    };
+    await api.replay('m 1', f);
+    await api.profile('bot:rules', f);
+    await api.history('p1', 50, f);
+    await api.leaderboard('french', 0, f);
+    expect(asked).toEqual([
+      '/api/matches/m%201/replay',
+      '/api/players/bot%3Arules',
+      '/api/players/p1/matches?offset=50&limit=50',
+      '/api/leaderboard/french?offset=0&limit=50',
+    ]);
+  });
+});
+

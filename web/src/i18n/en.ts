@@ -149,6 +149,8 @@ export const en = {
   won: 'won',
   lost: 'lost',
   player: 'Player',
+  page_prev: '← Previous',
+  page_next: 'Next →',
   dismiss: 'Dismiss',
   error: 'Error',
   'err.bad_json': 'The server could not read a message.',

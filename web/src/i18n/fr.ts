@@ -151,6 +151,8 @@ export const fr: Texts = {
   won: 'gagnée',
   lost: 'perdue',
   player: 'Joueur',
+  page_prev: '← Précédents',
+  page_next: 'Suivants →',
   dismiss: 'Fermer',
   error: 'Erreur',
   'err.bad_json': "Le serveur n'a pas pu lire un message.",

@@ -1,6 +1,7 @@
 // The leaderboard of a variant (each variant is rated on its own ladder), best rating first.
 import { useState } from 'preact/hooks';
 import { api } from '../api';
+import { Pager } from './Pager';
 import type { VariantInfo } from '../protocol';
 import { leaderboard_href, player_href } from '../route';
 import { useApi, useEnv } from './context';
@@ -11,7 +12,8 @@ export function LeaderboardPage({ variants, initial }: { variants: VariantInfo[]
   // French by default, or the server's first variant when it has no French.
   const has_french = variants.length === 0 || variants.some((v) => v.id === 'french');
   const ladder = chosen ?? (has_french ? 'french' : variants[0].id);
-  const board = useApi(`l:${ladder}`, () => api.leaderboard(ladder));
+  const [offset, set_offset] = useState(0);
+  const board = useApi(`l:${ladder}:${offset}`, () => api.leaderboard(ladder, offset));
   const ids = variants.length > 0 ? variants.map((v) => v.id) : [ladder];
   return (
     <div class="page leaderboard" data-testid="leaderboard" data-ladder={ladder}>
@@ -27,6 +29,7 @@ export function LeaderboardPage({ variants, initial }: { variants: VariantInfo[]
           onChange={(e) => {
             const v = e.currentTarget.value;
             set_ladder(v);
+            set_offset(0);
             history.replaceState(null, '', leaderboard_href(v));
           }}
         >
@@ -68,6 +71,9 @@ export function LeaderboardPage({ variants, initial }: { variants: VariantInfo[]
             </tbody>
           </table>
         ))}
+      {board.data && (
+        <Pager offset={offset} count={board.data.entries.length} total={board.data.total} set={set_offset} />
+      )}
     </div>
   );
 }

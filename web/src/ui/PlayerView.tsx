@@ -1,12 +1,15 @@
 // A player's page: name, rating on each ladder, and the matches played, each with its replay.
+import { useState } from 'preact/hooks';
 import { api } from '../api';
+import { Pager } from './Pager';
 import { leaderboard_href, replay_href } from '../route';
 import { useApi, useEnv } from './context';
 
 export function PlayerPage({ player_id }: { player_id: string }) {
   const { i18n } = useEnv();
   const profile = useApi(`p:${player_id}`, () => api.profile(player_id));
-  const history = useApi(`h:${player_id}`, () => api.history(player_id));
+  const [offset, set_offset] = useState(0);
+  const history = useApi(`h:${player_id}:${offset}`, () => api.history(player_id, offset));
   const error = profile.error ?? history.error;
   const p = profile.data;
   return (
@@ -103,6 +106,7 @@ export function PlayerPage({ player_id }: { player_id: string }) {
               </tbody>
             </table>
           )}
+          <Pager offset={offset} count={history.data.matches.length} set={set_offset} />
         </section>
       )}
     </div>
