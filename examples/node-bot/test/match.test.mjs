@@ -1,6 +1,6 @@
 // Plays bot.mjs against a live atout-server (ATOUT_SERVER_BIN): a complete match of every variant
-// alone against the server's random bots, and one duel between two bot processes (one of them
-// acknowledged by events, dropping its connection once and resuming). Each bot must exit 0 and
+// alone against the server's random bots, one duel between two bot processes and one french table
+// of four (the odd seats acknowledged by events, seat 1 dropping its connection once and resuming). Each bot must exit 0 and
 // print the final score the server stored for its player (GET /api/players/<id>/matches).
 // Run with `npm test` in examples/node-bot, or through scripts/node_bot_test.sh.
 import { test, before, after } from "node:test";
@@ -119,43 +119,61 @@ test("plays every variant alone against the server's random bots", async () => {
   await Promise.all(matches);
 });
 
-test("two bots play a duel, one of them acknowledged by events and resuming after a drop", async () => {
-  let second;
-  const first = run_bot(
-    ["--url", url(), "--create", "duel", "--seat", "0", "--name", "duel-0", "--seed", "1"],
+// One bot creates a table of `variant` and sits at seat 0; when it prints the table id, one more
+// bot per seat sits there: the odd seats are acknowledged by events, and seat 1 drops its
+// connection once and resumes. Every bot must print the score stored for the same match.
+async function play_table(variant, players) {
+  const others = [];
+  const creator = run_bot(
+    ["--url", url(), "--create", variant, "--seat", "0", "--name", `${variant}-0`, "--seed", "0"],
     (line) => {
-      // The creator prints its table's id first: then the second bot takes the other seat.
-      second ??= run_bot([
-        "--url", url(), "--table", line, "--seat", "1", "--name", "duel-1", "--seed", "2",
-        "--ack", "event", "--drop-after", "12", "--away-ms", "300",
-      ]);
+      if (others.length > 0) return; // the final score, not the table id
+      for (let seat = 1; seat < players; ++seat) {
+        others.push(run_bot([
+          "--url", url(), "--table", line, "--seat", String(seat), "--name", `${variant}-${seat}`,
+          "--seed", String(seat), "--ack", seat % 2 ? "event" : "reply",
+          ...(seat === 1 ? ["--drop-after", "12", "--away-ms", "300"] : []),
+        ]));
+      }
     },
   );
-  const first_result = await first;
-  assert.ok(second, "the creating bot printed no table id");
-  const second_result = await second;
-  assert.match(second_result.stderr, /resumed \S+ after seq \d+/);
-  const stored_0 = await check_result(first_result, "duel", 0);
-  const stored_1 = await check_result(second_result, "duel", 1);
-  assert.equal(stored_0.match_id, stored_1.match_id);
+  const results = [await creator];
+  assert.equal(others.length, players - 1, "the creating bot printed no table id");
+  results.push(...(await Promise.all(others)));
+  assert.match(results[1].stderr, /resumed \S+ after seq \d+/);
+  const stored = [];
+  for (const [seat, result] of results.entries()) stored.push(await check_result(result, variant, seat));
+  for (const match of stored) assert.equal(match.match_id, stored[0].match_id);
+}
+
+test("two bots play a duel, one of them acknowledged by events and resuming after a drop", async () => {
+  await play_table("duel", 2);
+});
+
+test("four bots play a french table together", async () => {
+  await play_table("french", 4);
 });
 
 test("a bad command line exits 2 with the usage", async () => {
-  for (const args of [["--bogus"], ["--seat", "one"], ["--against", "expert", "--create", "duel"],
-    ["--against", "random"], ["--ack", "never"]]) {
-    const result = await run_bot(args);
-    assert.equal(result.code, 2, args.join(" "));
+  const command_lines = [["--bogus"], ["--seat", "one"], ["--against", "expert", "--create", "duel"],
+    ["--against", "random"], ["--ack", "never"], ["--create", "duel", "--table", "t1"]];
+  const results = await Promise.all(command_lines.map((args) => run_bot(args)));
+  for (const [i, result] of results.entries()) {
+    assert.equal(result.code, 2, command_lines[i].join(" "));
     assert.match(result.stderr, /usage: node bot\.mjs/);
+    assert.equal(result.lines.length, 0, "nothing on standard output");
   }
 });
 
 test("an error from the server is printed with its code and exits 1", async () => {
-  const unknown = await run_bot(["--url", url(), "--table", "no-such-table"]);
+  const [unknown, variant] = await Promise.all([
+    run_bot(["--url", url(), "--table", "no-such-table"]),
+    run_bot(["--url", url(), "--create", "no-such-variant"]),
+  ]);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /sit: unknown_table: /);
-  const variant = await run_bot(["--url", url(), "--create", "no-such-variant"]);
   assert.equal(variant.code, 1);
-  assert.match(variant.stderr, /create_table: \w+: /);
+  assert.match(variant.stderr, /create_table: unknown_variant: /);
 });
 
 test("a server that is not there makes the bot exit 1", async () => {
