@@ -2,7 +2,8 @@
 # The web client's tests: installs its packages (npm ci), builds it, runs the Vitest unit tests,
 # then the Playwright browser tests against a real atout-server (Debian's chromium; no browser is
 # downloaded). Needs the server built: ATOUT_SERVER_BIN, or build/dev/server/atout-server (built
-# here when missing). Screenshots go to build/web-screenshots/.
+# here when missing). Screenshots go to build/web-screenshots/. Then the Node.js example bot's
+# tests against the same server binary (scripts/node_bot_test.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
@@ -20,3 +21,4 @@ npm run build
 npx vitest run
 npx playwright test
 echo "web_test: took $((SECONDS - start)) s"
+bash "$root/scripts/node_bot_test.sh"
