@@ -43,7 +43,7 @@ later_shards='Sim\.[^ ]*_[1-9][0-9]*( |$)'
 
 configure_asan() {
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON
+    -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON -DATOUT_PCH=ON
   cmake --build "$build" -j "$jobs"
 }
 configure_opt() {
@@ -56,7 +56,7 @@ run_sims() {
 }
 configure_tsan() {
   cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DATOUT_WERROR=ON -DATOUT_TSAN=ON -DATOUT_BUILD_BENCH=OFF
+    -DATOUT_WERROR=ON -DATOUT_TSAN=ON -DATOUT_BUILD_BENCH=OFF -DATOUT_PCH=ON
   cmake --build "$tsan" -j "$jobs" --target atout_server_tests
 }
 run_tsan() {
