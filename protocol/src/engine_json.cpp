@@ -80,7 +80,8 @@ json to_json(const HandResult& r) {
 
 json to_json(const Options& o) {
   json j = json::object();
-  for (const auto& [k, v] : o) std::visit([&](const auto& x) { j[k] = x; }, v);
+  // Not a structured binding: clang before 16 cannot capture one.
+  for (const auto& option : o) std::visit([&](const auto& x) { j[option.first] = x; }, option.second);
   return j;
 }
 
