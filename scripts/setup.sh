@@ -10,6 +10,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-websockets python3-prometheus-client
   clang-format
+  clang libclang-rt-14-dev
   chromium fonts-dejavu-core
 )
 # What the binaries need at run time: the same list the container image installs, so the two

@@ -29,8 +29,10 @@ const VariantInfo* find_variant(std::string_view id) {
 
 std::optional<CreateError> normalise_options(const VariantInfo& info, Options& options) {
   for (const auto& [name, value] : options) {
+    // A named copy of the binding: clang before 16 cannot capture a structured binding.
+    const std::string& option = name;
     const auto spec =
-        std::find_if(info.options.begin(), info.options.end(), [&](const OptionSpec& s) { return s.name == name; });
+        std::find_if(info.options.begin(), info.options.end(), [&](const OptionSpec& s) { return s.name == option; });
     if (spec == info.options.end())
       return CreateError{"bad_option", "variant '" + info.id + "' has no option '" + name + "'"};
     switch (spec->type) {

@@ -80,7 +80,8 @@ json to_json(const HandResult& r) {
 
 json to_json(const Options& o) {
   json j = json::object();
-  for (const auto& [k, v] : o) std::visit([&](const auto& x) { j[k] = x; }, v);
+  // Not a structured binding: clang before 16 cannot capture one.
+  for (const auto& option : o) std::visit([&](const auto& x) { j[option.first] = x; }, option.second);
   return j;
 }
 
@@ -151,7 +152,8 @@ json to_json(const Record& r) {
   json actions = json::array();
   for (const RecordedAction& a : r.actions) {
     json x = to_json(a.action);
-    x["seat"] = a.seat;
+    // An action read without a seat (the seat to act takes it) is written back without one.
+    if (a.seat != kNoSeat) x["seat"] = a.seat;
     actions.push_back(x);
   }
   json j = {{"format", "atout-record/1"}, {"variant", r.variant}, {"options", to_json(r.options)}, {"deal", deal},

@@ -36,7 +36,7 @@ const std::vector<RequestErrors>& request_errors() {
 
 const std::vector<ErrorCode>& any_request_errors() {
   using enum ErrorCode;
-  static const std::vector<ErrorCode> codes = {bad_json,      bad_message,    unknown_type,
+  static const std::vector<ErrorCode> codes = {bad_json,      bad_message,    unknown_type,  missing_field,
                                                invalid_field, hello_required, internal_error};
   return codes;
 }

@@ -3,7 +3,7 @@
 #include "atout/server/archive.hpp"
 
 #include "atout/protocol/engine_json.hpp"
-#include "atout/server/query_fields.hpp"
+#include "atout/server/api_routes.hpp"
 #include "atout/server/stored_match.hpp"
 #include "atout/store/store.hpp"
 
@@ -143,32 +143,11 @@ std::pair<http::status, std::string> Archive::http_response(const Reply& r) {
 }
 
 bool http_api(Archive& a, std::string_view target, std::function<void(http::status, std::string)> respond) {
-  const auto q = target.find('?');
-  const std::string_view path = target.substr(0, q);
-  const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
-  auto starts = [&](std::string_view prefix) { return path.substr(0, prefix.size()) == prefix; };
-  auto ends = [&](std::string_view suffix) {
-    return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
-  };
-
-  protocol::json request;
-  if (starts("/api/players/") && ends("/matches") && path.size() >= 13 + 8) {
-    const std::string_view id = path.substr(13, path.size() - 13 - 8);
-    request = {{"type", "get_history"}, {"player_id", std::string(id)}};
-    add_query_fields(query, {"offset", "limit"}, {}, request, 32);
-  } else if (starts("/api/players/")) {
-    request = {{"type", "get_profile"}, {"player_id", std::string(path.substr(13))}};
-  } else if (starts("/api/leaderboard/")) {
-    request = {{"type", "get_leaderboard"}, {"ladder", std::string(path.substr(17))}};
-    add_query_fields(query, {"offset", "limit"}, {}, request, 32);
-  } else if (starts("/api/matches/") && ends("/replay") && path.size() >= 13 + 7) {
-    request = {{"type", "get_replay"}, {"match_id", std::string(path.substr(13, path.size() - 13 - 7))}};
-  } else {
-    return false;
-  }
+  const std::optional<protocol::json> request = archive_request(target);
+  if (!request) return false;
   // The same checks as the WebSocket requests, so both give the same codes for the same mistakes.
   protocol::ParsedRequest parsed =
-      protocol::parse_request(request.dump(-1, ' ', false, protocol::json::error_handler_t::replace));
+      protocol::parse_request(request->dump(-1, ' ', false, protocol::json::error_handler_t::replace));
   auto answer = [respond](Archive::Reply r) {
     auto [status, body] = Archive::http_response(r);
     respond(status, std::move(body));

@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "atout/protocol/messages.hpp"
-#include "atout/server/query_fields.hpp"
+#include "atout/server/api_routes.hpp"
 #include "atout/server/ws_session.hpp"
 
 namespace atout::server {
@@ -75,9 +75,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   }
   if (path == "/api/tables") {
     // The same request, checks and page as a WebSocket list_tables, from the lobby's snapshot.
-    protocol::json request = {{"type", "list_tables"}};
-    add_query_fields(target.substr(path.size() + (path.size() < target.size() ? 1 : 0)),
-                     {"offset", "limit", "min_free"}, {"variant", "status"}, request);
+    const protocol::json request = tables_request(target.substr(path.size() + (path.size() < target.size() ? 1 : 0)));
     const protocol::ParsedRequest parsed =
         protocol::parse_request(request.dump(-1, ' ', false, protocol::json::error_handler_t::replace));
     if (const auto* e = std::get_if<protocol::Error>(&parsed.body)) {

@@ -1,7 +1,8 @@
 // The seeded random-game harness every variant's simulation test uses (after OpenSpiel's
-// RandomSimTest): at every step, cards are conserved, legal actions are non-empty exactly until
-// the end, no observation (nor its JSON) shows a card its seat may not see; mid-match, a clone and
-// a replay of the record reproduce the state; at the end, the variant's own scoring oracle runs.
+// RandomSimTest): at every step, the invariants of tests/support/invariants.hpp (cards conserved,
+// legal actions non-empty exactly until the end, no observation showing a card its seat may not
+// see); mid-match, a clone and a replay of the record reproduce the state; at the end, the
+// variant's own scoring oracle runs.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include "atout/protocol/engine_json.hpp"
 #include "atout/rng.hpp"
 #include "atout/state.hpp"
+#include "invariants.hpp"
 
 namespace atout::sim {
 
@@ -31,16 +33,6 @@ struct SimCase {
 
 inline void PrintTo(const SimCase& c, std::ostream* os) { *os << c.variant << "/" << c.shard; }
 
-// What the harness saw of one played deal, for the oracle.
-struct DealFacts {
-  int hand = 0;
-  Contract contract;
-  Seat leader = kNoSeat;                 // who led the first trick
-  std::array<CardSet, 4> start_hands{};  // each hand when play began
-  CardSet dealt;                         // every card in play
-  std::vector<Seat> shown_by;            // seats whose combinations were shown, in first-seen order
-};
-
 // Checks a finished match: `deals` is indexed by hand number (deals nobody played stay default).
 using Oracle = std::function<void(const State&, const std::vector<DealFacts>&)>;
 
@@ -52,8 +44,5 @@ void run_random_sim(const SimCase& c, const Oracle& oracle);
 // The same with another random policy (for variants where a uniform choice rarely reaches some
 // outcomes, e.g. auctions with dozens of bids and one pass).
 void run_random_sim(const SimCase& c, const Oracle& oracle, const Policy& policy);
-
-// Every card string anywhere in a JSON value.
-void collect_cards(const nlohmann::json& j, CardSet& out);
 
 }  // namespace atout::sim

@@ -20,8 +20,9 @@ struct RequestErrors {
 const std::vector<RequestErrors>& request_errors();
 
 // The codes any request may get, whatever its type: a frame that is not a request (bad_json,
-// bad_message, unknown_type), an `id` of the wrong form (invalid_field), a request other than
-// hello or ping before hello (hello_required), and a failure of the server (internal_error).
+// bad_message, unknown_type), no `type` (missing_field), an `id` or `type` of the wrong form
+// (invalid_field), a request other than hello or ping before hello (hello_required), and a failure
+// of the server (internal_error).
 const std::vector<ErrorCode>& any_request_errors();
 
 // The codes `type` may be answered with beyond any_request_errors(); empty for an unknown type.

@@ -1,0 +1,43 @@
+// The HTTP API's read routes into requests (see api_routes.hpp).
+#include "atout/server/api_routes.hpp"
+
+#include <string>
+
+#include "atout/server/query_fields.hpp"
+
+namespace atout::server {
+
+std::optional<nlohmann::json> archive_request(std::string_view target) {
+  const auto q = target.find('?');
+  const std::string_view path = target.substr(0, q);
+  const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
+  auto starts = [&](std::string_view prefix) { return path.substr(0, prefix.size()) == prefix; };
+  auto ends = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+  };
+
+  nlohmann::json request;
+  if (starts("/api/players/") && ends("/matches") && path.size() >= 13 + 8) {
+    const std::string_view id = path.substr(13, path.size() - 13 - 8);
+    request = {{"type", "get_history"}, {"player_id", std::string(id)}};
+    add_query_fields(query, {"offset", "limit"}, {}, request, 32);
+  } else if (starts("/api/players/")) {
+    request = {{"type", "get_profile"}, {"player_id", std::string(path.substr(13))}};
+  } else if (starts("/api/leaderboard/")) {
+    request = {{"type", "get_leaderboard"}, {"ladder", std::string(path.substr(17))}};
+    add_query_fields(query, {"offset", "limit"}, {}, request, 32);
+  } else if (starts("/api/matches/") && ends("/replay") && path.size() >= 13 + 7) {
+    request = {{"type", "get_replay"}, {"match_id", std::string(path.substr(13, path.size() - 13 - 7))}};
+  } else {
+    return std::nullopt;
+  }
+  return request;
+}
+
+nlohmann::json tables_request(std::string_view query) {
+  nlohmann::json request = {{"type", "list_tables"}};
+  add_query_fields(query, {"offset", "limit", "min_free"}, {"variant", "status"}, request);
+  return request;
+}
+
+}  // namespace atout::server
