@@ -100,6 +100,7 @@ class Soak:
         self.port = 0
         self.proc = None
         self.generation = 0  # bumped at every (re)start
+        self.server_up = False
         self.failures = []
         self.kills = []  # wall times of kill -9
         self.deadline = 0.0
@@ -113,7 +114,7 @@ class Soak:
         # Hidden information, compactly: for each (match, deal, recipient), each card named to it
         # outside its own hand, with the lowest seq it was named at. Recipient: seat or "spec".
         self.named = {}
-        self.hands_seen = {}  # (match, deal, seat) -> cards reported as that seat's hand
+        self.hands_seen = {}  # (match, deal, run, seat) -> cards reported as that seat's hand
         self.turn_ups = {}  # (match, deal) -> set of turn-up cards reported
         self.declared = {}  # (match, deal, seat) -> cards shown in declarations
         self.seen_plays = {}  # (match, seq) -> (deal, card) from last_action of events seen
@@ -122,6 +123,11 @@ class Soak:
         # RSS and fds: one list of samples per server run.
         self.samples = []
         self.probes = {}  # probe name -> [passed, skipped]
+
+    def mark(self):
+        """Changes whenever the server is killed or restarted: a probe that spans a change, or
+        that began while the server was down, is void."""
+        return (self.generation, len(self.kills)) if self.server_up else None
 
     def fail(self, message):
         if len(self.failures) < 200:
@@ -147,7 +153,7 @@ class Soak:
         env["ASAN_OPTIONS"] = asan
         log = open(self.log_path, "a")
         args = [self.args.server, "--port", str(self.port), "--bind", "127.0.0.1", "--threads", "2", "--db", self.db,
-                "--log-format", "json", *extra]
+                "--log-format", "json", "--log-level", "debug", *extra]
         start = os.path.getsize(self.log_path)
         self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env)
         log.close()
@@ -160,6 +166,7 @@ class Soak:
             if m:
                 self.port = int(m.group(1))
                 self.samples.append({"pid": self.proc.pid, "started": time.monotonic(), "rss": [], "fds": []})
+                self.server_up = True
                 return
             if self.proc.poll() is not None:
                 break
@@ -167,11 +174,13 @@ class Soak:
         raise SystemExit(f"soak: atout-server did not start (see {self.log_path})")
 
     def kill_server(self):
+        self.server_up = False
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
         self.kills.append(time.time())
 
     def stop_server(self):
+        self.server_up = False
         self.proc.send_signal(signal.SIGTERM)
         try:
             code = self.proc.wait(timeout=60)
@@ -234,7 +243,9 @@ class Soak:
             if "hand" not in obs:
                 self.fail(f"seat {recipient} got an event without its hand: {text[:200]}")
             own = set(obs.get("hand", []))
-            key = (match_id, deal, recipient)
+            # Per run of the table (seq >> 32, see docs/protocol.md): a kill can take the end of a
+            # deal back, and the deal replayed after the restart may send its cards elsewhere.
+            key = (match_id, deal, seq >> 32, recipient)
             self.hands_seen.setdefault(key, set()).update(own)
             own |= table_state.get("prev_hand", set())
             table_state["prev_hand"] = set(obs.get("hand", []))
@@ -430,13 +441,13 @@ class Player:
     async def second_connection(self):
         """A second hello with the same token: the old connection gets goodbye and 4001."""
         old = self.conn
-        gen = self.soak.generation
+        gen = self.soak.mark()
         await self.connect()
         try:
             await asyncio.wait_for(old.closed.wait(), 12)
         except asyncio.TimeoutError:
             pass
-        if gen != self.soak.generation or old.goodbye is None and old.close_code in (1006, 1012, None):
+        if gen is None or gen != self.soak.mark():
             self.soak.probe("second_connection", None)
         else:
             ok = (old.goodbye or {}).get("reason") == "replaced" and old.close_code == 4001
@@ -622,7 +633,9 @@ async def abuse(soak, rng):
     loop = asyncio.get_event_loop()
     while time.monotonic() < soak.deadline:
         await asyncio.sleep(rng.uniform(0.5, 2.0))
-        gen = soak.generation
+        gen = soak.mark()
+        if gen is None:
+            continue  # the server is down: nothing to probe
         what = rng.choice(["oversized", "utf8", "rsv", "flood_pings", "flood_lists", "bad_json", "slow", "http"])
         try:
             if what in ("oversized", "utf8", "rsv"):
@@ -631,7 +644,7 @@ async def abuse(soak, rng):
                          "rsv": raw_frame(1, b'{"type":"ping"}', rsv=0x40)}[what]
                 want = {"oversized": 1009, "utf8": 1007, "rsv": 1002}[what]
                 code = await loop.run_in_executor(None, raw_close_code, soak.port, [frame])
-                ok = None if gen != soak.generation else code == want
+                ok = None if gen != soak.mark() else code == want
                 soak.probe(what, ok, f"close code {code}, expected {want}")
             elif what == "flood_pings":
                 c = Conn(soak, _ignore, None)
@@ -642,7 +655,7 @@ async def abuse(soak, rng):
                 except websockets.ConnectionClosed:
                     pass  # closed while still flooding: the expected end
                 await asyncio.wait_for(c.closed.wait(), 15)
-                ok = None if gen != soak.generation else c.close_code == 1008
+                ok = None if gen != soak.mark() else c.close_code == 1008
                 soak.probe(what, ok, f"close code {c.close_code}, expected 1008")
             elif what == "flood_lists":
                 seen = []
@@ -661,7 +674,7 @@ async def abuse(soak, rng):
                 await asyncio.sleep(1)
                 too_fast = sum(1 for m in seen if m.get("code") == "too_fast")
                 pong = await c.request({"type": "ping"}) if not c.closed.is_set() else None
-                ok = None if gen != soak.generation else too_fast > 0 and (pong or {}).get("type") == "pong"
+                ok = None if gen != soak.mark() else too_fast > 0 and (pong or {}).get("type") == "pong"
                 soak.probe(what, ok, f"{too_fast} too_fast errors, then {pong}")
                 await c.close()
             elif what == "bad_json":
@@ -674,7 +687,7 @@ async def abuse(soak, rng):
                 fut = await c.send({"type": "ping"})
                 await asyncio.wait_for(fut, 10)
                 replies = fut.result()
-                ok = None if gen != soak.generation else replies.get("type") == "pong" and not c.closed.is_set()
+                ok = None if gen != soak.mark() else replies.get("type") == "pong" and not c.closed.is_set()
                 soak.probe(what, ok, f"connection after bad frames: {replies}, closed={c.closed.is_set()}")
                 await c.close()
             elif what == "slow":
@@ -692,14 +705,14 @@ async def abuse(soak, rng):
                 except (asyncio.TimeoutError, websockets.ConnectionClosed):
                     pass
                 await ws.close()
-                soak.probe(what, None if gen != soak.generation else True)
+                soak.probe(what, None if gen != soak.mark() else True)
             elif what == "http":
                 codes = await loop.run_in_executor(None, http_flood, soak.port)
-                ok = None if gen != soak.generation else 429 in codes and set(codes) <= {200, 429}
+                ok = None if gen != soak.mark() else 429 in codes and set(codes) <= {200, 429}
                 soak.probe(what, ok, f"HTTP codes {sorted(set(codes))}, expected 200s then 429")
-        except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError):
-            soak.probe(what, None if gen != soak.generation or soak.proc.poll() is not None else False,
-                       "the connection failed")
+        except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError) as e:
+            soak.probe(what, None if gen != soak.mark() else False,
+                       f"the connection failed: {e!r}")
 
 
 async def _ignore(conn, text, msg):
@@ -726,7 +739,9 @@ async def killer(soak, rng):
     loop = asyncio.get_event_loop()
     while True:
         await asyncio.sleep(rng.uniform(15, 35) * soak.args.kill_every_scale)
-        if time.monotonic() >= soak.deadline - 10:
+        # The last third of the run (at least 40 s) has no kill, so that one server run is long
+        # enough to tell whether RSS and fds stay flat.
+        if time.monotonic() >= soak.deadline - max(40, soak.args.minutes * 20):
             return
         soak.kill_server()
         await asyncio.sleep(rng.uniform(0.1, 1.5))
@@ -776,8 +791,12 @@ def check_store(soak):
     for mid, seat, team, public_id in db.execute(
             "SELECT s.match_id, s.seat, s.team, p.public_id FROM match_seats s JOIN players p ON p.id = s.player_id"):
         seats.setdefault(mid, []).append((seat, team, public_id))
+    ratings = {}
+    for public_id, ladder, mu, sigma, n in db.execute(
+            "SELECT p.public_id, r.ladder, r.mu, r.sigma, r.matches FROM ratings r JOIN players p ON p.id = r.player_id"):
+        ratings.setdefault(public_id, []).append({"ladder": ladder, "mu": mu, "sigma": sigma, "matches": n})
     db.close()
-    return matches, seats
+    return matches, seats, ratings
 
 
 def deal_of(match, seq):
@@ -798,8 +817,9 @@ def check_actions(soak, matches):
                 lost += 1
                 continue
             near = min((k - at for k in soak.kills), key=abs, default=None)
+            when = f" (the nearest kill came {near:+.2f} s after it was read)" if near is not None else ""
             soak.fail(f"acknowledged action {action} by seat {seat} at seq {seq} of match {match_id} is not stored"
-                      f" (nearest kill {near:+.2f} s after it was read)" if near is not None else "")
+                      + when)
             continue
         if stored[0] != seat or action is None or not same_action(action, stored[1]):
             soak.fail(f"match {match_id} seq {seq}: acknowledged {action} by seat {seat}, stored {stored}")
@@ -876,7 +896,7 @@ def openskill_rate(teams, ranks, mu0=25.0, beta=25.0 / 6.0, tau=25.0 / 300.0, ep
     return out
 
 
-def check_ratings(soak, matches, seats):
+def check_ratings(soak, matches, seats, stored_ratings):
     """Recomputes every rating from the stored results, in the order the matches ended."""
     ratings = {}  # (player, ladder) -> (mu, sigma, matches)
     ended = sorted((m for m in matches.values() if m["ended_at"] is not None and m["rated"]
@@ -899,12 +919,7 @@ def check_ratings(soak, matches, seats):
     players = {p for _, _, p in (x for s in seats.values() for x in s)}
     checked = 0
     for player in sorted(players):
-        try:
-            profile = soak.http_get(f"/api/players/{urllib.request.quote(player, safe=':')}")
-        except urllib.error.HTTPError as e:
-            soak.fail(f"player {player}: GET /api/players answers {e.code}")
-            continue
-        got = {r["ladder"]: r for r in profile["ratings"]}
+        got = {r["ladder"]: r for r in stored_ratings.get(player, [])}
         want = {ladder: v for (p, ladder), v in ratings.items() if p == player}
         if set(got) != set(want):
             soak.fail(f"player {player}: rated on {sorted(got)}, recomputed {sorted(want)}")
@@ -941,24 +956,25 @@ def check_hidden(soak, matches):
             soak.fail(f"match {uid} deal {deal}: the turn-up was reported as {sorted(ups)}")
         for c in ups:
             public.setdefault((uid, deal), {})[c] = 0
-    holders = {}  # (match, deal, card) -> seats whose hand it was reported in
-    for (uid, deal, seat), cards in soak.hands_seen.items():
+    holders = {}  # (match, deal, run, card) -> seats whose hand it was reported in
+    held_ever = {}  # (match, deal, card) -> seats, over every run
+    for (uid, deal, run, seat), cards in soak.hands_seen.items():
         for c in cards:
-            holders.setdefault((uid, deal, c), set()).add(seat)
-    for (uid, deal, c), who in holders.items():
-        ups = soak.turn_ups.get((uid, deal), set())
+            holders.setdefault((uid, deal, run, c), set()).add(seat)
+            held_ever.setdefault((uid, deal, c), set()).add(seat)
+    for (uid, deal, run, c), who in holders.items():
         if len(who) > 1:
             soak.fail(f"match {uid} deal {deal}: {c} was reported in the hands of seats {sorted(who)}")
     for uid, m in matches.items():
         for seq, (seat, a) in m["actions"].items():
             if a.get("type") == "play":
-                who = holders.get((uid, deal_of(m, seq), a["card"].upper()), set())
+                who = holders.get((uid, deal_of(m, seq), seq >> 32, a["card"].upper()), set())
                 if who - {seat}:
                     soak.fail(f"match {uid}: seat {seat} played {a['card']} at seq {seq}, "
                               f"which was reported in the hand of seat(s) {sorted(who - {seat})}")
     for (uid, deal, seat), cards in soak.declared.items():
         for c in cards:
-            who = holders.get((uid, deal, c), set())
+            who = held_ever.get((uid, deal, c), set())
             if who - {seat}:
                 soak.fail(f"match {uid} deal {deal}: seat {seat} showed {c}, reported in seats {sorted(who)}' hands")
             public.setdefault((uid, deal), {})[c] = 0
@@ -979,40 +995,33 @@ def check_hidden(soak, matches):
 
 
 def check_log(soak, matches):
-    """The server log holds no token, no match seed, and no deal seed before it was revealed."""
+    """The server log holds no player token and no seed. No log line of the server formats a seed
+    or a token (server/src, store/src: the only seeds written go to the database and, once
+    revealed, to players), so the promise that holds is the stronger one: no seed at all, before
+    or after its reveal. The server runs at log level debug, so every line it can write counts."""
     seeds = {}
     for uid, m in matches.items():
         if m["seed"]:
-            seeds[m["seed"].lower()] = ("match", uid)
+            seeds[m["seed"].lower()] = f"the match seed of {uid}"
         for h in m["hands"]:
-            seeds[h["seed"]] = ("deal", uid)
+            seeds[h["seed"]] = f"the seed of deal {h['number']} of match {uid}"
+    # And each seed a player saw revealed is the stored seed of a deal.
+    for seed in soak.seed_seen_at:
+        if seed not in seeds:
+            soak.fail(f"players were shown the deal seed {seed}, which no stored deal has")
     hex_run = re.compile(r"[0-9a-fA-F]{32,}")
     lines = 0
     with open(soak.log_path, errors="replace") as f:
         for line in f:
             lines += 1
-            runs = hex_run.findall(line)
-            if not runs:
-                continue
-            for run in runs:
+            for run in hex_run.findall(line):
                 run = run.lower()
-                if run in soak.tokens or any(t in run for t in soak.tokens if len(run) >= 64):
+                if any(t in run for t in soak.tokens) if len(run) >= 64 else False:
                     soak.fail(f"the server log holds a player token: {line.strip()[:200]}")
-                if len(run) != 32 or run not in seeds:
-                    continue
-                kind, uid = seeds[run]
-                if kind == "match":
-                    soak.fail(f"the server log holds the seed of match {uid}: {line.strip()[:200]}")
-                    continue
-                try:
-                    t = json.loads(line)["time"]
-                    when = time.mktime(time.strptime(t[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
-                except (ValueError, KeyError):
-                    when = None
-                revealed = soak.seed_seen_at.get(run)
-                if revealed is None or when is None or when < revealed - 1:
-                    soak.fail(f"the server log holds a deal seed of match {uid} before it was revealed: "
-                              f"{line.strip()[:200]}")
+                for i in range(0, len(run) - 31):
+                    if run[i:i + 32] in seeds:
+                        soak.fail(f"the server log holds {seeds[run[i:i + 32]]}: {line.strip()[:200]}")
+                        break
     return lines
 
 
@@ -1091,13 +1100,20 @@ def main():
         if soak.proc and soak.proc.poll() is None:
             soak.stop_server()
     minutes = (time.monotonic() - started) / 60
-    matches, seats = check_store(soak)
-    # The reads: a server on the same database, with the HTTP rate limit out of the way.
+    # The store as the clean stop left it. Replays are read over HTTP from a server on a copy made
+    # by `atout backup`: that server rebuilds the unfinished matches and plays their absent seats,
+    # which must not change what is checked here.
+    matches, seats, stored_ratings = check_store(soak)
+    found, lost = check_actions(soak, matches)
+    rated = check_ratings(soak, matches, seats, stored_ratings)
+    copy = os.path.join(soak.work, "check.db")
+    backup = subprocess.run([args.cli, "backup", "--db", soak.db, "--to", copy], capture_output=True, text=True)
+    if backup.returncode != 0:
+        raise SystemExit(f"soak: atout backup failed: {backup.stderr.strip()}")
+    soak.db = copy
     soak.start_server(["--http-burst", "100000", "--http-rate", "100000"])
     try:
-        found, lost = check_actions(soak, matches)
         replayed = check_finished(soak, matches)
-        rated = check_ratings(soak, matches, seats)
     finally:
         soak.stop_server()
     check_hidden(soak, matches)
