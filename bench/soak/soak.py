@@ -24,6 +24,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -1090,6 +1091,7 @@ def main():
     ap.add_argument("--keep-texts", action="store_true", help="quote the message in each hidden-card failure")
     ap.add_argument("--work", help="directory for the database and the log (default: a new temp dir)")
     args = ap.parse_args()
+    own_work = not args.work
     args.work = args.work or tempfile.mkdtemp(prefix="atout-soak-")
     os.makedirs(args.work, exist_ok=True)
     soak = Soak(args)
@@ -1140,6 +1142,8 @@ def main():
             print("  - " + f)
         sys.exit(1)
     print("soak: all checks passed")
+    if own_work:
+        shutil.rmtree(args.work, ignore_errors=True)  # kept when a check failed, for a post-mortem
 
 
 if __name__ == "__main__":
