@@ -679,17 +679,23 @@ async def abuse(soak, rng):
                 soak.probe(what, ok, f"{too_fast} too_fast errors, then {pong}")
                 await c.close()
             elif what == "bad_json":
-                c = Conn(soak, _ignore, None)
+                errors = []
+
+                async def keep_errors(conn, text, msg):
+                    if msg.get("type") == "error":
+                        errors.append(msg.get("code"))
+
+                c = Conn(soak, keep_errors, None)
                 await c.open()
                 await c.request({"type": "hello", "protocol": 1, "name": "junk"})
-                replies = []
                 for frame in ['{"type": "ping", ', b"\x00\x01binary", "[1,2]", '{"type":"nope"}']:
                     await c.ws.send(frame)
                 fut = await c.send({"type": "ping"})
                 await asyncio.wait_for(fut, 10)
-                replies = fut.result()
-                ok = None if gen != soak.mark() else replies.get("type") == "pong" and not c.closed.is_set()
-                soak.probe(what, ok, f"connection after bad frames: {replies}, closed={c.closed.is_set()}")
+                pong = fut.result()
+                want = ["bad_json", "bad_json", "bad_message", "unknown_type"]
+                ok = None if gen != soak.mark() else pong.get("type") == "pong" and errors == want
+                soak.probe(what, ok, f"after bad frames: errors {errors} (expected {want}), then {pong}")
                 await c.close()
             elif what == "slow":
                 # Watches the busiest tables and the lobby, then stops reading for a while.
