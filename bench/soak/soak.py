@@ -207,8 +207,6 @@ class Soak:
         """Every message a player or spectator received: `recipient` is a seat or "spec"."""
         self.messages_checked += 1
         kind = msg.get("type")
-        if kind == "welcome":
-            self.tokens.add(msg["token"])
         named = cards_in(text)
         if kind != "event":
             if named:
@@ -290,6 +288,8 @@ class Conn:
                 msg = json.loads(text)
                 if msg.get("type") == "goodbye":
                     self.goodbye = msg
+                if msg.get("type") == "welcome":
+                    self.soak.tokens.add(msg["token"])  # every token, probes' too, for the log check
                 rid = msg.get("id")
                 if rid in self.waiting and msg.get("type") != "event":
                     self.waiting.pop(rid).set_result(msg)
