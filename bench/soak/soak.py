@@ -236,7 +236,7 @@ class Soak:
             self.turn_ups.setdefault((match_id, deal), set()).add(obs["turn_up"])
         for d in obs.get("declarations", []) or []:
             if d.get("cards"):
-                self.declared.setdefault((match_id, deal, d["seat"]), set()).update(d["cards"])
+                self.declared.setdefault((match_id, deal, seq >> 32, d["seat"]), set()).update(d["cards"])
         own = set()
         if recipient != "spec":
             if "hand" not in obs:
@@ -848,12 +848,14 @@ def check_finished(soak, matches):
     checked = 0
     for match_id, (score, at) in soak.finished.items():
         m = matches.get(match_id)
+        if any(-READ_LAG_S <= k - at <= KILL_LOSS_WINDOW_S for k in soak.kills):
+            # The last action may have been lost to the kill (documented): the match resumed one
+            # action before its end, and its players, gone, may since have forfeited it.
+            continue
         if m is None or m["ended_at"] is None:
-            if any(-READ_LAG_S <= k - at <= KILL_LOSS_WINDOW_S for k in soak.kills):
-                continue  # the last action was lost to a kill: documented, the match resumed
             soak.fail(f"match {match_id} finished for its players but is not stored as ended")
             continue
-        if m["score"] != score and not any(-READ_LAG_S <= k - at <= KILL_LOSS_WINDOW_S for k in soak.kills):
+        if m["score"] != score:
             soak.fail(f"match {match_id}: players saw {score}, stored {m['score']}")
         replay = soak.http_get(f"/api/matches/{match_id}/replay")
         out = subprocess.run([soak.args.cli, "replay", "-"], input=json.dumps(replay), capture_output=True,
@@ -964,11 +966,9 @@ def check_hidden(soak, matches):
         for c in ups:
             public.setdefault((uid, deal), {})[c] = 0
     holders = {}  # (match, deal, run, card) -> seats whose hand it was reported in
-    held_ever = {}  # (match, deal, card) -> seats, over every run
     for (uid, deal, run, seat), cards in soak.hands_seen.items():
         for c in cards:
             holders.setdefault((uid, deal, run, c), set()).add(seat)
-            held_ever.setdefault((uid, deal, c), set()).add(seat)
     for (uid, deal, run, c), who in holders.items():
         if len(who) > 1:
             soak.fail(f"match {uid} deal {deal}: {c} was reported in the hands of seats {sorted(who)}")
@@ -979,9 +979,9 @@ def check_hidden(soak, matches):
                 if who - {seat}:
                     soak.fail(f"match {uid}: seat {seat} played {a['card']} at seq {seq}, "
                               f"which was reported in the hand of seat(s) {sorted(who - {seat})}")
-    for (uid, deal, seat), cards in soak.declared.items():
+    for (uid, deal, run, seat), cards in soak.declared.items():
         for c in cards:
-            who = held_ever.get((uid, deal, c), set())
+            who = holders.get((uid, deal, run, c), set())
             if who - {seat}:
                 soak.fail(f"match {uid} deal {deal}: seat {seat} showed {c}, reported in seats {sorted(who)}' hands")
             public.setdefault((uid, deal), {})[c] = 0
@@ -1013,8 +1013,9 @@ def check_log(soak, matches):
         for h in m["hands"]:
             seeds[h["seed"]] = f"the seed of deal {h['number']} of match {uid}"
     # And each seed a player saw revealed is the stored seed of a deal.
-    for seed in soak.seed_seen_at:
-        if seed not in seeds:
+    for seed, at in soak.seed_seen_at.items():
+        # A deal seen to end just before a kill may be gone with its match (documented loss).
+        if seed not in seeds and not any(-READ_LAG_S <= k - at <= KILL_LOSS_WINDOW_S for k in soak.kills):
             soak.fail(f"players were shown the deal seed {seed}, which no stored deal has")
     hex_run = re.compile(r"[0-9a-fA-F]{32,}")
     lines = 0
