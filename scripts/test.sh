@@ -2,8 +2,9 @@
 # Sets up, builds and runs every test: everything with warnings as errors under AddressSanitizer
 # and UBSan; the server's multi-threaded tests also under ThreadSanitizer; the big seeded random
 # simulations in an optimised build, where they run ten times faster (their first shard of each
-# variant still runs under the sanitizers); then the web client, its unit tests and its browser
-# tests against the sanitized server. Prints how long each stage took.
+# variant still runs under the sanitizers); every libFuzzer target for a few seconds each; then the
+# web client, its unit tests and its browser tests, and a two-minute chaos soak, against the
+# sanitized server. Prints how long each stage took.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${ATOUT_TEST_BUILD_DIR:-$root/build/asan}"
@@ -79,8 +80,18 @@ run_ctest() {
   check_shard_filter
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir "$build" -j "$jobs" --output-on-failure --timeout 900 -E "$later_shards" \
+    ctest --test-dir "$build" -j "$jobs" --output-on-failure --timeout 900 -E "$later_shards" -LE soak \
     | tee "$build/ctest.log"
+}
+run_soak() {
+  # The chaos soak (bench/soak) on its own: it kills and restarts a server for two minutes, and
+  # beside the other tests it would starve the ones that measure latency.
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$build" --output-on-failure --timeout 900 -L soak
+}
+run_fuzz() {
+  # Every libFuzzer target of tests/fuzz, built with clang, for a bounded time each.
+  bash "$root/scripts/fuzz.sh" 15
 }
 
 run_web() {
@@ -93,11 +104,13 @@ rm -f "$build/ctest.log"
 stage "setup" bash "$root/scripts/setup.sh"
 stage "build optimised engine tests" configure_opt
 stage "simulations (optimised)" run_sims
+stage "fuzz (libFuzzer, 15 s each)" run_fuzz
 stage "build tsan server tests" configure_tsan
 # ThreadSanitizer: only the server tests that run threads (the hidden-information sweep is
 # single-threaded and already runs under ASan).
 stage "server tests (tsan)" run_tsan
 stage "build asan+ubsan" configure_asan
 stage "web client (vitest, chromium)" run_web
+stage "chaos soak (asan, 2 min)" run_soak
 # Last, so that ctest's summary closes the output.
 stage "ctest (asan+ubsan)" run_ctest
