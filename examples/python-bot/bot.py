@@ -9,6 +9,7 @@ Written against Debian's python3-websockets (10.x); run it with Debian's own /us
     bot.py --url ws://127.0.0.1:8080/ws --create belot --against rules  # play three server bots
     bot.py ... --ack event                                        # no `accepted` replies to actions
     bot.py ... --drop-after 20                                    # leave once, then resume
+    bot.py --url wss://game.example.org/ws --create duel          # a server with TLS (--cafile: a private CA)
 
 It picks uniformly among the actions the server lists in its observation's `legal` field, so it
 plays any variant the server offers without knowing its rules. It keeps its token and the seq of
@@ -19,14 +20,17 @@ import argparse
 import asyncio
 import json
 import random
+import ssl
 import sys
 
 import websockets
 
 
 class Bot:
-    def __init__(self, url, name, rng, ack):
+    def __init__(self, url, name, rng, ack, cafile=None):
         self.url = url
+        # wss://: the system's certificate authorities, or only the one in `cafile`.
+        self.ssl = ssl.create_default_context(cafile=cafile) if url.startswith("wss://") else None
         self.name = name
         self.rng = rng
         self.ack = ack
@@ -63,7 +67,7 @@ class Bot:
 
     async def connect(self):
         """Opens the connection and says hello: with our token and where we were, after a drop."""
-        self.ws = await websockets.connect(self.url, max_size=2**22)
+        self.ws = await websockets.connect(self.url, max_size=2**22, ssl=self.ssl)
         self.pending = []
         hello = {"type": "hello", "protocol": 1, "name": self.name, "ack": self.ack}
         if self.token:
@@ -161,7 +165,9 @@ def log(text):
 
 async def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", default="ws://127.0.0.1:8080/ws")
+    parser.add_argument("--url", default="ws://127.0.0.1:8080/ws",
+                        help="ws://host:port/ws, or wss://host:port/ws for a server with TLS")
+    parser.add_argument("--cafile", help="with wss://: trust only the certificate authority in this PEM file")
     parser.add_argument("--name", default="py-bot")
     parser.add_argument("--variant", default="french", help="join or create a table of this variant")
     parser.add_argument("--create", metavar="VARIANT", help="create a table of VARIANT and print its id")
@@ -177,7 +183,7 @@ async def main():
     parser.add_argument("--away-ms", type=int, default=2500,
                         help="with --drop-after, how long to stay away before resuming")
     args = parser.parse_args()
-    bot = Bot(args.url, args.name, random.Random(args.seed), args.ack)
+    bot = Bot(args.url, args.name, random.Random(args.seed), args.ack, args.cafile)
     try:
         await bot.run(args)
     finally:

@@ -10,7 +10,7 @@ std::string to_string(ErrorCode c) { return json(c).get<std::string>(); }
 const std::vector<ErrorCode>& all_error_codes() {
   static const std::vector<ErrorCode> codes = [] {
     std::vector<ErrorCode> v;
-    for (int i = 0; i <= static_cast<int>(ErrorCode::unknown_bot_level); ++i) v.push_back(static_cast<ErrorCode>(i));
+    for (int i = 0; i <= static_cast<int>(ErrorCode::origin_not_allowed); ++i) v.push_back(static_cast<ErrorCode>(i));
     return v;
   }();
   return codes;

@@ -40,6 +40,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(ErrorCode, {
                                             {ErrorCode::not_owner, "not_owner"},
                                             {ErrorCode::match_started, "match_started"},
                                             {ErrorCode::unknown_bot_level, "unknown_bot_level"},
+                                            {ErrorCode::origin_not_allowed, "origin_not_allowed"},
                                         })
 
 NLOHMANN_JSON_SERIALIZE_ENUM(BotLevel, {

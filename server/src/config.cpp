@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "atout/server/net.hpp"
+#include "atout/server/origin_policy.hpp"
 
 namespace atout::server {
 
@@ -60,6 +61,14 @@ CLI::Validator whole(long lo, long hi) {
       },
       "");
 }
+
+const CLI::Validator kOrigins(
+    [](std::string& value) -> std::string {
+      std::string error;
+      OriginPolicy::parse_list(value, error);
+      return error;
+    },
+    "LIST");
 
 const CLI::Validator kDbPath([](std::string& value) { return check_db(value).value_or(std::string()); }, "PATH");
 
@@ -123,6 +132,14 @@ void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
             "them in one transaction (0 to 10000); a crash loses at most this\n"
             "much acknowledged play, plus the commit itself",
             [&c](long v) { c.commit_window = std::chrono::milliseconds(v); });
+  f.text("tls-cert", c.tls_cert, "FILE",
+         "PEM certificate (then any intermediates); with --tls-key the port\n"
+         "serves https:// and wss:// only. SIGHUP reloads both files");
+  f.text("tls-key", c.tls_key, "FILE", "PEM private key of --tls-cert");
+  f.text("allowed-origins", c.allowed_origins, "LIST",
+         "page origins (scheme://host[:port], comma-separated) allowed to\n"
+         "open a WebSocket besides the server's own; * allows any")
+      ->check(kOrigins);
 
   const std::string limits = "Limits (see docs/operations.md)";
   auto group = [&] { app.get_options().back()->group(limits); };
@@ -247,6 +264,8 @@ ParseResult parse_args(const std::vector<std::string>& args) {
     }
   }
   if (auto e = check_db(c.db)) return fail(*e);
+  if (c.tls_cert.empty() != c.tls_key.empty())
+    return fail(c.tls_cert.empty() ? "--tls-key needs --tls-cert" : "--tls-cert needs --tls-key");
   ParseResult r;
   r.cfg = c;
   return r;

@@ -57,7 +57,19 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   // the event back until the client acknowledges the reply.
   beast::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
-  if (!peer_ec) std::make_shared<HttpSession>(std::move(socket), ctx_, ctx_->conns->admit(remote.address()))->run();
+  if (!peer_ec) {
+    std::optional<IpSlot> slot = ctx_->conns->admit(remote.address());
+    if (tls_) {
+      // The context of the moment: a reload changes it for the connections that follow.
+      std::shared_ptr<ssl::context> tls = tls_->current();
+      TlsStream stream(std::move(socket), *tls);
+      std::make_shared<HttpSession<TlsStream>>(std::move(stream), ctx_, std::move(slot), std::move(tls))->run();
+    } else {
+      std::make_shared<HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), ctx_, std::move(slot),
+                                                       nullptr)
+          ->run();
+    }
+  }
   do_accept();
 }
 

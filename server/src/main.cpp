@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
       spdlog::critical("{}", *e);
       return 1;
     }
-    spdlog::info("atout-server listening on {}:{} (WebSocket at /ws), {} thread(s), database {}", cfg.bind, s.port(),
-                 cfg.threads, cfg.db);
+    spdlog::info("atout-server listening on {}:{} ({} at /ws), {} thread(s), database {}", cfg.bind, s.port(),
+                 cfg.tls_cert.empty() ? "WebSocket" : "TLS only: wss://", cfg.threads, cfg.db);
     s.run_until_signal();
   } catch (const std::exception& e) {
     spdlog::critical("fatal: {}", e.what());

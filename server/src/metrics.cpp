@@ -95,6 +95,10 @@ Metrics::Metrics()
                                "time.")),
       http_rate_limited(new_counter(*registry_, "atout_http_rate_limited_total",
                                     "HTTP /api/ requests answered 429 by the per-address read rate limit.")),
+      tls_handshake_failures(new_counter(*registry_, "atout_tls_handshake_failures_total",
+                                         "Connections to the TLS port that failed the TLS handshake.")),
+      origin_refusals(new_counter(*registry_, "atout_origin_refusals_total",
+                                  "WebSocket upgrades refused (HTTP 403) for a page origin not allowed.")),
       action_latency(new_latency(*registry_)),
       bot_queue_depth(new_gauge(*registry_, "atout_bot_queue_depth", "Bot decisions waiting for a bot worker.")) {
   auto& decisions = prometheus::BuildCounter()

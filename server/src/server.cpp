@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <functional>
 
 #include "atout/server/recovery.hpp"
 #include "atout/server/store_journal.hpp"
@@ -26,6 +27,15 @@ Server::~Server() { stop(); }
 std::optional<std::string> Server::open() {
   // The store refuses a file it cannot trust before writing a byte of it; its reason is shown as is.
   std::string error;
+  if (!cfg_.tls_cert.empty() || !cfg_.tls_key.empty()) {
+    auto tls = TlsContext::load(cfg_.tls_cert, cfg_.tls_key, error);
+    if (!tls) return "cannot serve TLS: " + error;
+    tls_ = std::move(*tls);
+    listener_->use_tls(tls_);
+    spdlog::info("TLS with {} (https:// and wss:// only)", cfg_.tls_cert);
+  }
+  ctx_->origins = std::make_shared<const OriginPolicy>(OriginPolicy::parse_list(cfg_.allowed_origins, error));
+  if (!error.empty()) return "--allowed-origins: " + error;
   if (!cfg_.web_root.empty()) {
     std::optional<StaticFiles> web = StaticFiles::load(cfg_.web_root, error);
     if (!web) return error;
@@ -75,6 +85,17 @@ std::optional<std::string> Server::open() {
 
 unsigned short Server::port() const { return listener_->local_endpoint().port(); }
 
+std::optional<std::string> Server::reload_tls() {
+  if (!tls_) return "TLS is not on (no --tls-cert)";
+  std::string error;
+  if (!tls_->reload(error)) {
+    spdlog::error("TLS reload failed, the certificate in use stays: {}", error);
+    return error;
+  }
+  spdlog::info("TLS certificate and key reloaded from {} and {}", cfg_.tls_cert, cfg_.tls_key);
+  return std::nullopt;
+}
+
 void Server::start() {
   for (int i = 0; i < cfg_.threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
 }
@@ -85,8 +106,23 @@ void Server::run_until_signal() {
   net::io_context signal_ioc;
   net::signal_set signals(signal_ioc, SIGINT, SIGTERM);
   int received = 0;
+  // With TLS, SIGHUP reloads the certificate and key (each time it comes) instead of ending the
+  // process.
+  std::optional<net::signal_set> hup;
+  std::function<void()> await_hup = [&] {
+    hup->async_wait([&](beast::error_code ec, int) {
+      if (ec) return;
+      reload_tls();
+      await_hup();
+    });
+  };
+  if (tls_) {
+    hup.emplace(signal_ioc, SIGHUP);
+    await_hup();
+  }
   signals.async_wait([&](beast::error_code ec, int sig) {
     if (!ec) received = sig;
+    if (hup) hup->cancel();
   });
   start();
   signal_ioc.run();

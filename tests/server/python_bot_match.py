@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Runs examples/python-bot against a live atout-server: one complete match of every variant.
 
-Usage: python_bot_match.py ATOUT_SERVER_BINARY SOURCE_DIR
+Usage: python_bot_match.py ATOUT_SERVER_BINARY SOURCE_DIR [--tls]
+With --tls, the server serves TLS with the test certificate of tests/data/tls, the bots connect over
+wss:// trusting only that certificate, and they play one duel match (the TLS path, not the variants).
 Starts the server on a free loopback port, asks it for its variants over HTTP, and for each one
 starts one bot that creates the table and as many more as the variant has seats; the odd seats ask
 for `"ack": "event"` and fail unless each action is answered by its own event, and seat 1 drops its
@@ -11,6 +13,7 @@ bot saw its match end; stops the server it started in any case.
 """
 import json
 import re
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -22,8 +25,8 @@ PYTHON = "/usr/bin/python3"
 TIMEOUT = 600  # seconds for all matches; sanitizer builds are slow
 
 
-def start_server(binary, db):
-    server = subprocess.Popen([binary, "--port", "0", "--bind", "127.0.0.1", "--threads", "2", "--db", db],
+def start_server(binary, db, extra):
+    server = subprocess.Popen([binary, "--port", "0", "--bind", "127.0.0.1", "--threads", "2", "--db", db] + extra,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -39,9 +42,9 @@ def start_server(binary, db):
     sys.exit("atout-server did not report its port")
 
 
-def play(bot, url, variant, players, deadline):
+def play(bot, url, variant, players, deadline, extra=()):
     creator = subprocess.Popen([PYTHON, bot, "--url", url, "--create", variant, "--name", f"{variant}-0",
-                                "--seat", "0", "--seed", "0"], stdout=subprocess.PIPE, text=True)
+                                "--seat", "0", "--seed", "0", *extra], stdout=subprocess.PIPE, text=True)
     table_id = creator.stdout.readline().strip()
     if not table_id:
         creator.wait()
@@ -52,7 +55,7 @@ def play(bot, url, variant, players, deadline):
                           "--ack", "event" if seat % 2 else "reply"]
                          # Seat 1 leaves once and resumes: replayed events must not make it act on
                          # a turn that is over (the server would refuse the action, and the bot fail).
-                         + (["--drop-after", "12"] if seat == 1 else []))
+                         + (["--drop-after", "12"] if seat == 1 else []) + list(extra))
         for seat in range(1, players)]
     return wait_all(bots, variant, deadline)
 
@@ -83,22 +86,31 @@ def wait_all(bots, variant, deadline):
 
 def main():
     binary, source = sys.argv[1], sys.argv[2]
+    tls = sys.argv[3:] == ["--tls"]
     bot = f"{source}/examples/python-bot/bot.py"
     # A database of its own, so runs never see each other's matches.
     data = tempfile.TemporaryDirectory(prefix="atout-bot-")
-    server, port = start_server(binary, f"{data.name}/atout.db")
+    cert = f"{source}/tests/data/tls/server-a.crt"
+    extra = ["--tls-cert", cert, "--tls-key", f"{source}/tests/data/tls/server-a.key"] if tls else []
+    server, port = start_server(binary, f"{data.name}/atout.db", extra)
+    http, ws = ("https", "wss") if tls else ("http", "ws")
+    # Over TLS, only the test certificate is trusted (it names 127.0.0.1).
+    context = ssl.create_default_context(cafile=cert) if tls else None
     failures, played = [], 0
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=30) as r:
+        with urllib.request.urlopen(f"{http}://127.0.0.1:{port}/api/variants", timeout=30, context=context) as r:
             variants = json.load(r)["variants"]
         deadline = time.monotonic() + TIMEOUT
+        url = f"{ws}://127.0.0.1:{port}/ws"
         for v in variants:
-            failures += play(bot, f"ws://127.0.0.1:{port}/ws", v["id"], v["players"], deadline)
+            if tls and v["id"] != "duel":
+                continue
+            failures += play(bot, url, v["id"], v["players"], deadline, ["--cafile", cert] if tls else [])
             played += 1
         # And alone against the server's own bots, at every level.
-        for level in ("random", "rules", "sampling"):
-            failures += play_against_bots(bot, f"ws://127.0.0.1:{port}/ws", "belot", level, deadline)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as r:
+        for level in () if tls else ("random", "rules", "sampling"):
+            failures += play_against_bots(bot, url, "belot", level, deadline)
+        with urllib.request.urlopen(f"{http}://127.0.0.1:{port}/healthz", timeout=30, context=context) as r:
             if json.load(r) != {"status": "ok"}:
                 failures.append("healthz did not say ok after the matches")
     finally:

@@ -142,15 +142,36 @@ LiveServer::~LiveServer() {
 
 // ---- test_client ---------------------------------------------------------------------------------
 
-TestClient::TestClient(unsigned short port, MessageLog* log) : ws_(ioc_), log_(log) {
-  beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+std::unique_ptr<ssl::context> client_context(const ClientTls& tls) {
+  auto ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
+  ctx->set_verify_mode(ssl::verify_peer);
+  ctx->load_verify_file(tls.ca_file);
+  return ctx;
+}
+
+TestClient::TestClient(unsigned short port, MessageLog* log, const ClientTls* tls) : log_(log) {
+  const tcp::endpoint server(net::ip::make_address("127.0.0.1"), port);
+  const std::string host = "127.0.0.1:" + std::to_string(port);
+  if (tls) {
+    ssl_ctx_ = client_context(*tls);
+    tls_ws_.emplace(ioc_, *ssl_ctx_);
+    beast::get_lowest_layer(*tls_ws_).connect(server);
+    tls_ws_->next_layer().set_verify_callback(ssl::host_name_verification("127.0.0.1"));
+    tls_ws_->next_layer().handshake(ssl::stream_base::client);
+    tls_ws_->handshake(host, "/ws");
+  } else {
+    plain_ws_.emplace(ioc_);
+    beast::get_lowest_layer(*plain_ws_).connect(server);
+    plain_ws_->handshake(host, "/ws");
+  }
 }
 
 TestClient::~TestClient() {
   if (!open_) return;
-  beast::error_code ignored;
-  beast::get_lowest_layer(ws_).socket().close(ignored);
+  with_ws([](auto& ws) {
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws).socket().close(ignored);
+  });
 }
 
 void TestClient::send(const json& message) {
@@ -160,24 +181,28 @@ void TestClient::send(const json& message) {
 }
 
 void TestClient::send_raw(std::string_view text, bool binary) {
-  ws_.binary(binary);
-  ws_.text(!binary);
-  ws_.write(net::buffer(text.data(), text.size()));
+  with_ws([&](auto& ws) {
+    ws.binary(binary);
+    ws.text(!binary);
+    ws.write(net::buffer(text.data(), text.size()));
+  });
 }
 
 std::optional<std::string> TestClient::read_text(std::chrono::milliseconds timeout) {
   if (!open_) return std::nullopt;
   bool done = false;
   beast::error_code result;
-  ws_.async_read(buffer_, [&](beast::error_code ec, std::size_t) {
-    result = ec;
-    done = true;
+  with_ws([&](auto& ws) {
+    ws.async_read(buffer_, [&](beast::error_code ec, std::size_t) {
+      result = ec;
+      done = true;
+    });
   });
   ioc_.restart();
   ioc_.run_for(timeout);
   if (!done) {
     // A read cut short leaves the stream unusable; the test has failed anyway.
-    beast::get_lowest_layer(ws_).socket().cancel();
+    with_ws([](auto& ws) { beast::get_lowest_layer(ws).socket().cancel(); });
     ioc_.restart();
     ioc_.run();
     open_ = false;
@@ -185,8 +210,9 @@ std::optional<std::string> TestClient::read_text(std::chrono::milliseconds timeo
   }
   if (result) {
     open_ = false;
-    close_code_ = ws_.reason().code;
-    close_reason_ = std::string(ws_.reason().reason.data(), ws_.reason().reason.size());
+    const websocket::close_reason reason = with_ws([](auto& ws) { return ws.reason(); });
+    close_code_ = reason.code;
+    close_reason_ = std::string(reason.reason.data(), reason.reason.size());
     return std::nullopt;
   }
   std::string text = beast::buffers_to_string(buffer_.data());
@@ -266,25 +292,43 @@ bool TestClient::no_events() {
 
 // ---- HTTP ----------------------------------------------------------------------------------------
 
-HttpReply http_get(unsigned short port, const std::string& target) {
+HttpReply http_get(unsigned short port, const std::string& target, const ClientTls* tls) {
+  return http_exchange(port, http::request<http::string_body>(http::verb::get, target, 11), tls);
+}
+
+HttpReply http_exchange(unsigned short port, http::request<http::string_body> req, const ClientTls* tls) {
   net::io_context ioc;
-  beast::tcp_stream stream(ioc);
-  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  http::request<http::empty_body> req(http::verb::get, target, 11);
-  req.set(http::field::host, "127.0.0.1");
-  http::write(stream, req);
-  beast::flat_buffer buffer;
+  const tcp::endpoint server(net::ip::make_address("127.0.0.1"), port);
+  if (!req.count(http::field::host)) req.set(http::field::host, "127.0.0.1");
+  req.prepare_payload();
   http::response<http::string_body> res;
-  http::read(stream, buffer, res);
-  beast::error_code ignored;
-  stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  beast::flat_buffer buffer;
+  if (tls) {
+    const std::unique_ptr<ssl::context> ctx = client_context(*tls);
+    TlsStream stream(ioc, *ctx);
+    beast::get_lowest_layer(stream).connect(server);
+    stream.set_verify_callback(ssl::host_name_verification("127.0.0.1"));
+    stream.handshake(ssl::stream_base::client);
+    http::write(stream, req);
+    http::read(stream, buffer, res);
+    beast::error_code ignored;
+    beast::get_lowest_layer(stream).socket().shutdown(tcp::socket::shutdown_both, ignored);
+  } else {
+    beast::tcp_stream stream(ioc);
+    stream.connect(server);
+    http::write(stream, req);
+    http::read(stream, buffer, res);
+    beast::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  }
   return {static_cast<unsigned>(res.result_int()), std::string(res[http::field::content_type]), res.body(),
           std::string(res[http::field::retry_after])};
 }
 
 // ---- The match driver ----------------------------------------------------------------------------
 
-MatchSummary play_match(unsigned short port, const std::string& variant, MessageLog* log, std::uint64_t seed) {
+MatchSummary play_match(unsigned short port, const std::string& variant, MessageLog* log, std::uint64_t seed,
+                        const ClientTls* tls) {
   MatchSummary out;
   const VariantInfo* info = find_variant(variant);
   EXPECT_NE(info, nullptr) << variant;
@@ -294,7 +338,7 @@ MatchSummary play_match(unsigned short port, const std::string& variant, Message
 
   std::vector<std::unique_ptr<TestClient>> clients;  // seats 0..players-1, then the spectator
   for (int i = 0; i <= players; ++i) {
-    clients.push_back(std::make_unique<TestClient>(port, log));
+    clients.push_back(std::make_unique<TestClient>(port, log, tls));
     const json w = clients.back()->hello("bot-" + std::to_string(i));
     EXPECT_EQ(w["type"], "welcome") << w;
   }

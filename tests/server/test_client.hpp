@@ -17,6 +17,7 @@
 
 #include "atout/server/net.hpp"
 #include "atout/server/server.hpp"
+#include "atout/server/tls_context.hpp"
 
 namespace atout::server::testing {
 
@@ -64,10 +65,19 @@ class LiveServer {
   unsigned short port_ = 0;
 };
 
+// A client over TLS: it trusts the certificate authority in `ca_file` (PEM) alone, and checks that
+// the server's certificate names 127.0.0.1. The test certificates are their own authority.
+struct ClientTls {
+  std::string ca_file;
+};
+// A client TLS context for `tls`.
+std::unique_ptr<ssl::context> client_context(const ClientTls& tls);
+
 class TestClient {
  public:
-  // Connects and upgrades; throws on failure. Messages go to `log` when given.
-  TestClient(unsigned short port, MessageLog* log);
+  // Connects and upgrades, over TLS (wss://) when `tls` is given; throws on failure, a refused
+  // certificate or handshake included. Messages go to `log` when given.
+  TestClient(unsigned short port, MessageLog* log, const ClientTls* tls = nullptr);
   ~TestClient();
 
   // Sends a well-formed message (logged for the schema check).
@@ -112,9 +122,17 @@ class TestClient {
  private:
   std::optional<std::string> read_text(std::chrono::milliseconds timeout);
   json reply_to(std::int64_t id, const json& message);
+  // Calls `f` with the WebSocket stream, plain or TLS.
+  template <typename F>
+  decltype(auto) with_ws(F&& f) {
+    if (tls_ws_) return f(*tls_ws_);
+    return f(*plain_ws_);
+  }
 
   net::io_context ioc_;
-  websocket::stream<beast::tcp_stream> ws_;
+  std::unique_ptr<ssl::context> ssl_ctx_;  // over TLS only
+  std::optional<websocket::stream<beast::tcp_stream>> plain_ws_;
+  std::optional<websocket::stream<TlsStream>> tls_ws_;
   beast::flat_buffer buffer_;
   std::deque<json> backlog_;
   MessageLog* log_;
@@ -137,7 +155,11 @@ struct HttpReply {
   std::string body;
   std::string retry_after;  // the Retry-After header, if any
 };
-HttpReply http_get(unsigned short port, const std::string& target);
+// GET `target`, over TLS (https://) when `tls` is given; throws when the exchange fails.
+HttpReply http_get(unsigned short port, const std::string& target, const ClientTls* tls = nullptr);
+// Sends `req` (its Host set here) and reads the response, over TLS when `tls` is given; throws when
+// the exchange fails.
+HttpReply http_exchange(unsigned short port, http::request<http::string_body> req, const ClientTls* tls = nullptr);
 
 struct MatchSummary {
   std::string table_id;
@@ -150,6 +172,8 @@ struct MatchSummary {
 // choosing at random among the legal actions its own event offered. Checks that every recipient
 // gets every event in sequence, that only the seat to act is offered actions, and that the match
 // result agrees with the hand results. Fails the current test on any deviation.
-MatchSummary play_match(unsigned short port, const std::string& variant, MessageLog* log, std::uint64_t seed);
+// Over TLS when `tls` is given.
+MatchSummary play_match(unsigned short port, const std::string& variant, MessageLog* log, std::uint64_t seed,
+                        const ClientTls* tls = nullptr);
 
 }  // namespace atout::server::testing

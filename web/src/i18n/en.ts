@@ -185,6 +185,7 @@ export const en = {
   'err.not_owner': 'Only the table\'s creator may add or remove computer players.',
   'err.match_started': 'The match has started: computer players can no longer be added or removed.',
   'err.unknown_bot_level': 'The server has no computer player of this level.',
+  'err.origin_not_allowed': 'This server does not accept games from this web page.',
   'err.unknown': 'Something went wrong ({code}).',
 };
 

@@ -187,5 +187,6 @@ export const fr: Texts = {
   'err.not_owner': "Seul le créateur de la table peut ajouter ou retirer des joueurs ordinateur.",
   'err.match_started': 'La partie a commencé : on ne peut plus ajouter ni retirer de joueur ordinateur.',
   'err.unknown_bot_level': "Le serveur n'a pas de joueur ordinateur de ce niveau.",
+  'err.origin_not_allowed': "Ce serveur n'accepte pas de parties depuis cette page web.",
   'err.unknown': 'Un problème est survenu ({code}).',
 };

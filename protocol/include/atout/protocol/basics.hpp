@@ -41,11 +41,12 @@ enum class ErrorCode : std::uint8_t {
   unknown_ladder,
   unknown_match,
   match_not_finished,
-  too_many_tables,    // the player already owns as many unstarted tables as the server allows
-  too_fast,           // a lobby read the connection's message credits cannot pay for yet; retry later
-  not_owner,          // only the table's owner may do this
-  match_started,      // only before the match starts
-  unknown_bot_level,  // not one of the bot levels
+  too_many_tables,     // the player already owns as many unstarted tables as the server allows
+  too_fast,            // a lobby read the connection's message credits cannot pay for yet; retry later
+  not_owner,           // only the table's owner may do this
+  match_started,       // only before the match starts
+  unknown_bot_level,   // not one of the bot levels
+  origin_not_allowed,  // HTTP 403 to a WebSocket upgrade from a page whose origin is not allowed
 };
 
 std::string to_string(ErrorCode c);

@@ -18,6 +18,9 @@ struct Config {
   std::string log_format = "text";             // "text" (spdlog's default lines) or "json" (one object a line)
   std::string web_root;                        // the built web client (web/dist); empty: no page, only /ws and the API
   std::chrono::milliseconds commit_window{2};  // the store writer's gathering window
+  std::string tls_cert;                        // PEM certificate chain; with tls_key: https:// and wss:// only
+  std::string tls_key;                         // PEM private key of tls_cert
+  std::string allowed_origins;                 // page origins allowed to open a WebSocket, "a,b"; "*": any
   // Limits: see docs/operations.md.
   int max_conns_per_ip = 64;                           // 0: no cap
   double msg_burst = 200;                              // messages a connection may send at once

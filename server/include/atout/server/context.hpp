@@ -10,6 +10,7 @@
 #include "atout/server/limits.hpp"
 #include "atout/server/lobby.hpp"
 #include "atout/server/metrics.hpp"
+#include "atout/server/origin_policy.hpp"
 #include "atout/server/players.hpp"
 #include "atout/server/sessions.hpp"
 #include "atout/server/static_files.hpp"
@@ -29,6 +30,8 @@ struct Context {
   std::shared_ptr<const StaticFiles> web;    // the web client; null: none is served
   std::shared_ptr<server::Metrics> metrics = std::make_shared<server::Metrics>();
   SessionLimits limits;
+  // Which page origins may open a WebSocket (--allowed-origins).
+  std::shared_ptr<const OriginPolicy> origins = std::make_shared<const OriginPolicy>();
   std::shared_ptr<ConnLimiter> conns = std::make_shared<ConnLimiter>(0, metrics);
   std::shared_ptr<HttpReadLimiter> http_reads =
       std::make_shared<HttpReadLimiter>(SessionLimits{}.http_burst, SessionLimits{}.http_rate);

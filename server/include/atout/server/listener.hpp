@@ -1,10 +1,12 @@
-// Accepts TCP connections and gives each an http_session on its own strand.
+// Accepts TCP connections and gives each an http_session on its own strand, over TLS when the
+// server has a certificate.
 #pragma once
 
 #include <memory>
 
 #include "atout/server/context.hpp"
 #include "atout/server/net.hpp"
+#include "atout/server/tls_context.hpp"
 
 namespace atout::server {
 
@@ -14,6 +16,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   // Binds and listens; on failure says why.
   beast::error_code open(const tcp::endpoint& endpoint);
   tcp::endpoint local_endpoint() const;
+  // From now on, connections speak TLS with `tls`'s current context (before run()).
+  void use_tls(std::shared_ptr<TlsContext> tls) { tls_ = std::move(tls); }
   void run();
   void stop();
 
@@ -25,6 +29,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   tcp::acceptor acceptor_;
   net::steady_timer backoff_;
   std::shared_ptr<Context> ctx_;
+  std::shared_ptr<TlsContext> tls_;  // null: plain HTTP and WebSocket
 };
 
 }  // namespace atout::server

@@ -87,14 +87,16 @@ class Metrics {
   Counter connections_total;  // accepted TCP connections, refused ones included
   Gauge websockets_open;
   Counter websockets_total;
-  Counter actions_accepted;   // client actions the engine took
-  Counter queue_drops;        // connections dropped for not reading (outbound queue full)
-  Counter flood_closes;       // closed with 1008 for sending faster than their credits allow
-  Counter oversized_closes;   // closed with 1009 for a message over the size limit
-  Counter ip_refusals;        // connections refused by the per-address cap
-  Counter idle_drops;         // WebSocket peers dropped for not answering keep-alive pings
-  Counter closing_cuts;       // closed by the server, then cut for not finishing the close in time
-  Counter http_rate_limited;  // HTTP /api/ reads answered 429 by the per-address read limit
+  Counter actions_accepted;        // client actions the engine took
+  Counter queue_drops;             // connections dropped for not reading (outbound queue full)
+  Counter flood_closes;            // closed with 1008 for sending faster than their credits allow
+  Counter oversized_closes;        // closed with 1009 for a message over the size limit
+  Counter ip_refusals;             // connections refused by the per-address cap
+  Counter idle_drops;              // WebSocket peers dropped for not answering keep-alive pings
+  Counter closing_cuts;            // closed by the server, then cut for not finishing the close in time
+  Counter http_rate_limited;       // HTTP /api/ reads answered 429 by the per-address read limit
+  Counter tls_handshake_failures;  // connections to a TLS port that failed the TLS handshake
+  Counter origin_refusals;         // WebSocket upgrades refused 403 for their Origin
   LatencyHistogram action_latency;
   Gauge bot_queue_depth;  // bot decisions waiting for a worker
 

@@ -13,6 +13,7 @@
 #include "atout/server/context.hpp"
 #include "atout/server/listener.hpp"
 #include "atout/server/net.hpp"
+#include "atout/server/tls_context.hpp"
 
 namespace atout::store {
 class Store;
@@ -31,9 +32,13 @@ class Server {
   // holds unfinished, then binds and listens; says why when it cannot.
   std::optional<std::string> open();
   unsigned short port() const;
+  // Reads the TLS certificate and key again (what SIGHUP does): new connections use them, open
+  // ones keep theirs. On failure (or without TLS) the certificate in use stays; says why.
+  std::optional<std::string> reload_tls();
   // Runs the I/O threads in the background.
   void start();
-  // Runs the I/O threads until SIGINT or SIGTERM, then shuts down gracefully.
+  // Runs the I/O threads until SIGINT or SIGTERM, then shuts down gracefully. With TLS, SIGHUP
+  // reloads the certificate and key.
   void run_until_signal();
   // Graceful shutdown: stops accepting, says goodbye to every connection and closes it with 1012
   // once everything is saved, then stops the I/O threads; returns within about `grace`. Returns
@@ -54,6 +59,7 @@ class Server {
   std::shared_ptr<Context> ctx_;
   std::shared_ptr<BotPool> bots_;  // where the tables' bots think
   std::shared_ptr<Listener> listener_;
+  std::shared_ptr<TlsContext> tls_;  // null: plain HTTP
   std::vector<std::thread> threads_;
   // Store work that must wait for the disk, kept off the I/O threads (reserving table numbers).
   net::thread_pool store_tasks_{1};

@@ -1,24 +1,19 @@
-// One WebSocket connection's transport: the upgrade, the read loop, a bounded write queue, the
-// keep-alive and the one way a connection ends. What a request means is the request router's.
+// A WebSocket connection as the rest of the server sees it (the live connections, shutdown,
+// replacement): its constants and its kick. The transport itself is BasicWsSession<Stream>.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
-#include <deque>
-#include <memory>
-#include <string>
 
 #include "atout/protocol/messages.hpp"
 #include "atout/server/connection.hpp"
-#include "atout/server/context.hpp"
-#include "atout/server/keepalive.hpp"
-#include "atout/server/limits.hpp"
-#include "atout/server/net.hpp"
 #include "atout/server/request_router.hpp"
 
 namespace atout::server {
 
-class WsSession : public Connection, public std::enable_shared_from_this<WsSession> {
+// What every WebSocket connection is, whatever carries it (plain TCP or TLS): its limits and close
+// codes, where it is in its life, why it ends, and the kick that ends it on the server's behalf.
+// BasicWsSession<Stream> (basic_ws_session.hpp) is the one implementation, over either stream.
+class WsSession : public Connection {
  public:
   // Requests are small; a larger frame closes the connection with 1009 (message too big).
   static constexpr std::size_t kMaxMessageBytes = 16 * 1024;
@@ -45,62 +40,8 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
     kicked,         // replaced or shut down: the goodbye and what precedes it are written, then the close
   };
 
-  // A client that lets ctx->limits.max_queue_messages or max_queue_bytes pile up is not reading; it
-  // is disconnected rather than allowed to grow the server's memory.
-  WsSession(tcp::socket&& socket, std::shared_ptr<Context> ctx, IpSlot slot = {});
-  ~WsSession() override;
-  WsSession(const WsSession&) = delete;
-  WsSession& operator=(const WsSession&) = delete;
-
-  // Completes the upgrade that `request` asked for, then reads requests until the peer goes.
-  void run(http::request<http::string_body> request);
-
-  void send(std::shared_ptr<const std::string> message) override;
-  void joined(const std::string& table_id, std::weak_ptr<Table> t) override;
-  void departed(const std::string& table_id) override;
   // Says goodbye, leaves the lobby and tables, and closes with `code` once the goodbye is written.
-  void kick(protocol::Goodbye goodbye, std::uint16_t code);
-
-  std::uint64_t id() const override { return conn_; }
-  bool open() const override { return state_ == State::open; }
-  void reply(std::shared_ptr<const std::string> message) override { on_send(std::move(message)); }
-  void post(std::function<void()> fn) override;
-  std::weak_ptr<Connection> weak() override { return weak_from_this(); }
-  std::optional<std::chrono::milliseconds> spend(double credits, std::chrono::steady_clock::time_point now) override {
-    if (credits_.take(now, credits)) return std::nullopt;
-    return credits_.wait(credits);
-  }
-  RequestRouter& router() override { return router_; }
-
- private:
-  void on_accept(beast::error_code ec);
-  void do_read();
-  void on_read(beast::error_code ec, std::size_t bytes);
-  void on_send(std::shared_ptr<const std::string> message);
-  void do_write();
-  void on_write(beast::error_code ec, std::size_t bytes);
-  // Waits for the keep-alive's next deadline (Beast's own idle timer is re-armed, and its wait
-  // cancelled, on every read; this one is armed once per half period).
-  void arm_keepalive();
-  void on_keepalive();
-  // The one way a connection ends: leaves the lobby and tables once, closes as `why` requires and
-  // counts it. Later calls only move a closing connection to ended.
-  void end(EndReason why, std::uint16_t code = 0);
-  void cut_socket();
-
-  websocket::stream<beast::tcp_stream> ws_;
-  beast::flat_buffer buffer_;
-  std::deque<std::shared_ptr<const std::string>> queue_;
-  std::size_t queued_bytes_ = 0;
-  std::shared_ptr<Context> ctx_;
-  std::uint64_t conn_;
-  State state_ = State::upgrading;       // past upgrading: counted among the open WebSocket connections
-  std::uint16_t close_after_write_ = 0;  // closing after a kick: the close code once the queue drains
-  MessageCredits credits_;
-  IpSlot slot_;
-  net::steady_timer keepalive_timer_;
-  Keepalive keepalive_;
-  RequestRouter router_;
+  virtual void kick(protocol::Goodbye goodbye, std::uint16_t code) = 0;
 };
 
 }  // namespace atout::server

@@ -1,6 +1,6 @@
-// The WebSocket transport: accept, a read loop that hands text frames to the router, a bounded
-// write queue, the keep-alive timer, and end(reason).
-#include "atout/server/ws_session.hpp"
+// The WebSocket transport, over plain TCP or TLS: accept, a read loop that hands text frames to the
+// router, a bounded write queue, the keep-alive timer, and end(reason).
+#include "atout/server/basic_ws_session.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -8,8 +8,11 @@ namespace atout::server {
 
 using protocol::ErrorCode;
 
-WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<Context> ctx, IpSlot slot)
-    : ws_(std::move(socket)),
+template <typename Stream>
+BasicWsSession<Stream>::BasicWsSession(Stream&& stream, std::shared_ptr<Context> ctx, IpSlot slot,
+                                       std::shared_ptr<ssl::context> tls)
+    : tls_(std::move(tls)),
+      ws_(std::move(stream)),
       ctx_(std::move(ctx)),
       conn_(ctx_->next_conn.fetch_add(1)),
       credits_(ctx_->limits.msg_burst, ctx_->limits.msg_rate),
@@ -20,12 +23,14 @@ WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<Context> ctx, IpSlot 
   ++ctx_->live_sessions;
 }
 
-WsSession::~WsSession() {
+template <typename Stream>
+BasicWsSession<Stream>::~BasicWsSession() {
   --ctx_->live_sessions;
   if (state_ != State::upgrading) ctx_->metrics->websockets_open.fetch_sub(1, std::memory_order_relaxed);
 }
 
-void WsSession::run(http::request<http::string_body> request) {
+template <typename Stream>
+void BasicWsSession<Stream>::run(http::request<http::string_body> request) {
   // The HTTP timeout no longer applies; the WebSocket's own timeouts take over, with keep-alive
   // pings so an idle player waiting for a table is not dropped.
   beast::get_lowest_layer(ws_).expires_never();
@@ -43,15 +48,17 @@ void WsSession::run(http::request<http::string_body> request) {
   ws_.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, "atout-server"); }));
   ws_.read_message_max(kMaxMessageBytes);
-  ctx_->sessions->add(conn_, weak_from_this());
-  ws_.async_accept(request, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+  ctx_->sessions->add(conn_, this->weak_from_this());
+  ws_.async_accept(request, beast::bind_front_handler(&BasicWsSession::on_accept, this->shared_from_this()));
 }
 
-void WsSession::post(std::function<void()> fn) {
-  net::post(ws_.get_executor(), [self = shared_from_this(), fn = std::move(fn)] { fn(); });
+template <typename Stream>
+void BasicWsSession<Stream>::post(std::function<void()> fn) {
+  net::post(ws_.get_executor(), [self = this->shared_from_this(), fn = std::move(fn)] { fn(); });
 }
 
-void WsSession::on_accept(beast::error_code ec) {
+template <typename Stream>
+void BasicWsSession<Stream>::on_accept(beast::error_code ec) {
   if (ec) {
     spdlog::debug("conn {}: upgrade failed: {}", conn_, ec.message());
     return;
@@ -72,11 +79,13 @@ void WsSession::on_accept(beast::error_code ec) {
 
 // ---- Reading -------------------------------------------------------------------------------------
 
-void WsSession::do_read() {
-  ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+template <typename Stream>
+void BasicWsSession<Stream>::do_read() {
+  ws_.async_read(buffer_, beast::bind_front_handler(&BasicWsSession::on_read, this->shared_from_this()));
 }
 
-void WsSession::on_read(beast::error_code ec, std::size_t) {
+template <typename Stream>
+void BasicWsSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   if (ec) {
     spdlog::debug("conn {}: closed: {}", conn_, ec.message());
     return end(ec == websocket::error::message_too_big ? EndReason::too_big : EndReason::peer_gone);
@@ -116,12 +125,15 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
 
 // ---- Writing -------------------------------------------------------------------------------------
 
-void WsSession::send(std::shared_ptr<const std::string> message) {
-  net::post(ws_.get_executor(),
-            [self = shared_from_this(), message = std::move(message)]() mutable { self->on_send(std::move(message)); });
+template <typename Stream>
+void BasicWsSession<Stream>::send(std::shared_ptr<const std::string> message) {
+  net::post(ws_.get_executor(), [self = this->shared_from_this(), message = std::move(message)]() mutable {
+    self->on_send(std::move(message));
+  });
 }
 
-void WsSession::on_send(std::shared_ptr<const std::string> message) {
+template <typename Stream>
+void BasicWsSession<Stream>::on_send(std::shared_ptr<const std::string> message) {
   if (state_ != State::open) return;
   const SessionLimits& limits = ctx_->limits;
   // One message is always taken, however large, so only a backlog can trip the byte limit.
@@ -136,12 +148,15 @@ void WsSession::on_send(std::shared_ptr<const std::string> message) {
   if (queue_.size() == 1) do_write();
 }
 
-void WsSession::do_write() {
+template <typename Stream>
+void BasicWsSession<Stream>::do_write() {
   ws_.text(true);
-  ws_.async_write(net::buffer(*queue_.front()), beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+  ws_.async_write(net::buffer(*queue_.front()),
+                  beast::bind_front_handler(&BasicWsSession::on_write, this->shared_from_this()));
 }
 
-void WsSession::on_write(beast::error_code ec, std::size_t) {
+template <typename Stream>
+void BasicWsSession<Stream>::on_write(beast::error_code ec, std::size_t) {
   // Once the connection is ending, what is still queued is dropped; a kick instead writes its
   // goodbye and what precedes it, then closes.
   if (ec || (state_ != State::open && close_after_write_ == 0)) {
@@ -156,21 +171,23 @@ void WsSession::on_write(beast::error_code ec, std::size_t) {
   if (close_after_write_ != 0) {
     const websocket::close_reason reason(close_after_write_);
     close_after_write_ = 0;
-    ws_.async_close(reason, [self = shared_from_this()](beast::error_code) {});
+    ws_.async_close(reason, [self = this->shared_from_this()](beast::error_code) {});
   }
 }
 
 // ---- Keep-alive ----------------------------------------------------------------------------------
 
-void WsSession::arm_keepalive() {
+template <typename Stream>
+void BasicWsSession<Stream>::arm_keepalive() {
   keepalive_timer_.expires_at(keepalive_.deadline(std::chrono::steady_clock::now()));
-  keepalive_timer_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+  keepalive_timer_.async_wait([weak = this->weak_from_this()](beast::error_code ec) {
     if (ec) return;
     if (auto self = weak.lock()) self->on_keepalive();
   });
 }
 
-void WsSession::on_keepalive() {
+template <typename Stream>
+void BasicWsSession<Stream>::on_keepalive() {
   if (state_ == State::ended) return;  // counted by how it ended
   switch (keepalive_.tick(std::chrono::steady_clock::now())) {
     case Keepalive::Step::drop:
@@ -181,7 +198,7 @@ void WsSession::on_keepalive() {
                     ctx_->limits.close_grace.count());
       return end(EndReason::close_timeout);
     case Keepalive::Step::ping:
-      ws_.async_ping({}, [self = shared_from_this()](beast::error_code) { self->keepalive_.ping_done(); });
+      ws_.async_ping({}, [self = this->shared_from_this()](beast::error_code) { self->keepalive_.ping_done(); });
       break;
     case Keepalive::Step::wait:
       break;
@@ -191,15 +208,17 @@ void WsSession::on_keepalive() {
 
 // ---- Ending --------------------------------------------------------------------------------------
 
-void WsSession::kick(protocol::Goodbye goodbye, std::uint16_t code) {
-  net::post(ws_.get_executor(), [self = shared_from_this(), goodbye = std::move(goodbye), code] {
+template <typename Stream>
+void BasicWsSession<Stream>::kick(protocol::Goodbye goodbye, std::uint16_t code) {
+  net::post(ws_.get_executor(), [self = this->shared_from_this(), goodbye = std::move(goodbye), code] {
     if (self->state_ != State::open) return;
     self->on_send(wire(goodbye));
     self->end(EndReason::kicked, code);
   });
 }
 
-void WsSession::end(EndReason why, std::uint16_t code) {
+template <typename Stream>
+void BasicWsSession<Stream>::end(EndReason why, std::uint16_t code) {
   if (state_ == State::ended) return;
   if (state_ == State::open) router_.leave_all();
   const bool was_open = state_ == State::open;
@@ -214,7 +233,7 @@ void WsSession::end(EndReason why, std::uint16_t code) {
       m.flood_closes.fetch_add(1, std::memory_order_relaxed);
       // Beast holds the close frame back until a write in progress is done.
       ws_.async_close(websocket::close_reason(websocket::close_code::policy_error, "too many messages; slow down"),
-                      [self = shared_from_this()](beast::error_code ec) {
+                      [self = this->shared_from_this()](beast::error_code ec) {
                         if (ec) spdlog::debug("conn {}: close: {}", self->conn_, ec.message());
                       });
       break;
@@ -240,7 +259,7 @@ void WsSession::end(EndReason why, std::uint16_t code) {
       arm_keepalive();  // the grace starts now (re-arming cancels the tick pending)
       if (why == EndReason::kicked) {
         if (queue_.empty()) {
-          ws_.async_close(websocket::close_reason(code), [self = shared_from_this()](beast::error_code) {});
+          ws_.async_close(websocket::close_reason(code), [self = this->shared_from_this()](beast::error_code) {});
         } else {
           close_after_write_ = code;
         }
@@ -252,19 +271,26 @@ void WsSession::end(EndReason why, std::uint16_t code) {
   keepalive_timer_.cancel();
 }
 
-void WsSession::cut_socket() {
+template <typename Stream>
+void BasicWsSession<Stream>::cut_socket() {
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().close(ignored);
 }
 
-void WsSession::joined(const std::string& table_id, std::weak_ptr<Table> t) {
-  net::post(ws_.get_executor(), [self = shared_from_this(), table_id, t = std::move(t)]() mutable {
+template <typename Stream>
+void BasicWsSession<Stream>::joined(const std::string& table_id, std::weak_ptr<Table> t) {
+  net::post(ws_.get_executor(), [self = this->shared_from_this(), table_id, t = std::move(t)]() mutable {
     self->router_.joined(table_id, std::move(t));
   });
 }
 
-void WsSession::departed(const std::string& table_id) {
-  net::post(ws_.get_executor(), [self = shared_from_this(), table_id] { self->router_.departed(table_id); });
+template <typename Stream>
+void BasicWsSession<Stream>::departed(const std::string& table_id) {
+  net::post(ws_.get_executor(), [self = this->shared_from_this(), table_id] { self->router_.departed(table_id); });
 }
+
+// The two transports: plain TCP, and TLS (--tls-cert).
+template class BasicWsSession<beast::tcp_stream>;
+template class BasicWsSession<TlsStream>;
 
 }  // namespace atout::server
