@@ -1,4 +1,6 @@
 // `atout backup`: an online copy of a server's database (docs/operations.md).
+#include <sys/stat.h>
+
 #include <iostream>
 
 #include "atout/store/store.hpp"
@@ -23,6 +25,7 @@ int run_backup(const std::vector<std::string>& args, std::ostream& out, std::ost
     err << "atout backup: --db and --to are required\n";
     return kExitBadInput;
   }
+  ::umask(0077);  // the copy holds what the database holds: token hashes, seeds of unfinished hands
   if (auto e = store::backup_database(db, to)) {
     err << "atout backup: " << *e << "\n";
     return kExitBadInput;

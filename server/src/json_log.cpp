@@ -4,49 +4,24 @@
 
 #include <spdlog/pattern_formatter.h>
 
+#include <nlohmann/json.hpp>
+
 namespace atout::server {
 
 namespace {
 
-// %* in the pattern: the record's message, escaped for the inside of a JSON string.
+// %* in the pattern: the record's message, escaped for the inside of a JSON string by
+// nlohmann's serializer. Bytes that are not UTF-8 become U+FFFD, so every line stays valid JSON.
 class JsonEscapedMessage final : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg& msg, const std::tm& /*time*/, spdlog::memory_buf_t& dest) override {
-    static constexpr char kHex[] = "0123456789abcdef";
-    for (const char ch : msg.payload) {
-      const auto byte = static_cast<unsigned char>(ch);
-      switch (ch) {
-        case '"':
-          append(dest, "\\\"");
-          break;
-        case '\\':
-          append(dest, "\\\\");
-          break;
-        case '\n':
-          append(dest, "\\n");
-          break;
-        case '\r':
-          append(dest, "\\r");
-          break;
-        case '\t':
-          append(dest, "\\t");
-          break;
-        default:
-          if (byte < 0x20 || byte == 0x7f) {
-            const char escaped[] = {'\\', 'u', '0', '0', kHex[byte >> 4], kHex[byte & 0xf]};
-            dest.append(escaped, escaped + sizeof escaped);
-          } else {
-            dest.push_back(ch);
-          }
-      }
-    }
+    const std::string quoted = nlohmann::json(std::string(msg.payload.data(), msg.payload.size()))
+                                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    dest.append(quoted.data() + 1, quoted.data() + quoted.size() - 1);  // without the quotes
   }
   [[nodiscard]] std::unique_ptr<custom_flag_formatter> clone() const override {
     return std::make_unique<JsonEscapedMessage>();
   }
-
- private:
-  static void append(spdlog::memory_buf_t& dest, std::string_view s) { dest.append(s.data(), s.data() + s.size()); }
 };
 
 }  // namespace

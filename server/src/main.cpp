@@ -1,5 +1,6 @@
 // atout-server: parses flags, sets up logging and runs the server until a signal.
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
 #include <iostream>
 
@@ -8,6 +9,9 @@
 
 int main(int argc, char** argv) {
   namespace srv = atout::server;
+  // Every file the server creates (the database and its journal files) is its owner's only:
+  // the database holds token hashes and the seeds of hands still being played.
+  ::umask(0077);
   const srv::ParseResult parsed = srv::parse_args(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.cfg) {
     (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message;

@@ -128,7 +128,6 @@ void Table::do_sit(Member m, std::optional<int> want, const RequestId& id, std::
   if (phase_ == Lifecycle::closed)
     return reply_error(m.link, ErrorCode::unknown_table, "table " + id_ + " has closed", id);
   if (seating_.seat_of(m.conn)) return reply_error(m.link, ErrorCode::already_seated, "you already sit at " + id_, id);
-  const int players = state_->players();
 
   // A seat held for this player (after a disconnect, or from another connection) is theirs again.
   const std::optional<Seat> held = seating_.seat_for(m.player_id);
@@ -146,18 +145,9 @@ void Table::do_sit(Member m, std::optional<int> want, const RequestId& id, std::
     const Member& previous = *seating_.at(chosen).holder;
     if (previous.conn != 0)
       if (auto p = previous.link.lock()) p->departed(id_);
-  } else if (want) {
-    if (*want < 0 || *want >= players)
-      return reply_error(
-          m.link, ErrorCode::bad_seat,
-          id_ + " has seats 0 to " + std::to_string(players - 1) + "; there is no seat " + std::to_string(*want), id);
-    if (seating_.at(static_cast<Seat>(*want)).holder)
-      return reply_error(m.link, ErrorCode::seat_taken, "seat " + std::to_string(*want) + " at " + id_ + " is taken",
-                         id);
-    chosen = static_cast<Seat>(*want);
   } else {
-    const auto free = seating_.first_free();
-    if (!free) return reply_error(m.link, ErrorCode::table_full, "every seat at " + id_ + " is taken", id);
+    const auto free = choose_free_seat(m, want, id);
+    if (!free) return;
     chosen = *free;
   }
 
@@ -257,25 +247,31 @@ bool Table::refuse_bot_request(const Member& m, const RequestId& id) {
   return false;
 }
 
+std::optional<Seat> Table::choose_free_seat(const Member& m, std::optional<int> want, const RequestId& id) {
+  const int players = state_->players();
+  if (!want) {
+    const auto free = seating_.first_free();
+    if (!free) reply_error(m.link, ErrorCode::table_full, "every seat at " + id_ + " is taken", id);
+    return free;
+  }
+  if (*want < 0 || *want >= players) {
+    reply_error(m.link, ErrorCode::bad_seat,
+                id_ + " has seats 0 to " + std::to_string(players - 1) + "; there is no seat " + std::to_string(*want),
+                id);
+    return std::nullopt;
+  }
+  if (seating_.at(static_cast<Seat>(*want)).holder) {
+    reply_error(m.link, ErrorCode::seat_taken, "seat " + std::to_string(*want) + " at " + id_ + " is taken", id);
+    return std::nullopt;
+  }
+  return static_cast<Seat>(*want);
+}
+
 void Table::do_add_bot(const Member& m, std::optional<int> want, protocol::BotLevel level, const RequestId& id) {
   if (refuse_bot_request(m, id)) return;
-  const int players = state_->players();
-  Seat chosen = kNoSeat;
-  if (want) {
-    if (*want < 0 || *want >= players)
-      return reply_error(
-          m.link, ErrorCode::bad_seat,
-          id_ + " has seats 0 to " + std::to_string(players - 1) + "; there is no seat " + std::to_string(*want), id);
-    if (seating_.at(static_cast<Seat>(*want)).holder)
-      return reply_error(m.link, ErrorCode::seat_taken, "seat " + std::to_string(*want) + " at " + id_ + " is taken",
-                         id);
-    chosen = static_cast<Seat>(*want);
-  } else {
-    const auto free = seating_.first_free();
-    if (!free) return reply_error(m.link, ErrorCode::table_full, "every seat at " + id_ + " is taken", id);
-    chosen = *free;
-  }
-  seating_.seat_bot(chosen, level);
+  const auto chosen = choose_free_seat(m, want, id);
+  if (!chosen) return;
+  seating_.seat_bot(*chosen, level);
   deliver(m.link, wire(protocol::Ok{"add_bot", id_}, id));
   if (seating_.all_seated()) return start_match();
   changed();

@@ -8,12 +8,15 @@
 
 #include <stdexcept>
 
+#include "log_capture.hpp"
+
 namespace atout::server::testing {
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, bool as_nobody, const std::string& input) {
   int out[2], in[2];
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(in, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   // Everything the child needs is prepared before fork: only async-signal-safe calls after it.
+  program_ = argv.empty() ? std::string() : argv.front();
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -48,6 +51,7 @@ ChildProcess::~ChildProcess() {
   if (!reaped_) kill9();
   if (reader_.joinable()) reader_.join();
   if (out_fd_ >= 0) ::close(out_fd_);
+  keep_child_log(program_, output_);
 }
 
 void ChildProcess::read_loop() {

@@ -37,6 +37,7 @@ class ChildProcess {
  private:
   void read_loop();
 
+  std::string program_;
   pid_t pid_ = -1;
   int out_fd_ = -1;
   bool reaped_ = false;

@@ -51,6 +51,14 @@ TEST(JsonLog, QuotesBackslashesAndControlCharactersAreEscaped) {
   EXPECT_EQ(j.at("message").get<std::string>(), nasty);
 }
 
+TEST(JsonLog, BytesThatAreNotUtf8StillMakeValidJson) {
+  // A peer's text can reach a log line (an error's message); a stray byte must not break the line.
+  const std::string bad = std::string("name \xff\xfe and \xc3") + "(";
+  const std::string line = format_record(spdlog::level::info, bad);
+  const json j = json::parse(line);
+  EXPECT_EQ(j.at("message").get<std::string>(), "name \xef\xbf\xbd\xef\xbf\xbd and \xef\xbf\xbd(");
+}
+
 TEST(JsonLog, EveryLevelHasItsName) {
   for (const auto& [level, name] :
        std::vector<std::pair<spdlog::level::level_enum, std::string>>{{spdlog::level::trace, "trace"},

@@ -110,6 +110,9 @@ class Table : public std::enable_shared_from_this<Table> {
   void do_remove_bot(const Member& m, int seat, const protocol::RequestId& id);
   // Refuses (and answers) a bot request from anyone but the owner of a table still waiting.
   bool refuse_bot_request(const Member& m, const protocol::RequestId& id);
+  // The seat asked for (`want`) if it exists and is free, else the first free one; when there is
+  // none, replies the error (bad_seat, seat_taken, table_full) and returns nothing.
+  std::optional<Seat> choose_free_seat(const Member& m, std::optional<int> want, const protocol::RequestId& id);
 
   // Asks a bot of `level` for `seat`'s action at the current seq (once per seq); the answer comes
   // back on the strand to on_bot_decision. `by_server`: the bot plays for an absent player.
