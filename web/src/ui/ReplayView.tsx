@@ -18,7 +18,7 @@ import {
 } from '../replay';
 import { player_href } from '../route';
 import { useApi, useEnv } from './context';
-import { CardFace, TrickView } from './TableView';
+import { BidsView, CardFace, TrickView } from './TableView';
 
 const kPlaces = ['bottom', 'left', 'top', 'right'];
 
@@ -143,15 +143,7 @@ function ReplayBoard({ replay }: { replay: Replay }) {
           )}
         </div>
       </div>
-      {view.bids.length > 0 && (
-        <section class="bids" aria-label={i18n.t('bids')}>
-          {view.bids.map((b) => (
-            <span>
-              {names(b.seat)}: {i18n.action(b)}
-            </span>
-          ))}
-        </section>
-      )}
+      <BidsView bids={view.bids} names={names} />
       {view.last && (
         <p class="last-action" data-testid="replay-last">
           {i18n.t('last_action')}: {names(view.last.seat)}: {i18n.action(view.last)}

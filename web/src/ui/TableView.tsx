@@ -2,7 +2,15 @@
 // with its legal cards, the actions the server offers, scores per deal, the turn timer and chat.
 import { useEffect, useState } from 'preact/hooks';
 import { card_label, is_red, sort_hand } from '../cards';
-import { kBotLevels, type BotLevel, type Card, type EventMessage, type HandResult, type Trick } from '../protocol';
+import {
+  kBotLevels,
+  type BotLevel,
+  type Card,
+  type EventMessage,
+  type HandResult,
+  type SeatedAction,
+  type Trick,
+} from '../protocol';
 import { replay_href } from '../route';
 import { other_actions, playable, seat_controls, type TableState } from '../state';
 import { useEnv } from './context';
@@ -57,6 +65,21 @@ export function TrickView({
         </span>
       )}
     </div>
+  );
+}
+
+// The auction so far, each call with its seat's name; nothing before the first call.
+export function BidsView({ bids, names }: { bids: SeatedAction[]; names: (seat: number) => string }) {
+  const { i18n } = useEnv();
+  if (bids.length === 0) return null;
+  return (
+    <section class="bids" aria-label={i18n.t('bids')}>
+      {bids.map((b) => (
+        <span>
+          {names(b.seat)}: {i18n.action(b)}
+        </span>
+      ))}
+    </section>
   );
 }
 
@@ -282,15 +305,7 @@ export function TableView({ table }: { table: TableState }) {
         </div>
       </div>
 
-      {obs && obs.phase === 'bidding' && obs.bids.length > 0 && (
-        <section class="bids" aria-label={i18n.t('bids')}>
-          {obs.bids.map((b) => (
-            <span>
-              {names(b.seat)}: {i18n.action(b)}
-            </span>
-          ))}
-        </section>
-      )}
+      {obs && obs.phase === 'bidding' && <BidsView bids={obs.bids} names={names} />}
       {ev && <LastAction ev={ev} names={names} />}
       {table.last_trick && (
         <details class="last-trick">
