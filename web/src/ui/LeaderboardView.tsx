@@ -4,6 +4,7 @@ import { api } from '../api';
 import { Pager } from './Pager';
 import type { VariantInfo } from '../protocol';
 import { leaderboard_href, player_href } from '../route';
+import { ApiError } from './ApiError';
 import { useApi, useEnv } from './context';
 
 export function LeaderboardPage({ variants, initial }: { variants: VariantInfo[]; initial?: string }) {
@@ -38,11 +39,7 @@ export function LeaderboardPage({ variants, initial }: { variants: VariantInfo[]
           ))}
         </select>
       </label>
-      {board.error && (
-        <p class="error" role="alert" data-code={board.error}>
-          {i18n.error({ code: board.error })}
-        </p>
-      )}
+      <ApiError code={board.error} />
       {!board.error && !board.data && <p>{i18n.t('loading')}</p>}
       {board.data &&
         (board.data.entries.length === 0 ? (

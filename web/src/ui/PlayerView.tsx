@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Pager } from './Pager';
 import { leaderboard_href, replay_href } from '../route';
+import { ApiError } from './ApiError';
 import { useApi, useEnv } from './context';
 
 export function PlayerPage({ player_id }: { player_id: string }) {
@@ -17,11 +18,7 @@ export function PlayerPage({ player_id }: { player_id: string }) {
       <p>
         <a href="/">{i18n.t('back_lobby')}</a> · <a href={leaderboard_href()}>{i18n.t('leaderboard')}</a>
       </p>
-      {error && (
-        <p class="error" role="alert" data-code={error}>
-          {i18n.error({ code: error })}
-        </p>
-      )}
+      <ApiError code={error} />
       {!error && !p && <p>{i18n.t('loading')}</p>}
       {p && (
         <>

@@ -17,6 +17,7 @@ import {
   type ReplayView,
 } from '../replay';
 import { player_href } from '../route';
+import { ApiError } from './ApiError';
 import { useApi, useEnv } from './context';
 import { BidsView, CardFace, TrickView } from './TableView';
 
@@ -218,11 +219,7 @@ export function ReplayPage({ match_id }: { match_id: string }) {
         <a href="/">{i18n.t('back_lobby')}</a>
       </p>
       <h2>{i18n.t('replay_of', { id: match_id })}</h2>
-      {error && (
-        <p class="error" role="alert" data-code={error}>
-          {i18n.error({ code: error })}
-        </p>
-      )}
+      <ApiError code={error} />
       {!data && !error && <p>{i18n.t('loading')}</p>}
       {data && (
         <>
