@@ -14,6 +14,11 @@ median to the baseline's: a before/after comparison from the same minutes of the
 
 Every run is bounded: --duration seconds of measured play each, a fixed number of rounds.
 The exit status is 1 when any run had an error or failed, so a smoke test can run it too.
+
+The colyseus cases run the same duel load against a Colyseus server (bench/peers/colyseus, its
+README.md): colyseus (closed loop), colyseus-thinkMS (paced) and colyseus-idle; their Atout
+counterparts are duel, duel-thinkMS and idle. When both of a pair run, the report ends with
+Atout's figures against Colyseus's, round by round.
 """
 import argparse
 import json
@@ -22,6 +27,9 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+PEERS = Path(__file__).resolve().parent / "peers"
 
 CASES = {
     # name: (arguments after the binary, kind); besides these, VARIANT and VARIANT-thinkMS, e.g.
@@ -36,11 +44,18 @@ CASES = {
               "loadgen"),
 }
 VARIANTS = ("french", "duel", "coinche", "belot", "bazar", "simple")
+# Each Colyseus case and the Atout case it is compared with.
+COLYSEUS_PAIRS = {"colyseus": "duel", "colyseus-idle": "idle"}
 
 
 def case(name):
     if name in CASES:
         return CASES[name]
+    if name == "colyseus-idle":
+        return (["--idle", "{idle}", "--tables", "0"], "colyseus")
+    m = re.fullmatch(r"colyseus(?:-think(\d+))?", name)
+    if m:
+        return (["--tables", "{tables}"] + (["--think-ms", m.group(1)] if m.group(1) else []), "colyseus")
     m = re.fullmatch(r"([a-z]+)(?:-think(\d+))?", name)
     if not m or m.group(1) not in VARIANTS:
         return None
@@ -55,6 +70,11 @@ def run_case(a, name, build):
     args = [x.format(tables=a.tables, idle=a.idle, duration=a.duration) for x in args]
     if kind == "floor":
         cmd = [f"{build}/bench/atout-wsfloor"] + args
+    elif kind == "colyseus":
+        # Node, one process, with the engine of `build` as its addon (cmake -DATOUT_NODE_ADDON=ON).
+        dur = "1" if name == "colyseus-idle" else str(a.duration)
+        cmd = ["node", f"{PEERS}/colyseus/loadgen.js", "--addon", f"{build}/bench/peers/colyseus/atout_duel.node",
+               "--duration", dur] + args
     else:
         dur = "1" if name == "idle" else str(a.duration)
         # The abuse case drives every build with this build's generator (a baseline's may predate
@@ -83,7 +103,8 @@ def figures(name, r):
         f = {"actions/s": r["actions_per_s"], "RTT p50 ms": r["rtt_ms"]["p50"], "RTT p99 ms": r["rtt_ms"]["p99"],
              "RTT p999 ms": r["rtt_ms"]["p999"], "server CPU us/action": 1e6 * r["cpu_s"]["server"] / acts,
              "loadgen CPU us/action": 1e6 * r["cpu_s"]["loadgen"] / acts, "errors": r["error_count"],
-             "closed by server": r["closed_by_server"], "tables started": r["tables_started"]}
+             "closed by server": r["closed_by_server"], "tables started": r["tables_started"],
+             "RSS KiB per table connection": r["server_rss_kib"]["per_table_connection"]}
     if "abuse" in r:
         x = r["abuse"]
         f["RTT p99 quiet ms"] = x["p99_quiet_ms"]
@@ -96,6 +117,35 @@ def figures(name, r):
         f["RSS KiB per idle connection"] = r["server_rss_kib"]["per_idle_connection"]
         f["idle connections ready"] = r["idle_ready"]
     return f
+
+
+def colyseus_report(runs):
+    """Atout against Colyseus: each figure of a pair of cases, medians and the ratio of medians."""
+    pairs = [(c, runs.get(COLYSEUS_PAIRS.get(c) or "duel-" + c.split("-", 1)[1])) for c in runs if c.startswith("colyseus")]
+    pairs = [(c, atout) for c, atout in pairs if atout]
+    if not pairs:
+        return
+    print("\nAtout against Colyseus, same rounds (medians; the ratio is Atout's advantage, > 1 is Atout better):")
+    print("| Atout case / Colyseus case | figure | Atout | Colyseus | Atout advantage |\n|---|---|---|---|---|")
+    lower_is_better = ("RTT p50 ms", "RTT p99 ms", "RTT p999 ms", "server CPU us/action", "RSS KiB per idle connection",
+                       "RSS KiB per table connection")
+    for c, atout_runs in pairs:
+        atout_name = next(n for n, rs in runs.items() if rs is atout_runs)
+        mine = [figures(atout_name, r) for r in atout_runs]
+        theirs = [figures(c, r) for r in runs[c]]
+        for f in mine:
+            if "server CPU us/action" in f:
+                f["actions per server CPU-second"] = 1e6 / max(f["server CPU us/action"], 1e-9)
+        for f in theirs:
+            if "server CPU us/action" in f:
+                f["actions per server CPU-second"] = 1e6 / max(f["server CPU us/action"], 1e-9)
+        for k in mine[0]:
+            if k not in lower_is_better and k not in ("actions/s", "actions per server CPU-second"):
+                continue
+            m = statistics.median(f[k] for f in mine)
+            t = statistics.median(f[k] for f in theirs)
+            adv = (t / m if k in lower_is_better else m / t) if m > 0 and t > 0 else float("nan")
+            print(f"| {atout_name} / {c} | {k} | {m:.4g} | {t:.4g} | **{adv:.3g} ×** |")
 
 
 def main():
@@ -143,6 +193,7 @@ def main():
         ratios = [d["actions_per_s"] / f["actions_per_s"] for d, f in zip(runs["duel"], runs["floor"])]
         print(f"| duel / floor | actions/s, pair by pair | **{statistics.median(ratios):.3g} ×** | "
               + ", ".join(f"{x:.3g}" for x in ratios) + " |")
+    colyseus_report(runs)
     if a.baseline:
         print(f"\nagainst the baseline {a.baseline} in the same rounds (this build's median / the baseline's):")
         print("| case | figure | this build | baseline | ratio |\n|---|---|---|---|---|")
