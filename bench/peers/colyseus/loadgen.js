@@ -10,6 +10,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { Client } = require('colyseus.js');
 
 const FLAGS = {
@@ -94,6 +95,22 @@ async function spawnServer(o) {
     });
   });
   return { child, port };
+}
+
+// The spawned server's event-loop delay over the window ({p50, p99, max} in ms), or null.
+function serverLoopDelay(child) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), 2000);
+    const onData = (d) => {
+      const m = /loop (\S+) (\S+) (\S+)/.exec(String(d));
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      resolve({ p50: Number(m[1]), p99: Number(m[2]), max: Number(m[3]) });
+    };
+    child.stdout.on('data', onData);
+    child.kill('SIGUSR2');
+  });
 }
 
 function stopServer(child) {
@@ -278,12 +295,19 @@ async function main() {
   const setupS = (Date.now() - setupStart) / 1000;
   const rssTables = rssKib(pid);
 
+  // This client's own event-loop delay over the window: a round trip cannot be shorter than the
+  // client's wait to read its event, so a long one here is the client's, not the server's.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  if (server) server.child.kill('SIGUSR1');
   stats.measuring = true;
   const t0 = process.hrtime.bigint();
   const serverCpu0 = cpuSeconds(pid);
   const self0 = process.cpuUsage();
   await sleep(o.duration * 1000);
   stats.measuring = false;
+  loopDelay.disable();
+  const serverLoop = server ? await serverLoopDelay(server.child) : null;
   const windowS = Number(process.hrtime.bigint() - t0) / 1e9;
   const serverCpu = pid > 0 ? cpuSeconds(pid) - serverCpu0 : -1;
   const selfUsage = process.cpuUsage(self0);
@@ -314,6 +338,10 @@ async function main() {
   console.log(
     `  CPU in window server ${serverCpu.toFixed(2)} s (${((serverCpu * 1e6) / acts).toFixed(0)} us per action), load generator ${selfCpu.toFixed(2)} s`,
   );
+  console.log(
+    `  client loop   event-loop delay p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
+  );
+  if (serverLoop) console.log(`  server loop   event-loop delay p50 ${serverLoop.p50} ms, p99 ${serverLoop.p99} ms, max ${serverLoop.max} ms`);
   console.log(`  server RSS    ${rssStart} KiB at start, ${rssIdle} with idle (${idleKib.toFixed(1)} KiB each), ${rssTables} with tables (${tableKib.toFixed(1)} KiB per table connection), ${rssEnd} at the end`);
   const report = {
     server: 'colyseus',
@@ -339,6 +367,8 @@ async function main() {
     },
     errors: stats.errors,
     cpu_s: { server: serverCpu, loadgen: selfCpu },
+    server_loop_delay_ms: serverLoop,
+    loadgen_loop_delay_ms: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
     error_count: errorCount,
     connect_failures: stats.connectFailures,
     closed_by_server: stats.closedEarly,

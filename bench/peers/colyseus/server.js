@@ -107,3 +107,13 @@ gameServer.define('duel', DuelRoom);
 gameServer.define('idle', IdleRoom);
 gameServer.listen(port, '127.0.0.1').then(() => console.log(`listening ${port}`));
 process.on('SIGTERM', () => process.exit(0));
+
+// The event loop's delay, for the load client's window: SIGUSR1 starts it afresh, SIGUSR2 prints
+// "loop p50 P99 MAX" in ms. A long delay here is time every message waits in the server.
+const loopDelay = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+process.on('SIGUSR1', () => loopDelay.reset());
+process.on('SIGUSR2', () => {
+  const ms = (ns) => (ns / 1e6).toFixed(1);
+  console.log(`loop ${ms(loopDelay.percentile(50))} ${ms(loopDelay.percentile(99))} ${ms(loopDelay.max)}`);
+});
