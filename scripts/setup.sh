@@ -21,6 +21,9 @@ done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$root/docker/runtime-packages.
 # The web client's Node.js and npm: Debian's, unless a Node.js with its own npm is already there
 # (NodeSource's, say, which bundles npm and conflicts with Debian's package of it).
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
+# Node's headers, for bench/peers/colyseus's addon (-DATOUT_NODE_ADDON=ON): Debian keeps them in
+# libnode-dev; NodeSource's nodejs ships them itself.
+if [ ! -f /usr/include/node/node_api.h ]; then packages+=(libnode-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do
