@@ -45,7 +45,7 @@ void BM_PersistActions(benchmark::State& state) {
       for (int t = 0; t < kTables; ++t) store->add_action("m" + std::to_string(t), seq, t % 4, action, seq);
     store->flush();
   }
-  const WriterStats s = store->writer().stats();
+  const WriterStats s = store->writer_stats();
   state.SetItemsProcessed(state.iterations() * kTables * kRounds);
   state.counters["actions_per_s"] =
       benchmark::Counter(static_cast<double>(state.iterations() * kTables * kRounds), benchmark::Counter::kIsRate);

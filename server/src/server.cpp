@@ -47,7 +47,7 @@ std::optional<std::string> Server::open() {
   std::unique_ptr<store::Store> opened = store::Store::open(cfg_.db, open_options, error);
   if (!opened) return "cannot use the database " + cfg_.db + ": " + error;
   store_ = std::move(opened);
-  store_->writer().on_error([](const std::string& e) { spdlog::error("store: {}", e); });
+  store_->on_write_error([](const std::string& e) { spdlog::error("store: {}", e); });
   spdlog::info("database {} at schema version {}", cfg_.db, store_->schema_version());
   auto journal = std::make_shared<StoreJournal>(store_);
   ctx_->lobby = std::make_shared<Lobby>(ioc_.get_executor(), journal);
