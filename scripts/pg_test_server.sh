@@ -24,6 +24,11 @@ as_owner() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
+launch() {
+  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=$fsync -c max_connections=200" start >/dev/null
+}
+
 start() {
   mkdir -p "$dir"
   if [ "$(id -u)" -eq 0 ]; then chown postgres: "$dir"; fi
@@ -34,10 +39,7 @@ start() {
       --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log"
     rm -f "$pwfile"
   fi
-  if ! as_owner "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=$fsync -c max_connections=200" start >/dev/null
-  fi
+  if ! as_owner "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then launch; fi
   PGPASSWORD="$password" "$bin/psql" -h 127.0.0.1 -p "$port" -U "$user" -d postgres -qtA \
     -c "SELECT 1 FROM pg_database WHERE datname = 'atout'" | grep -q 1 ||
     PGPASSWORD="$password" "$bin/createdb" -h 127.0.0.1 -p "$port" -U "$user" atout
@@ -56,8 +58,7 @@ case "${1:-}" in
   stop) stop ;;
   restart)
     as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=$fsync -c max_connections=200" start >/dev/null
+    launch
     ;;
   *)
     echo "usage: $0 start|url|restart|stop" >&2
