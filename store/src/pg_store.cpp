@@ -389,10 +389,10 @@ class PgStore final : public Store {
         pqxx::work w(*reader_);
         f(w);
         return;
-      } catch (const pqxx::broken_connection&) {
-        reader_.reset();
       } catch (const std::exception&) {
-        return;
+        // A server that restarted shows as a broken connection or as an error of the session it
+        // ended: either way the next try starts on a new connection.
+        reader_.reset();
       }
     }
   }

@@ -15,6 +15,13 @@ namespace {
 // their writes.
 struct JobFailed {};
 
+// The server is going away or gone (class 08, connection exception; 57P, operator intervention:
+// a shutdown or restart), as opposed to a statement that failed on its own.
+bool connection_lost(const pqxx::sql_error& e, const pqxx::connection& c) {
+  const std::string& state = e.sqlstate();
+  return !c.is_open() || state.rfind("08", 0) == 0 || state.rfind("57P", 0) == 0;
+}
+
 }  // namespace
 
 PgWriter::PgWriter(std::function<std::unique_ptr<pqxx::connection>()> connect,
@@ -91,6 +98,7 @@ void PgWriter::run_batch(std::vector<PgJob>& batch, bool savepoints, std::vector
         e = job(tx);
       } catch (const pqxx::sql_error& x) {
         if (dynamic_cast<const pqxx::transaction_rollback*>(&x) != nullptr) throw;
+        if (connection_lost(x, *conn_)) throw pqxx::broken_connection(x.what());
         throw JobFailed{};
       }
       // A job's own refusal ("no match") wrote nothing: the others go on.
@@ -108,6 +116,7 @@ void PgWriter::run_batch(std::vector<PgJob>& batch, bool savepoints, std::vector
     } catch (const pqxx::broken_connection&) {
       throw;
     } catch (const pqxx::sql_error& x) {
+      if (connection_lost(x, *conn_)) throw pqxx::broken_connection(x.what());
       e = x.what();
     }
     if (e) {

@@ -21,9 +21,6 @@ std::unique_ptr<Store> open_postgres(const std::string& url, const OpenOptions& 
 // after, or the error. Tests use it to build databases at old versions (options.migrate_to).
 Opened migrate_postgres(const std::string& url, const OpenOptions& options);
 
-// `url` with its password hidden, for logs and error messages.
-std::string redact_url(const std::string& url);
-
 // pg_dump of `url` into `target`, in pg_dump's custom format; never overwrites `target`.
 std::optional<std::string> backup_postgres(const std::string& url, const std::string& target);
 

@@ -94,6 +94,8 @@ struct MatchSummary {
 // True for a --db value that names a PostgreSQL database (postgres:// or postgresql://); anything
 // else (a path, or sqlite://PATH) is an SQLite file.
 bool is_postgres_url(const std::string& db);
+// A --db value with any password in it hidden, for logs and error messages.
+std::string redact_url(const std::string& db);
 
 // An online, consistent copy of the database `source` into `target`, safe while a server writes to
 // it; never overwrites `target`. SQLite: VACUUM INTO through a read-only connection. PostgreSQL:
