@@ -153,7 +153,7 @@ void BM_JournalActions(benchmark::State& state) {
   }
   state.counters["actions_per_s"] =
       benchmark::Counter(static_cast<double>(state.iterations() * kTables * kRounds), benchmark::Counter::kIsRate);
-  const store::WriterStats w = s->writer().stats();
+  const store::WriterStats w = s->writer_stats();
   state.counters["mean_batch"] = static_cast<double>(w.jobs) / static_cast<double>(w.batches);
   state.counters["errors"] = static_cast<double>(w.errors);
   state.counters["largest_batch"] = static_cast<double>(w.largest_batch);

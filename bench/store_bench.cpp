@@ -1,8 +1,12 @@
-// Store speed: actions persisted per second through the batching writer (WAL, synchronous=NORMAL
-// and FULL), spread over 1,000 live matches as a loaded server would post them.
+// Store speed: actions persisted per second through the batching writer (SQLite in WAL with
+// synchronous=NORMAL and FULL; PostgreSQL when ATOUT_BENCH_PG_URL names a server), spread over
+// 1,000 live matches as a loaded server would post them.
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <pqxx/pqxx>
 #include <string>
 
 #include "atout/store/store.hpp"
@@ -10,14 +14,29 @@
 namespace {
 using namespace atout::store;
 
+// Arg 0: SQLite, synchronous=NORMAL; 1: SQLite, FULL; 2: PostgreSQL, in a schema of its own.
 void BM_PersistActions(benchmark::State& state) {
-  const std::string sync = state.range(0) ? "FULL" : "NORMAL";
+  const bool postgres = state.range(0) == 2;
+  const std::string sync = state.range(0) == 1 ? "FULL" : "NORMAL";
   const auto dir = std::filesystem::temp_directory_path() / ("atout_store_bench_" + sync);
   std::filesystem::remove_all(dir);
   std::string error;
   OpenOptions options;
   options.synchronous = sync;
-  auto store = Store::open((dir / "bench.db").string(), options, error);
+  std::string db = (dir / "bench.db").string();
+  const char* pg_url = std::getenv("ATOUT_BENCH_PG_URL");
+  const std::string schema = "bench_" + std::to_string(::getpid());
+  if (postgres) {
+    if (pg_url == nullptr) {
+      state.SkipWithError("ATOUT_BENCH_PG_URL is not set");
+      return;
+    }
+    pqxx::connection c(pg_url);
+    pqxx::nontransaction(c).exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema);
+    db = std::string(pg_url) + (std::string(pg_url).find('?') == std::string::npos ? "?" : "&") +
+         "options=-csearch_path%3D" + schema;
+  }
+  auto store = Store::open(db, options, error);
   if (!store) {
     state.SkipWithError(error.c_str());
     return;
@@ -45,7 +64,7 @@ void BM_PersistActions(benchmark::State& state) {
       for (int t = 0; t < kTables; ++t) store->add_action("m" + std::to_string(t), seq, t % 4, action, seq);
     store->flush();
   }
-  const WriterStats s = store->writer().stats();
+  const WriterStats s = store->writer_stats();
   state.SetItemsProcessed(state.iterations() * kTables * kRounds);
   state.counters["actions_per_s"] =
       benchmark::Counter(static_cast<double>(state.iterations() * kTables * kRounds), benchmark::Counter::kIsRate);
@@ -53,9 +72,13 @@ void BM_PersistActions(benchmark::State& state) {
   state.counters["errors"] = static_cast<double>(s.errors);
   store.reset();
   std::filesystem::remove_all(dir);
+  if (postgres) {
+    pqxx::connection c(pg_url);
+    pqxx::nontransaction(c).exec("DROP SCHEMA " + schema + " CASCADE");
+  }
 }
 // Wall time, not CPU time: the writer works on its own thread, and the figure is end to end.
-BENCHMARK(BM_PersistActions)->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PersistActions)->Arg(0)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

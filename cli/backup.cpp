@@ -14,10 +14,11 @@ int run_backup(const std::vector<std::string>& args, std::ostream& out, std::ost
   std::vector<Flag> flags = {{"--db", &db}, {"--to", &to}};
   const FlagsOutcome parsed = parse_flags(flags, args, "backup", err);
   if (parsed == FlagsOutcome::help) {
-    out << "usage: atout backup --db PATH --to FILE\n\n"
+    out << "usage: atout backup --db PATH|URL --to FILE\n\n"
            "Copies the database at PATH into FILE (which must not exist) while a server may be\n"
            "running on it: SQLite's VACUUM INTO through a read-only connection, a consistent\n"
-           "snapshot of the last committed state.\n";
+           "snapshot of the last committed state. For a postgres:// URL, runs pg_dump in its\n"
+           "custom format (restore with pg_restore).\n";
     return kExitOk;
   }
   if (parsed == FlagsOutcome::bad) return kExitBadInput;
@@ -30,7 +31,7 @@ int run_backup(const std::vector<std::string>& args, std::ostream& out, std::ost
     err << "atout backup: " << *e << "\n";
     return kExitBadInput;
   }
-  out << "backed up " << db << " to " << to << "\n";
+  out << "backed up " << store::redact_url(db) << " to " << to << "\n";
   return kExitOk;
 }
 

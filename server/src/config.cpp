@@ -9,6 +9,7 @@
 
 #include "atout/server/net.hpp"
 #include "atout/server/origin_policy.hpp"
+#include "atout/store/store.hpp"
 
 namespace atout::server {
 
@@ -27,9 +28,12 @@ ParseResult fail(std::string message) {
 
 // A first look at the path, so a plainly wrong one fails with a usage error; the store then checks
 // the file itself when the server opens it.
-std::optional<std::string> check_db(const std::string& path) {
+std::optional<std::string> check_db(const std::string& value) {
   namespace fs = std::filesystem;
-  if (path.empty()) return "--db needs a path";
+  if (value.empty()) return "--db needs a path";
+  if (store::is_postgres_url(value)) return std::nullopt;  // the store says what is wrong with it
+  constexpr std::string_view kSqliteScheme = "sqlite://";
+  const std::string path = value.rfind(kSqliteScheme, 0) == 0 ? value.substr(kSqliteScheme.size()) : value;
   std::error_code ec;
   const fs::path p(path);
   if (fs::is_directory(p, ec)) return "--db " + path + " is a directory; give a file path";
@@ -119,7 +123,8 @@ void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
             [&c](long v) { c.port = static_cast<unsigned short>(v); });
   f.text("bind", c.bind, "ADDR", "address to listen on")->check(kIpAddress);
   f.integer("threads", 1, 256, c.threads, "I/O threads (1 to 256)", [&c](long v) { c.threads = static_cast<int>(v); });
-  f.text("db", c.db, "PATH", "SQLite database file, created with its directory when missing")->check(kDbPath);
+  f.text("db", c.db, "PATH|URL", "SQLite database file, created with its directory when missing; or a postgres:// URL")
+      ->check(kDbPath);
   f.text("web-root", c.web_root, "DIR",
          "the built web client (web/dist) served at / and its routes;\n"
          "empty: no page, only /ws, /healthz and the API");

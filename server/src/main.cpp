@@ -6,6 +6,7 @@
 
 #include "atout/server/json_log.hpp"
 #include "atout/server/server.hpp"
+#include "atout/store/store.hpp"
 
 int main(int argc, char** argv) {
   namespace srv = atout::server;
@@ -24,10 +25,11 @@ int main(int argc, char** argv) {
     srv::Server s(cfg);
     if (auto e = s.open()) {
       spdlog::critical("{}", *e);
-      return 1;
+      return s.open_failure_code();
     }
     spdlog::info("atout-server listening on {}:{} ({} at /ws), {} thread(s), database {}", cfg.bind, s.port(),
-                 cfg.tls_cert.empty() ? "WebSocket" : "TLS only: wss://", cfg.threads, cfg.db);
+                 cfg.tls_cert.empty() ? "WebSocket" : "TLS only: wss://", cfg.threads,
+                 atout::store::redact_url(cfg.db));
     s.run_until_signal();
   } catch (const std::exception& e) {
     spdlog::critical("fatal: {}", e.what());

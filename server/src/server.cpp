@@ -45,10 +45,13 @@ std::optional<std::string> Server::open() {
   store::OpenOptions open_options;
   open_options.commit_window = cfg_.commit_window;
   std::unique_ptr<store::Store> opened = store::Store::open(cfg_.db, open_options, error);
-  if (!opened) return "cannot use the database " + cfg_.db + ": " + error;
+  if (!opened) {
+    open_failure_code_ = 2;
+    return "cannot use the database " + store::redact_url(cfg_.db) + ": " + error;
+  }
   store_ = std::move(opened);
-  store_->writer().on_error([](const std::string& e) { spdlog::error("store: {}", e); });
-  spdlog::info("database {} at schema version {}", cfg_.db, store_->schema_version());
+  store_->on_write_error([](const std::string& e) { spdlog::error("store: {}", e); });
+  spdlog::info("database {} at schema version {}", store::redact_url(cfg_.db), store_->schema_version());
   auto journal = std::make_shared<StoreJournal>(store_);
   ctx_->lobby = std::make_shared<Lobby>(ioc_.get_executor(), journal);
   ctx_->lobby->use_metrics(ctx_->metrics);
@@ -56,7 +59,7 @@ std::optional<std::string> Server::open() {
   ctx_->lobby->use_bots(bots_);
   // Table ids are never given twice: numbers come from blocks reserved in the store first.
   const std::optional<std::uint64_t> first = store_->reserve_ids("table", TableNumbers::kBlock);
-  if (!first) return "cannot reserve table ids in the database " + cfg_.db;
+  if (!first) return "cannot reserve table ids in the database " + store::redact_url(cfg_.db);
   ctx_->lobby->use_table_numbers(
       *first, [store = store_, pool = &store_tasks_](std::uint64_t count,
                                                      std::function<void(std::optional<std::uint64_t>)> done) {

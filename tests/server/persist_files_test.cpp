@@ -36,12 +36,12 @@ void make_database(const std::string& path, const std::string& extra_sql = {}) {
   }
 }
 
-// Starts the server on `db` and expects a refusal: exit 1 before listening, `phrase` in the log.
+// Starts the server on `db` and expects a refusal: exit 2 before listening, `phrase` in the log.
 void expect_refused(const std::string& db, const std::string& phrase, bool as_nobody = false) {
   ChildProcess server({ATOUT_SERVER_BIN, "--port", "0", "--bind", "127.0.0.1", "--db", db}, as_nobody);
   const int code = server.wait_exit(60s);
   const std::string out = server.output();
-  EXPECT_EQ(code, 1) << out;
+  EXPECT_EQ(code, 2) << out;
   EXPECT_NE(out.find("cannot use the database " + db), std::string::npos) << out;
   EXPECT_NE(out.find(phrase), std::string::npos) << out;
   EXPECT_EQ(out.find("listening on"), std::string::npos) << out;
@@ -111,6 +111,20 @@ TEST(PersistBadFiles, MissingDirectoryIsCreatedAndTheSchemaLogged) {
       << server.output();
   EXPECT_TRUE(fs::exists(db));
   server.kill9();
+}
+
+// Nothing listens where the URL points: the same refusal, exit 2, and the password stays out of
+// the log.
+TEST(PersistBadFiles, AnUnreachablePostgresIsRefusedWithoutItsPassword) {
+  const std::string db = "postgresql://atout:s3cret@127.0.0.1:1/atout?connect_timeout=2";
+  ChildProcess server({ATOUT_SERVER_BIN, "--port", "0", "--bind", "127.0.0.1", "--db", db});
+  const int code = server.wait_exit(60s);
+  const std::string out = server.output();
+  EXPECT_EQ(code, 2) << out;
+  EXPECT_NE(out.find("cannot use the database postgresql://atout:***@127.0.0.1:1/atout"), std::string::npos) << out;
+  EXPECT_NE(out.find("cannot connect"), std::string::npos) << out;
+  EXPECT_EQ(out.find("s3cret"), std::string::npos) << out;
+  EXPECT_EQ(out.find("listening on"), std::string::npos) << out;
 }
 
 }  // namespace

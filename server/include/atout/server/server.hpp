@@ -31,6 +31,9 @@ class Server {
   // Opens the database (refusing a corrupt, newer or unwritable one), rebuilds the matches it
   // holds unfinished, then binds and listens; says why when it cannot.
   std::optional<std::string> open();
+  // The exit code for open()'s refusal: 2 when the database was refused (unreachable, a wrong
+  // password, a newer schema, a bad file: the operator must change the configuration), else 1.
+  int open_failure_code() const { return open_failure_code_; }
   unsigned short port() const;
   // Reads the TLS certificate and key again (what SIGHUP does): new connections use them, open
   // ones keep theirs. On failure (or without TLS) the certificate in use stays; says why.
@@ -54,6 +57,7 @@ class Server {
   void flush_persistence();
 
   Config cfg_;
+  int open_failure_code_ = 1;
   std::shared_ptr<store::Store> store_;
   net::io_context ioc_;
   std::shared_ptr<Context> ctx_;

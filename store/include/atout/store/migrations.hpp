@@ -1,4 +1,5 @@
-// Numbered schema migrations (migrations/*.sql, compiled in) and the checked opening of a database.
+// Numbered schema migrations (migrations/<dialect>/*.sql, compiled in) and the checked opening of an
+// SQLite database.
 #pragma once
 
 #include <chrono>
@@ -16,8 +17,10 @@ struct Migration {
   const char* sql = "";
 };
 
-// Every migration, in version order (1, 2, 3, …).
+// Every SQLite migration, in version order (1, 2, 3, …).
 const std::vector<Migration>& migrations();
+// The same migrations for PostgreSQL: the same numbers and names, in its dialect.
+const std::vector<Migration>& pg_migrations();
 int latest_version();
 
 struct OpenOptions {
@@ -26,6 +29,8 @@ struct OpenOptions {
   int migrate_to = -1;                 // stop at this version (tests build old databases); -1: latest
   // How long the writer gathers writes before it commits them (Store::open; see Writer).
   std::chrono::microseconds commit_window{2000};
+  // PostgreSQL only: how long to wait for the server when connecting, at start and on reconnects.
+  std::chrono::seconds connect_timeout{5};
 };
 
 struct Opened {

@@ -1,10 +1,11 @@
-// What Atout keeps: players, matches with their action logs and hands, ratings. Writes go through
-// the batching writer; reads use their own connection (WAL lets them run beside the writer).
+// What Atout keeps: players, matches with their action logs and hands, ratings, behind one
+// interface with two backends: SQLite (one file, the default) and PostgreSQL. Writes go through a
+// batching writer thread; reads use their own connection beside it.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,60 +91,71 @@ struct MatchSummary {
   int team = 0;
 };
 
-// An online, consistent copy of the database at `source` into `target` (VACUUM INTO), through a
-// read-only connection: safe while a server writes to `source`. Never overwrites `target`.
+// True for a --db value that names a PostgreSQL database (postgres:// or postgresql://); anything
+// else (a path, or sqlite://PATH) is an SQLite file.
+bool is_postgres_url(const std::string& db);
+// A --db value with any password in it hidden, for logs and error messages.
+std::string redact_url(const std::string& db);
+
+// An online, consistent copy of the database `source` into `target`, safe while a server writes to
+// it; never overwrites `target`. SQLite: VACUUM INTO through a read-only connection. PostgreSQL:
+// pg_dump in its custom format (restore it with pg_restore).
 std::optional<std::string> backup_database(const std::string& source, const std::string& target);
 
 class Store {
  public:
-  // Opens (creating, checking and migrating) the database at `path`.
-  static std::unique_ptr<Store> open(const std::string& path, const OpenOptions& options, std::string& error);
-  ~Store();
+  // Opens (creating, checking and migrating) the database `db`: a PostgreSQL URL or an SQLite file
+  // (a path, or sqlite://PATH).
+  static std::unique_ptr<Store> open(const std::string& db, const OpenOptions& options, std::string& error);
+  virtual ~Store() = default;
 
   // ---- writes: queued, never blocking on the disk ----
-  void add_player(const std::string& id, const std::string& name, const std::string& token_hash, std::int64_t now);
-  void touch_player(const std::string& id, std::int64_t now);
-  void begin_match(const MatchStart& m);
-  void add_action(const std::string& uid, std::int64_t seq, int seat, std::string action_json, std::int64_t at);
-  void begin_hand(const std::string& uid, const HandRow& hand);
-  void end_hand(const std::string& uid, int number, std::int64_t last_seq, std::string result_json);
+  virtual void add_player(const std::string& id, const std::string& name, const std::string& token_hash,
+                          std::int64_t now) = 0;
+  virtual void touch_player(const std::string& id, std::int64_t now) = 0;
+  virtual void begin_match(const MatchStart& m) = 0;
+  virtual void add_action(const std::string& uid, std::int64_t seq, int seat, std::string action_json,
+                          std::int64_t at) = 0;
+  virtual void begin_hand(const std::string& uid, const HandRow& hand) = 0;
+  virtual void end_hand(const std::string& uid, int number, std::int64_t last_seq, std::string result_json) = 0;
   // Another player took over `seat` of a running match.
-  void change_seat(const std::string& uid, int seat, const std::string& player);
+  virtual void change_seat(const std::string& uid, int seat, const std::string& player) = 0;
   // Ends the match. A rated match that finished or was abandoned updates the ladder (its variant)
   // in the same transaction; `winner` is the winning team (for an abandon, the side that stayed).
-  void end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0, std::optional<int> score1,
-                 std::optional<int> winner, const std::string& reason);
+  virtual void end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0,
+                         std::optional<int> score1, std::optional<int> winner, const std::string& reason) = 0;
 
   // ---- reads ----
-  std::optional<PlayerRow> player_by_token_hash(const std::string& token_hash);
-  std::optional<PlayerRow> player(const std::string& id);
-  std::vector<RatingRow> ratings_of(const std::string& id);
+  virtual std::optional<PlayerRow> player_by_token_hash(const std::string& token_hash) = 0;
+  virtual std::optional<PlayerRow> player(const std::string& id) = 0;
+  virtual std::vector<RatingRow> ratings_of(const std::string& id) = 0;
   // The ladder's page, best first, and how many rated players it has.
-  std::vector<RatingRow> leaderboard(const std::string& ladder, int offset, int limit, int& total);
+  virtual std::vector<RatingRow> leaderboard(const std::string& ladder, int offset, int limit, int& total) = 0;
   // `player`'s matches, newest first. A private match still being played is left out unless
   // `viewer` (a player id; empty: anyone) sat in it.
-  std::vector<MatchSummary> history(const std::string& player, int offset, int limit, const std::string& viewer = {});
+  virtual std::vector<MatchSummary> history(const std::string& player, int offset, int limit,
+                                            const std::string& viewer = {}) = 0;
   // A match with its hands and actions. `with_secrets`: include unrevealed seeds (recovery only).
-  std::optional<MatchRow> match(const std::string& uid, bool with_secrets);
+  virtual std::optional<MatchRow> match(const std::string& uid, bool with_secrets) = 0;
   // Every match not yet ended, with secrets, for rebuilding tables at start-up.
-  std::vector<MatchRow> unfinished_matches();
+  virtual std::vector<MatchRow> unfinished_matches() = 0;
   // Reserves `count` numbers of `kind` that were never reserved before, durably (it waits for the
   // writer's commit; call it off the I/O threads): the first of them, or nullopt on a failed write.
-  std::optional<std::uint64_t> reserve_ids(const std::string& kind, std::uint64_t count);
-  // An online, consistent copy of the whole database (VACUUM INTO). The target must not exist.
-  std::optional<std::string> backup(const std::string& target);
+  virtual std::optional<std::uint64_t> reserve_ids(const std::string& kind, std::uint64_t count) = 0;
+  // An online, consistent copy of the whole database (see backup_database). The target must not
+  // exist.
+  virtual std::optional<std::string> backup(const std::string& target) = 0;
 
-  Writer& writer() { return *writer_; }
-  void flush() { writer_->flush(); }
+  // ---- the writer ----
+  // Blocks until every write queued before the call is committed (or has failed).
+  virtual void flush() = 0;
+  virtual WriterStats writer_stats() const = 0;
+  // Called on the writer thread with each error's text (for logging).
+  virtual void on_write_error(std::function<void(const std::string&)> f) = 0;
   int schema_version() const { return version_; }
 
- private:
+ protected:
   Store() = default;
-  std::optional<MatchRow> load_match(Statement& st, bool with_secrets);
-
-  std::unique_ptr<Writer> writer_;
-  std::mutex read_mu_;
-  Db reader_;
   int version_ = 0;
 };
 

@@ -1,0 +1,54 @@
+// The SQLite store: one file in WAL mode, one batching writer connection and one reading
+// connection beside it.
+#pragma once
+
+#include <mutex>
+
+#include "atout/store/store.hpp"
+
+namespace atout::store {
+
+class SqliteStore final : public Store {
+ public:
+  // Opens (creating, checking and migrating) the database file at `path`.
+  static std::unique_ptr<SqliteStore> open(const std::string& path, const OpenOptions& options, std::string& error);
+  ~SqliteStore() override;
+
+  void add_player(const std::string& id, const std::string& name, const std::string& token_hash,
+                  std::int64_t now) override;
+  void touch_player(const std::string& id, std::int64_t now) override;
+  void begin_match(const MatchStart& m) override;
+  void add_action(const std::string& uid, std::int64_t seq, int seat, std::string action_json,
+                  std::int64_t at) override;
+  void begin_hand(const std::string& uid, const HandRow& hand) override;
+  void end_hand(const std::string& uid, int number, std::int64_t last_seq, std::string result_json) override;
+  void change_seat(const std::string& uid, int seat, const std::string& player) override;
+  void end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0, std::optional<int> score1,
+                 std::optional<int> winner, const std::string& reason) override;
+
+  std::optional<PlayerRow> player_by_token_hash(const std::string& token_hash) override;
+  std::optional<PlayerRow> player(const std::string& id) override;
+  std::vector<RatingRow> ratings_of(const std::string& id) override;
+  std::vector<RatingRow> leaderboard(const std::string& ladder, int offset, int limit, int& total) override;
+  std::vector<MatchSummary> history(const std::string& player, int offset, int limit,
+                                    const std::string& viewer = {}) override;
+  std::optional<MatchRow> match(const std::string& uid, bool with_secrets) override;
+  std::vector<MatchRow> unfinished_matches() override;
+  std::optional<std::uint64_t> reserve_ids(const std::string& kind, std::uint64_t count) override;
+  std::optional<std::string> backup(const std::string& target) override;
+
+  void flush() override { writer_->flush(); }
+  WriterStats writer_stats() const override { return writer_->stats(); }
+  void on_write_error(std::function<void(const std::string&)> f) override { writer_->on_error(std::move(f)); }
+  Writer& writer() { return *writer_; }
+
+ private:
+  SqliteStore() = default;
+  std::optional<MatchRow> load_match(Statement& st, bool with_secrets);
+
+  std::unique_ptr<Writer> writer_;
+  std::mutex read_mu_;
+  Db reader_;
+};
+
+}  // namespace atout::store

@@ -1,0 +1,565 @@
+// Players, matches, hands, actions and ratings over PostgreSQL.
+#include "atout/store/pg_store.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "pg_writer.hpp"
+
+extern char** environ;
+
+namespace atout::store {
+
+namespace {
+
+using Ids = std::unordered_map<std::string, std::int64_t>;
+
+// The one row that holds the schema version (SQLite keeps it in PRAGMA user_version).
+constexpr const char* kVersionTable = "atout_schema_version";
+// Held by whoever migrates, for the migration's transaction: nodes starting together take turns.
+constexpr std::int64_t kMigrationLock = 0x61746f7574;  // "atout"
+
+std::string hex(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (const char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  return out;
+}
+
+// A nullable parameter: pqxx sends a null `const char*` as SQL NULL.
+struct Nullable {
+  std::optional<std::string> text;
+  const char* get() const { return text ? text->c_str() : nullptr; }
+};
+Nullable nullable(std::optional<int> v) { return v ? Nullable{std::to_string(*v)} : Nullable{}; }
+Nullable nullable_text(const std::optional<std::string>& v) { return Nullable{v}; }
+
+std::optional<int> opt_int(const pqxx::field& f) {
+  if (f.is_null()) return std::nullopt;
+  return f.as<int>();
+}
+
+// `url` with a connection timeout, unless it names one.
+std::string with_timeout(const std::string& url, std::chrono::seconds timeout) {
+  if (url.find("connect_timeout=") != std::string::npos) return url;
+  return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=" + std::to_string(timeout.count());
+}
+
+std::unique_ptr<pqxx::connection> connect(const std::string& url) {
+  auto c = std::make_unique<pqxx::connection>(url);
+  // Every write is durable once its batch commits, whatever the server's default.
+  pqxx::nontransaction n(*c);
+  n.exec("SET synchronous_commit = on");
+  return c;
+}
+
+std::string clean(std::string what) {
+  while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) what.pop_back();
+  return what;
+}
+
+std::optional<std::int64_t> match_id(PgTx& tx, const std::string& uid) {
+  auto it = tx.ids().find(uid);
+  if (it != tx.ids().end()) return it->second;
+  const pqxx::result r = tx.t().exec_params("SELECT id FROM matches WHERE uid = $1", uid);
+  if (r.empty()) return std::nullopt;
+  const auto id = r[0][0].as<std::int64_t>();
+  tx.ids().emplace(uid, id);
+  return id;
+}
+
+std::optional<std::string> no_match(const std::string& uid) { return "no match '" + uid + "' in the store"; }
+
+RatingRow rating_row(const pqxx::row& r) {
+  return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<double>(),
+          r[4].as<double>(),      r[5].as<double>(),      r[6].as<int>()};
+}
+
+constexpr const char* kMatchColumns =
+    "SELECT id, uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, ended_at, score0, "
+    "score1, winner, COALESCE(end_reason, ''), COALESCE(table_json, '') FROM matches ";
+
+class PgStore final : public Store {
+ public:
+  PgStore(std::string url, int version, std::unique_ptr<pqxx::connection> reader,
+          std::unique_ptr<pqxx::connection> writer, const OpenOptions& options)
+      : url_(std::move(url)),
+        reader_(std::move(reader)),
+        writer_([url = url_] { return connect(url); }, std::move(writer), 8192, options.commit_window) {
+    version_ = version;
+  }
+  ~PgStore() override { writer_.stop(); }
+
+  void add_player(const std::string& id, const std::string& name, const std::string& token_hash,
+                  std::int64_t now) override {
+    writer_.post([=, h = hex(token_hash)](PgTx& tx) -> std::optional<std::string> {
+      tx.t().exec_params(
+          "INSERT INTO players (public_id, name, token_hash, created_at, last_seen) "
+          "VALUES ($1, $2, decode($3, 'hex'), $4, $4)",
+          id, name, h, now);
+      return std::nullopt;
+    });
+  }
+
+  void touch_player(const std::string& id, std::int64_t now) override {
+    writer_.post([=](PgTx& tx) -> std::optional<std::string> {
+      tx.t().exec_params("UPDATE players SET last_seen = $1 WHERE public_id = $2", now, id);
+      return std::nullopt;
+    });
+  }
+
+  void begin_match(const MatchStart& m) override {
+    writer_.post([m](PgTx& tx) -> std::optional<std::string> {
+      const pqxx::result r = tx.t().exec_params(
+          "INSERT INTO matches (uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, "
+          "table_json, private) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+          m.uid, m.table_id, m.variant, m.options_json, nullable_text(m.match_seed).get(), m.first_dealer,
+          m.rated ? 1 : 0, m.started_at,
+          nullable_text(m.table_json.empty() ? std::nullopt : std::optional(m.table_json)).get(), m.is_private ? 1 : 0);
+      const auto id = r[0][0].as<std::int64_t>();
+      tx.ids()[m.uid] = id;
+      for (const SeatRow& seat : m.seats)
+        tx.t().exec_params(
+            "INSERT INTO match_seats (match_id, seat, team, player_id) "
+            "SELECT $1, $2, $3, id FROM players WHERE public_id = $4",
+            id, seat.seat, seat.team, seat.player);
+      return std::nullopt;
+    });
+  }
+
+  void add_action(const std::string& uid, std::int64_t seq, int seat, std::string action_json,
+                  std::int64_t at) override {
+    writer_.post([uid, seq, seat, a = std::move(action_json), at](PgTx& tx) -> std::optional<std::string> {
+      const auto id = match_id(tx, uid);
+      if (!id) return no_match(uid);
+      tx.t().exec_params("INSERT INTO match_actions (match_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)", *id,
+                         seq, seat, a, at);
+      return std::nullopt;
+    });
+  }
+
+  void begin_hand(const std::string& uid, const HandRow& h) override {
+    writer_.post([uid, h](PgTx& tx) -> std::optional<std::string> {
+      const auto id = match_id(tx, uid);
+      if (!id) return no_match(uid);
+      tx.t().exec_params(
+          "INSERT INTO hands (match_id, number, dealer, commitment, seed, first_seq) VALUES ($1, $2, $3, $4, $5, $6)",
+          *id, h.number, h.dealer, h.commitment, h.seed, h.first_seq);
+      return std::nullopt;
+    });
+  }
+
+  void end_hand(const std::string& uid, int number, std::int64_t last_seq, std::string result_json) override {
+    writer_.post([uid, number, last_seq, r = std::move(result_json)](PgTx& tx) -> std::optional<std::string> {
+      const auto id = match_id(tx, uid);
+      if (!id) return no_match(uid);
+      tx.t().exec_params(
+          "UPDATE hands SET last_seq = $1, result = $2, revealed = 1 WHERE match_id = $3 AND number = $4", last_seq, r,
+          *id, number);
+      return std::nullopt;
+    });
+  }
+
+  void change_seat(const std::string& uid, int seat, const std::string& player) override {
+    writer_.post([uid, seat, player](PgTx& tx) -> std::optional<std::string> {
+      const auto id = match_id(tx, uid);
+      if (!id) return no_match(uid);
+      tx.t().exec_params(
+          "UPDATE match_seats SET player_id = p.id FROM players p WHERE p.public_id = $1 AND match_id = $2 AND "
+          "seat = $3",
+          player, *id, seat);
+      return std::nullopt;
+    });
+  }
+
+  void end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0, std::optional<int> score1,
+                 std::optional<int> winner, const std::string& reason) override {
+    writer_.post([=](PgTx& tx) -> std::optional<std::string> {
+      const auto id = match_id(tx, uid);
+      if (!id) return no_match(uid);
+      const pqxx::result ended = tx.t().exec_params(
+          "UPDATE matches SET ended_at = $1, score0 = $2, score1 = $3, winner = $4, end_reason = $5 "
+          "WHERE id = $6 AND ended_at IS NULL RETURNING rated, variant",
+          ended_at, nullable(score0).get(), nullable(score1).get(), nullable(winner).get(), reason, *id);
+      if (ended.empty()) return std::nullopt;  // ended before: never rate twice
+      const bool rated = ended[0][0].as<int>() != 0;
+      const auto ladder = ended[0][1].as<std::string>();
+      if (!rated || reason == "aborted") return std::nullopt;
+
+      // Another node may be rating the same players now: their rows are locked (in id order, so
+      // two such transactions queue instead of deadlocking) before their ratings are read, and
+      // what is read is then what the other committed.
+      tx.t().exec_params(
+          "SELECT p.id FROM players p WHERE p.id IN (SELECT player_id FROM match_seats WHERE match_id = $1) "
+          "ORDER BY p.id FOR UPDATE",
+          *id);
+      struct Seated {
+        int team;
+        std::int64_t player;
+        Rating rating;
+        int matches;
+      };
+      std::vector<Seated> seated;
+      const pqxx::result q = tx.t().exec_params(
+          "SELECT s.team, s.player_id, r.mu, r.sigma, COALESCE(r.matches, 0) FROM match_seats s "
+          "LEFT JOIN ratings r ON r.player_id = s.player_id AND r.ladder = $1 WHERE s.match_id = $2 ORDER BY s.seat",
+          ladder, *id);
+      for (const pqxx::row& row : q) {
+        Seated x{row[0].as<int>(), row[1].as<std::int64_t>(), Rating{}, row[4].as<int>()};
+        if (!row[2].is_null()) x.rating = Rating{row[2].as<double>(), row[3].as<double>()};
+        seated.push_back(x);
+      }
+      std::vector<std::vector<Rating>> teams(2);
+      for (const Seated& x : seated) {
+        if (x.team < 0 || x.team > 1) return "rated match " + uid + " has a seat in team " + std::to_string(x.team);
+        teams[static_cast<std::size_t>(x.team)].push_back(x.rating);
+      }
+      if (teams[0].empty() || teams[1].empty()) return "rated match " + uid + " lacks a team";
+      std::vector<int> ranks = {1, 1};  // no winner: a draw
+      if (winner) ranks = {*winner == 0 ? 1 : 2, *winner == 1 ? 1 : 2};
+      const auto updated = rate(teams, ranks);
+      std::array<std::size_t, 2> next{};
+      for (const Seated& x : seated) {
+        const auto t = static_cast<std::size_t>(x.team);
+        const Rating& r = updated[t][next[t]++];
+        tx.t().exec_params(
+            "INSERT INTO ratings (player_id, ladder, mu, sigma, ordinal, matches, updated_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player_id, ladder) DO UPDATE SET "
+            "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+            "matches = excluded.matches, updated_at = excluded.updated_at",
+            x.player, ladder, r.mu, r.sigma, r.ordinal(), x.matches + 1, ended_at);
+      }
+      return std::nullopt;
+    });
+  }
+
+  std::optional<PlayerRow> player_by_token_hash(const std::string& token_hash) override {
+    std::optional<PlayerRow> out;
+    read([&](pqxx::work& w) {
+      const pqxx::result r = w.exec_params(
+          "SELECT public_id, name, created_at, last_seen FROM players WHERE token_hash = decode($1, 'hex')",
+          hex(token_hash));
+      if (!r.empty()) out = player_row(r[0]);
+    });
+    return out;
+  }
+
+  std::optional<PlayerRow> player(const std::string& id) override {
+    std::optional<PlayerRow> out;
+    read([&](pqxx::work& w) {
+      const pqxx::result r =
+          w.exec_params("SELECT public_id, name, created_at, last_seen FROM players WHERE public_id = $1", id);
+      if (!r.empty()) out = player_row(r[0]);
+    });
+    return out;
+  }
+
+  std::vector<RatingRow> ratings_of(const std::string& id) override {
+    std::vector<RatingRow> out;
+    read([&](pqxx::work& w) {
+      out.clear();
+      for (const pqxx::row& r :
+           w.exec_params("SELECT p.public_id, p.name, r.ladder, r.mu, r.sigma, r.ordinal, r.matches FROM ratings r "
+                         "JOIN players p ON p.id = r.player_id WHERE p.public_id = $1 ORDER BY r.ladder",
+                         id))
+        out.push_back(rating_row(r));
+    });
+    return out;
+  }
+
+  std::vector<RatingRow> leaderboard(const std::string& ladder, int offset, int limit, int& total) override {
+    std::vector<RatingRow> out;
+    total = 0;
+    read([&](pqxx::work& w) {
+      out.clear();
+      total = w.exec_params("SELECT COUNT(*) FROM ratings WHERE ladder = $1", ladder)[0][0].as<int>();
+      for (const pqxx::row& r :
+           w.exec_params("SELECT p.public_id, p.name, r.ladder, r.mu, r.sigma, r.ordinal, r.matches FROM ratings r "
+                         "JOIN players p ON p.id = r.player_id WHERE r.ladder = $1 "
+                         "ORDER BY r.ordinal DESC, p.public_id LIMIT $2 OFFSET $3",
+                         ladder, limit, offset))
+        out.push_back(rating_row(r));
+    });
+    return out;
+  }
+
+  std::vector<MatchSummary> history(const std::string& player, int offset, int limit,
+                                    const std::string& viewer = {}) override {
+    std::vector<MatchSummary> out;
+    read([&](pqxx::work& w) {
+      out.clear();
+      for (const pqxx::row& r : w.exec_params(
+               "SELECT m.uid, m.variant, m.started_at, m.ended_at, m.score0, m.score1, m.winner, "
+               "COALESCE(m.end_reason, ''), s.seat, s.team FROM match_seats s "
+               "JOIN matches m ON m.id = s.match_id JOIN players p ON p.id = s.player_id "
+               "WHERE p.public_id = $1 AND (m.private = 0 OR m.ended_at IS NOT NULL OR EXISTS (SELECT 1 FROM "
+               "match_seats v JOIN players vp ON vp.id = v.player_id WHERE v.match_id = m.id AND vp.public_id = $2)) "
+               "ORDER BY m.started_at DESC, m.id DESC LIMIT $3 OFFSET $4",
+               player, viewer, limit, offset)) {
+        MatchSummary m;
+        m.uid = r[0].as<std::string>();
+        m.variant = r[1].as<std::string>();
+        m.started_at = r[2].as<std::int64_t>();
+        if (!r[3].is_null()) m.ended_at = r[3].as<std::int64_t>();
+        m.score0 = opt_int(r[4]);
+        m.score1 = opt_int(r[5]);
+        m.winner = opt_int(r[6]);
+        m.end_reason = r[7].as<std::string>();
+        m.seat = r[8].as<int>();
+        m.team = r[9].as<int>();
+        out.push_back(m);
+      }
+    });
+    return out;
+  }
+
+  std::optional<MatchRow> match(const std::string& uid, bool with_secrets) override {
+    std::optional<MatchRow> out;
+    read([&](pqxx::work& w) {
+      const pqxx::result r = w.exec_params(std::string(kMatchColumns) + "WHERE uid = $1", uid);
+      out = r.empty() ? std::nullopt : std::optional(load_match(w, r[0], with_secrets));
+    });
+    return out;
+  }
+
+  std::vector<MatchRow> unfinished_matches() override {
+    std::vector<MatchRow> out;
+    read([&](pqxx::work& w) {
+      out.clear();
+      for (const pqxx::row& r : w.exec(std::string(kMatchColumns) + "WHERE ended_at IS NULL ORDER BY id"))
+        out.push_back(load_match(w, r, true));
+    });
+    return out;
+  }
+
+  std::optional<std::uint64_t> reserve_ids(const std::string& kind, std::uint64_t count) override {
+    auto first = std::make_shared<std::optional<std::uint64_t>>();
+    const auto n = static_cast<std::int64_t>(count);
+    writer_.post([kind, n, first](PgTx& tx) -> std::optional<std::string> {
+      // One statement: two nodes reserving at once get two blocks, one after the other.
+      const pqxx::result r = tx.t().exec_params(
+          "INSERT INTO id_blocks (kind, next) VALUES ($1, 1 + $2) ON CONFLICT (kind) DO UPDATE SET "
+          "next = id_blocks.next + $2 RETURNING next - $2",
+          kind, n);
+      *first = r[0][0].as<std::uint64_t>();
+      return std::nullopt;
+    });
+    writer_.flush();
+    if (!*first) return std::nullopt;
+    // The job ran, but its batch could still have failed to commit: the block counts only once the
+    // database shows it.
+    bool shown = false;
+    read([&](pqxx::work& w) {
+      const pqxx::result r = w.exec_params("SELECT next FROM id_blocks WHERE kind = $1", kind);
+      shown = !r.empty() && r[0][0].as<std::uint64_t>() >= **first + count;
+    });
+    if (!shown) return std::nullopt;
+    return *first;
+  }
+
+  std::optional<std::string> backup(const std::string& target) override { return backup_postgres(url_, target); }
+
+  void flush() override { writer_.flush(); }
+  WriterStats writer_stats() const override { return writer_.stats(); }
+  void on_write_error(std::function<void(const std::string&)> f) override { writer_.on_error(std::move(f)); }
+
+ private:
+  static PlayerRow player_row(const pqxx::row& r) {
+    return PlayerRow{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::int64_t>(), r[3].as<std::int64_t>()};
+  }
+
+  // Runs `f` in a read transaction on the reading connection, reconnecting once if the server went
+  // away since the last read. A read that still fails leaves `f`'s results empty.
+  template <typename F>
+  void read(F&& f) {
+    std::lock_guard lock(read_mu_);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      try {
+        if (!reader_ || !reader_->is_open()) reader_ = connect(url_);
+        pqxx::work w(*reader_);
+        f(w);
+        return;
+      } catch (const std::exception&) {
+        // A server that restarted shows as a broken connection or as an error of the session it
+        // ended: either way the next try starts on a new connection.
+        reader_.reset();
+      }
+    }
+  }
+
+  static MatchRow load_match(pqxx::work& w, const pqxx::row& r, bool with_secrets) {
+    MatchRow m;
+    const auto id = r[0].as<std::int64_t>();
+    m.start.uid = r[1].as<std::string>();
+    m.start.table_id = r[2].as<std::string>();
+    m.start.variant = r[3].as<std::string>();
+    m.start.options_json = r[4].as<std::string>();
+    if (!r[5].is_null() && with_secrets) m.start.match_seed = r[5].as<std::string>();
+    m.start.first_dealer = r[6].as<int>();
+    m.start.rated = r[7].as<int>() != 0;
+    m.start.started_at = r[8].as<std::int64_t>();
+    if (!r[9].is_null()) m.ended_at = r[9].as<std::int64_t>();
+    m.score0 = opt_int(r[10]);
+    m.score1 = opt_int(r[11]);
+    m.winner = opt_int(r[12]);
+    m.end_reason = r[13].as<std::string>();
+    if (with_secrets) m.start.table_json = r[14].as<std::string>();
+    for (const pqxx::row& s : w.exec_params("SELECT s.seat, s.team, p.public_id, p.name FROM match_seats s JOIN "
+                                            "players p ON p.id = s.player_id WHERE s.match_id = $1 ORDER BY s.seat",
+                                            id))
+      m.start.seats.push_back({s[0].as<int>(), s[1].as<int>(), s[2].as<std::string>(), s[3].as<std::string>()});
+    for (const pqxx::row& x : w.exec_params("SELECT number, dealer, commitment, seed, revealed, first_seq, last_seq, "
+                                            "COALESCE(result, '') FROM hands WHERE match_id = $1 ORDER BY number",
+                                            id)) {
+      HandRow h;
+      h.number = x[0].as<int>();
+      h.dealer = x[1].as<int>();
+      h.commitment = x[2].as<std::string>();
+      h.revealed = x[4].as<int>() != 0;
+      if (h.revealed || with_secrets) h.seed = x[3].as<std::string>();
+      h.first_seq = x[5].as<std::int64_t>();
+      if (!x[6].is_null()) h.last_seq = x[6].as<std::int64_t>();
+      h.result_json = x[7].as<std::string>();
+      m.hands.push_back(h);
+    }
+    for (const pqxx::row& a :
+         w.exec_params("SELECT seq, seat, action FROM match_actions WHERE match_id = $1 ORDER BY seq", id))
+      m.actions.push_back({a[0].as<std::int64_t>(), a[1].as<int>(), a[2].as<std::string>()});
+    return m;
+  }
+
+  std::string url_;
+  std::mutex read_mu_;
+  std::unique_ptr<pqxx::connection> reader_;
+  PgWriter writer_;
+};
+
+int read_version(pqxx::transaction_base& t) {
+  const pqxx::result exists = t.exec_params("SELECT to_regclass($1) IS NOT NULL", std::string(kVersionTable));
+  if (!exists[0][0].as<bool>()) return 0;
+  const pqxx::result r = t.exec(std::string("SELECT version FROM ") + kVersionTable);
+  return r.empty() ? 0 : r[0][0].as<int>();
+}
+
+}  // namespace
+
+std::string redact_url(const std::string& url) {
+  // postgres://user:password@host/… → postgres://user:***@host/…, and password=… in the query.
+  std::string out = url;
+  const auto scheme = out.find("://");
+  const auto at = out.find('@');
+  if (scheme != std::string::npos && at != std::string::npos && at > scheme) {
+    const auto colon = out.find(':', scheme + 3);
+    if (colon != std::string::npos && colon < at) out = out.substr(0, colon + 1) + "***" + out.substr(at);
+  }
+  const auto pw = out.find("password=");
+  if (pw != std::string::npos) {
+    const auto end = out.find('&', pw);
+    out = out.substr(0, pw + 9) + "***" + (end == std::string::npos ? "" : out.substr(end));
+  }
+  return out;
+}
+
+Opened migrate_postgres(const std::string& url, const OpenOptions& options) {
+  Opened out;
+  const std::string where = redact_url(url);
+  std::unique_ptr<pqxx::connection> c;
+  try {
+    c = connect(with_timeout(url, options.connect_timeout));
+  } catch (const std::exception& e) {
+    out.error = "cannot connect to " + where + ": " + clean(e.what());
+    return out;
+  }
+  try {
+    // Look before touching: a newer schema is refused before anything is written.
+    {
+      pqxx::read_transaction r(*c);
+      out.version_before = read_version(r);
+    }
+    if (out.version_before > latest_version()) {
+      out.error = where + " is at schema version " + std::to_string(out.version_before) +
+                  ", newer than this server (it knows up to " + std::to_string(latest_version()) +
+                  "); run a newer atout-server, or restore a backup";
+      return out;
+    }
+    const int target = options.migrate_to < 0 ? latest_version() : options.migrate_to;
+    int version = out.version_before;
+    for (const Migration& m : pg_migrations()) {
+      if (m.version <= version || m.version > target) continue;
+      // The version bump commits with the migration, so a crash leaves either both or neither.
+      pqxx::work w(*c);
+      w.exec_params("SELECT pg_advisory_xact_lock($1)", kMigrationLock);
+      w.exec(std::string("CREATE TABLE IF NOT EXISTS ") + kVersionTable + " (version INTEGER NOT NULL)");
+      w.exec(std::string("INSERT INTO ") + kVersionTable + " (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM " +
+             kVersionTable + ")");
+      version = read_version(w);  // another node may have applied it meanwhile
+      if (version > latest_version()) {
+        out.error = where + " was migrated past this server's schema version meanwhile";
+        return out;
+      }
+      if (m.version <= version) continue;
+      try {
+        w.exec(m.sql);
+      } catch (const std::exception& e) {
+        out.error = std::string("migration ") + m.name + " failed: " + clean(e.what());
+        return out;
+      }
+      w.exec_params(std::string("UPDATE ") + kVersionTable + " SET version = $1", m.version);
+      w.commit();
+      version = m.version;
+    }
+    out.version_after = version;
+  } catch (const std::exception& e) {
+    out.error = where + ": " + clean(e.what());
+  }
+  return out;
+}
+
+std::unique_ptr<Store> open_postgres(const std::string& url, const OpenOptions& options, std::string& error) {
+  Opened opened = migrate_postgres(url, options);
+  if (opened.error) {
+    error = *opened.error;
+    return nullptr;
+  }
+  const std::string full = with_timeout(url, options.connect_timeout);
+  std::unique_ptr<pqxx::connection> reader, writer;
+  try {
+    reader = connect(full);
+    writer = connect(full);
+  } catch (const std::exception& e) {
+    error = "cannot connect to " + redact_url(url) + ": " + clean(e.what());
+    return nullptr;
+  }
+  return std::make_unique<PgStore>(full, opened.version_after, std::move(reader), std::move(writer), options);
+}
+
+std::optional<std::string> backup_postgres(const std::string& url, const std::string& target) {
+  std::error_code ec;
+  if (std::filesystem::exists(target, ec)) return target + " already exists; a backup never overwrites a file";
+  std::vector<std::string> args = {"pg_dump", "--format=custom", "--no-password", "--file=" + target,
+                                   "--dbname=" + url};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int rc = posix_spawnp(&pid, "pg_dump", nullptr, nullptr, argv.data(), environ); rc != 0)
+    return "cannot run pg_dump (is it installed and on PATH?): " + std::generic_category().message(rc);
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return "pg_dump: cannot wait for it";
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return "pg_dump of " + redact_url(url) + " failed (exit " +
+           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
+  return std::nullopt;
+}
+
+}  // namespace atout::store

@@ -1,0 +1,84 @@
+// The PostgreSQL writer: a thread that owns the write connection and commits queued jobs in
+// batches, like the SQLite Writer, and that survives the database server going away: a batch
+// whose connection broke is run again on a new connection until it commits.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <pqxx/pqxx>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "atout/store/writer.hpp"
+
+namespace atout::store {
+
+// What a job sees: the batch's transaction (or the job's savepoint inside it) and the scratch
+// the jobs share (match uid → row id), which is forgotten whenever a transaction rolls back.
+class PgTx {
+ public:
+  PgTx(pqxx::transaction_base& t, std::unordered_map<std::string, std::int64_t>& ids) : t_(t), ids_(ids) {}
+  pqxx::transaction_base& t() { return t_; }
+  std::unordered_map<std::string, std::int64_t>& ids() { return ids_; }
+
+ private:
+  pqxx::transaction_base& t_;
+  std::unordered_map<std::string, std::int64_t>& ids_;
+};
+
+// A job throws pqxx's errors or returns its own. A failed job does not undo the rest of its batch.
+using PgJob = std::function<std::optional<std::string>(PgTx&)>;
+
+class PgWriter {
+ public:
+  // `connect` opens and prepares a new connection, or throws. `connection` is the first one.
+  PgWriter(std::function<std::unique_ptr<pqxx::connection>()> connect, std::unique_ptr<pqxx::connection> connection,
+           std::size_t max_batch, std::chrono::microseconds gather);
+  ~PgWriter();
+  PgWriter(const PgWriter&) = delete;
+  PgWriter& operator=(const PgWriter&) = delete;
+
+  void post(PgJob job);
+  // Blocks until every job posted before the call is committed (or has failed).
+  void flush();
+  // Commits what is queued, then stops the thread. If the database stays unreachable, it gives up
+  // after `give_up` and counts what was queued as errors. Later posts are dropped.
+  void stop(std::chrono::milliseconds give_up = std::chrono::milliseconds(10000));
+  WriterStats stats() const;
+  void on_error(std::function<void(const std::string&)> f);
+  // Batches run again after a broken connection, a deadlock or a commit of unknown outcome.
+  std::uint64_t retries() const;
+
+ private:
+  void run();
+  // Runs `batch` in one transaction. `savepoints`: each job in its own savepoint (after a job
+  // failed with a plain run). Throws what should make the whole batch run again.
+  void run_batch(std::vector<PgJob>& batch, bool savepoints, std::vector<std::string>& errors);
+
+  std::function<std::unique_ptr<pqxx::connection>()> connect_;
+  std::unique_ptr<pqxx::connection> conn_;
+  std::size_t max_batch_;
+  std::chrono::microseconds gather_;
+  std::unordered_map<std::string, std::int64_t> ids_;
+  mutable std::mutex mu_;
+  std::condition_variable wake_, done_;
+  std::vector<PgJob> queue_;
+  std::uint64_t posted_ = 0, finished_ = 0, retries_ = 0;
+  bool stopping_ = false;
+  bool stopped_ = false;
+  bool idle_ = false;
+  int flushing_ = 0;
+  std::chrono::steady_clock::time_point give_up_at_;
+  WriterStats stats_;
+  std::function<void(const std::string&)> on_error_;
+  std::thread thread_;
+};
+
+}  // namespace atout::store

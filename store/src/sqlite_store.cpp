@@ -1,0 +1,455 @@
+// Players, matches, hands, actions and ratings over SQLite.
+#include "atout/store/sqlite_store.hpp"
+
+#include <array>
+#include <filesystem>
+
+namespace atout::store {
+
+namespace {
+
+std::optional<std::int64_t> match_id(Tx& tx, const std::string& uid) {
+  auto it = tx.ids().find(uid);
+  if (it != tx.ids().end()) return it->second;
+  Statement& st = tx.stmt("SELECT id FROM matches WHERE uid = ?");
+  st.bind(1, uid);
+  if (!st.step()) return std::nullopt;
+  const std::int64_t id = st.int64(0);
+  st.reset();
+  tx.ids().emplace(uid, id);
+  return id;
+}
+
+std::optional<std::string> no_match(const std::string& uid) { return "no match '" + uid + "' in the store"; }
+
+std::optional<int> opt_int(const Statement& st, int col) {
+  if (st.is_null(col)) return std::nullopt;
+  return static_cast<int>(st.int64(col));
+}
+
+}  // namespace
+
+std::unique_ptr<SqliteStore> SqliteStore::open(const std::string& path, const OpenOptions& options,
+                                               std::string& error) {
+  Opened opened = open_database(path, options);
+  if (opened.error) {
+    error = *opened.error;
+    return nullptr;
+  }
+  std::unique_ptr<SqliteStore> s(new SqliteStore());
+  s->version_ = opened.version_after;
+  if (auto e = Db::open(path, false, true, s->reader_)) {
+    error = "cannot open a reading connection to " + path + ": " + *e;
+    return nullptr;
+  }
+  s->writer_ = std::make_unique<Writer>(std::move(opened.db), 8192, options.commit_window);
+  return s;
+}
+
+SqliteStore::~SqliteStore() {
+  if (writer_) writer_->stop();
+}
+
+void SqliteStore::add_player(const std::string& id, const std::string& name, const std::string& token_hash,
+                             std::int64_t now) {
+  writer_->post([=](Tx& tx) {
+    return tx.stmt("INSERT INTO players (public_id, name, token_hash, created_at, last_seen) VALUES (?, ?, ?, ?, ?)")
+        .bind(1, id)
+        .bind(2, name)
+        .bind_blob(3, token_hash.data(), token_hash.size())
+        .bind(4, now)
+        .bind(5, now)
+        .run();
+  });
+}
+
+void SqliteStore::touch_player(const std::string& id, std::int64_t now) {
+  writer_->post([=](Tx& tx) {
+    return tx.stmt("UPDATE players SET last_seen = ? WHERE public_id = ?").bind(1, now).bind(2, id).run();
+  });
+}
+
+void SqliteStore::begin_match(const MatchStart& m) {
+  writer_->post([m](Tx& tx) -> std::optional<std::string> {
+    Statement& st = tx.stmt(
+        "INSERT INTO matches (uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, "
+        "table_json, private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    st.bind(1, m.uid).bind(2, m.table_id).bind(3, m.variant).bind(4, m.options_json);
+    if (m.match_seed) {
+      st.bind(5, *m.match_seed);
+    } else {
+      st.bind_null(5);
+    }
+    st.bind(6, m.first_dealer).bind(7, m.rated ? 1 : 0).bind(8, m.started_at);
+    if (m.table_json.empty()) {
+      st.bind_null(9);
+    } else {
+      st.bind(9, m.table_json);
+    }
+    st.bind(10, m.is_private ? 1 : 0);
+    if (auto e = st.run()) return e;
+    const std::int64_t id = tx.db().last_insert_rowid();
+    tx.ids()[m.uid] = id;
+    for (const SeatRow& seat : m.seats) {
+      if (auto e = tx.stmt("INSERT INTO match_seats (match_id, seat, team, player_id) "
+                           "SELECT ?, ?, ?, id FROM players WHERE public_id = ?")
+                       .bind(1, id)
+                       .bind(2, seat.seat)
+                       .bind(3, seat.team)
+                       .bind(4, seat.player)
+                       .run())
+        return e;
+    }
+    return std::nullopt;
+  });
+}
+
+void SqliteStore::add_action(const std::string& uid, std::int64_t seq, int seat, std::string action_json,
+                             std::int64_t at) {
+  writer_->post([uid, seq, seat, a = std::move(action_json), at](Tx& tx) -> std::optional<std::string> {
+    const auto id = match_id(tx, uid);
+    if (!id) return no_match(uid);
+    return tx.stmt("INSERT INTO match_actions (match_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)")
+        .bind(1, *id)
+        .bind(2, seq)
+        .bind(3, seat)
+        .bind(4, a)
+        .bind(5, at)
+        .run();
+  });
+}
+
+void SqliteStore::begin_hand(const std::string& uid, const HandRow& h) {
+  writer_->post([uid, h](Tx& tx) -> std::optional<std::string> {
+    const auto id = match_id(tx, uid);
+    if (!id) return no_match(uid);
+    return tx
+        .stmt("INSERT INTO hands (match_id, number, dealer, commitment, seed, first_seq) VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(1, *id)
+        .bind(2, h.number)
+        .bind(3, h.dealer)
+        .bind(4, h.commitment)
+        .bind(5, h.seed)
+        .bind(6, h.first_seq)
+        .run();
+  });
+}
+
+void SqliteStore::end_hand(const std::string& uid, int number, std::int64_t last_seq, std::string result_json) {
+  writer_->post([uid, number, last_seq, r = std::move(result_json)](Tx& tx) -> std::optional<std::string> {
+    const auto id = match_id(tx, uid);
+    if (!id) return no_match(uid);
+    return tx.stmt("UPDATE hands SET last_seq = ?, result = ?, revealed = 1 WHERE match_id = ? AND number = ?")
+        .bind(1, last_seq)
+        .bind(2, r)
+        .bind(3, *id)
+        .bind(4, number)
+        .run();
+  });
+}
+
+void SqliteStore::change_seat(const std::string& uid, int seat, const std::string& player) {
+  writer_->post([uid, seat, player](Tx& tx) -> std::optional<std::string> {
+    const auto id = match_id(tx, uid);
+    if (!id) return no_match(uid);
+    return tx
+        .stmt(
+            "UPDATE match_seats SET player_id = (SELECT id FROM players WHERE public_id = ?) "
+            "WHERE match_id = ? AND seat = ? AND EXISTS (SELECT 1 FROM players WHERE public_id = ?)")
+        .bind(1, player)
+        .bind(2, *id)
+        .bind(3, seat)
+        .bind(4, player)
+        .run();
+  });
+}
+
+void SqliteStore::end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0,
+                            std::optional<int> score1, std::optional<int> winner, const std::string& reason) {
+  writer_->post([=](Tx& tx) -> std::optional<std::string> {
+    const auto id = match_id(tx, uid);
+    if (!id) return no_match(uid);
+    Statement& st = tx.stmt(
+        "UPDATE matches SET ended_at = ?, score0 = ?, score1 = ?, winner = ?, end_reason = ? "
+        "WHERE id = ? AND ended_at IS NULL");
+    st.bind(1, ended_at);
+    auto bind_opt = [&](int i, std::optional<int> v) {
+      if (v) {
+        st.bind(i, *v);
+      } else {
+        st.bind_null(i);
+      }
+    };
+    bind_opt(2, score0);
+    bind_opt(3, score1);
+    bind_opt(4, winner);
+    st.bind(5, reason).bind(6, *id);
+    if (auto e = st.run()) return e;
+    if (tx.db().changes() == 0) return std::nullopt;  // ended before: never rate twice
+
+    Statement& info = tx.stmt("SELECT rated, variant FROM matches WHERE id = ?");
+    info.bind(1, *id);
+    if (!info.step()) return info.error().value_or("match vanished");
+    const bool rated = info.int64(0) != 0;
+    const std::string ladder = info.text(1);
+    info.reset();
+    if (!rated || reason == "aborted") return std::nullopt;
+
+    // Each player's rating on the ladder (new players start at the model's defaults).
+    struct Seated {
+      int team;
+      std::int64_t player;
+      Rating rating;
+      int matches;
+    };
+    std::vector<Seated> seated;
+    Statement& q = tx.stmt(
+        "SELECT s.team, s.player_id, r.mu, r.sigma, COALESCE(r.matches, 0) FROM match_seats s "
+        "LEFT JOIN ratings r ON r.player_id = s.player_id AND r.ladder = ? WHERE s.match_id = ? ORDER BY s.seat");
+    q.bind(1, ladder).bind(2, *id);
+    while (q.step()) {
+      Seated x{static_cast<int>(q.int64(0)), q.int64(1), Rating{}, static_cast<int>(q.int64(4))};
+      if (!q.is_null(2)) x.rating = Rating{q.real(2), q.real(3)};
+      seated.push_back(x);
+    }
+    if (q.error()) return q.error();
+    q.reset();
+    std::vector<std::vector<Rating>> teams(2);
+    for (const Seated& x : seated) teams[static_cast<std::size_t>(x.team)].push_back(x.rating);
+    if (teams[0].empty() || teams[1].empty()) return "rated match " + uid + " lacks a team";
+    std::vector<int> ranks = {1, 1};  // no winner: a draw
+    if (winner) ranks = {*winner == 0 ? 1 : 2, *winner == 1 ? 1 : 2};
+    const auto updated = rate(teams, ranks);
+    std::array<std::size_t, 2> next{};
+    for (const Seated& x : seated) {
+      const auto t = static_cast<std::size_t>(x.team);
+      const Rating& r = updated[t][next[t]++];
+      if (auto e = tx.stmt("INSERT INTO ratings (player_id, ladder, mu, sigma, ordinal, matches, updated_at) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, ladder) DO UPDATE SET "
+                           "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+                           "matches = excluded.matches, updated_at = excluded.updated_at")
+                       .bind(1, x.player)
+                       .bind(2, ladder)
+                       .bind(3, r.mu)
+                       .bind(4, r.sigma)
+                       .bind(5, r.ordinal())
+                       .bind(6, x.matches + 1)
+                       .bind(7, ended_at)
+                       .run())
+        return e;
+    }
+    return std::nullopt;
+  });
+}
+
+std::optional<PlayerRow> SqliteStore::player_by_token_hash(const std::string& token_hash) {
+  std::lock_guard lock(read_mu_);
+  Statement st;
+  if (reader_.prepare("SELECT public_id, name, created_at, last_seen FROM players WHERE token_hash = ?", st))
+    return std::nullopt;
+  st.bind_blob(1, token_hash.data(), token_hash.size());
+  if (!st.step()) return std::nullopt;
+  return PlayerRow{st.text(0), st.text(1), st.int64(2), st.int64(3)};
+}
+
+std::optional<PlayerRow> SqliteStore::player(const std::string& id) {
+  std::lock_guard lock(read_mu_);
+  Statement st;
+  if (reader_.prepare("SELECT public_id, name, created_at, last_seen FROM players WHERE public_id = ?", st))
+    return std::nullopt;
+  st.bind(1, id);
+  if (!st.step()) return std::nullopt;
+  return PlayerRow{st.text(0), st.text(1), st.int64(2), st.int64(3)};
+}
+
+std::vector<RatingRow> SqliteStore::ratings_of(const std::string& id) {
+  std::lock_guard lock(read_mu_);
+  std::vector<RatingRow> out;
+  Statement st;
+  if (reader_.prepare("SELECT p.public_id, p.name, r.ladder, r.mu, r.sigma, r.ordinal, r.matches FROM ratings r "
+                      "JOIN players p ON p.id = r.player_id WHERE p.public_id = ? ORDER BY r.ladder",
+                      st))
+    return out;
+  st.bind(1, id);
+  while (st.step())
+    out.push_back(
+        {st.text(0), st.text(1), st.text(2), st.real(3), st.real(4), st.real(5), static_cast<int>(st.int64(6))});
+  return out;
+}
+
+std::vector<RatingRow> SqliteStore::leaderboard(const std::string& ladder, int offset, int limit, int& total) {
+  std::lock_guard lock(read_mu_);
+  std::vector<RatingRow> out;
+  total = 0;
+  Statement count;
+  if (!reader_.prepare("SELECT COUNT(*) FROM ratings WHERE ladder = ?", count)) {
+    count.bind(1, ladder);
+    if (count.step()) total = static_cast<int>(count.int64(0));
+  }
+  Statement st;
+  if (reader_.prepare("SELECT p.public_id, p.name, r.ladder, r.mu, r.sigma, r.ordinal, r.matches FROM ratings r "
+                      "JOIN players p ON p.id = r.player_id WHERE r.ladder = ? "
+                      "ORDER BY r.ordinal DESC, p.public_id LIMIT ? OFFSET ?",
+                      st))
+    return out;
+  st.bind(1, ladder).bind(2, limit).bind(3, offset);
+  while (st.step())
+    out.push_back(
+        {st.text(0), st.text(1), st.text(2), st.real(3), st.real(4), st.real(5), static_cast<int>(st.int64(6))});
+  return out;
+}
+
+std::vector<MatchSummary> SqliteStore::history(const std::string& player, int offset, int limit,
+                                               const std::string& viewer) {
+  std::lock_guard lock(read_mu_);
+  std::vector<MatchSummary> out;
+  Statement st;
+  if (reader_.prepare(
+          "SELECT m.uid, m.variant, m.started_at, m.ended_at, m.score0, m.score1, m.winner, "
+          "COALESCE(m.end_reason, ''), s.seat, s.team FROM match_seats s "
+          "JOIN matches m ON m.id = s.match_id JOIN players p ON p.id = s.player_id "
+          "WHERE p.public_id = ? AND (m.private = 0 OR m.ended_at IS NOT NULL OR EXISTS (SELECT 1 FROM match_seats v "
+          "JOIN players vp ON vp.id = v.player_id WHERE v.match_id = m.id AND vp.public_id = ?)) "
+          "ORDER BY m.started_at DESC, m.id DESC LIMIT ? OFFSET ?",
+          st))
+    return out;
+  st.bind(1, player).bind(2, viewer).bind(3, limit).bind(4, offset);
+  while (st.step()) {
+    MatchSummary m;
+    m.uid = st.text(0);
+    m.variant = st.text(1);
+    m.started_at = st.int64(2);
+    if (!st.is_null(3)) m.ended_at = st.int64(3);
+    m.score0 = opt_int(st, 4);
+    m.score1 = opt_int(st, 5);
+    m.winner = opt_int(st, 6);
+    m.end_reason = st.text(7);
+    m.seat = static_cast<int>(st.int64(8));
+    m.team = static_cast<int>(st.int64(9));
+    out.push_back(m);
+  }
+  return out;
+}
+
+namespace {
+constexpr const char* kMatchColumns =
+    "SELECT id, uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, ended_at, score0, "
+    "score1, winner, COALESCE(end_reason, ''), COALESCE(table_json, '') FROM matches ";
+}
+
+std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets) {
+  MatchRow m;
+  const std::int64_t id = st.int64(0);
+  m.start.uid = st.text(1);
+  m.start.table_id = st.text(2);
+  m.start.variant = st.text(3);
+  m.start.options_json = st.text(4);
+  if (!st.is_null(5) && with_secrets) m.start.match_seed = st.text(5);
+  m.start.first_dealer = static_cast<int>(st.int64(6));
+  m.start.rated = st.int64(7) != 0;
+  m.start.started_at = st.int64(8);
+  if (!st.is_null(9)) m.ended_at = st.int64(9);
+  m.score0 = opt_int(st, 10);
+  m.score1 = opt_int(st, 11);
+  m.winner = opt_int(st, 12);
+  m.end_reason = st.text(13);
+  if (with_secrets) m.start.table_json = st.text(14);
+
+  Statement seats;
+  if (!reader_.prepare("SELECT s.seat, s.team, p.public_id, p.name FROM match_seats s JOIN players p ON "
+                       "p.id = s.player_id WHERE s.match_id = ? ORDER BY s.seat",
+                       seats)) {
+    seats.bind(1, id);
+    while (seats.step())
+      m.start.seats.push_back(
+          {static_cast<int>(seats.int64(0)), static_cast<int>(seats.int64(1)), seats.text(2), seats.text(3)});
+  }
+  Statement hands;
+  if (!reader_.prepare("SELECT number, dealer, commitment, seed, revealed, first_seq, last_seq, "
+                       "COALESCE(result, '') FROM hands WHERE match_id = ? ORDER BY number",
+                       hands)) {
+    hands.bind(1, id);
+    while (hands.step()) {
+      HandRow h;
+      h.number = static_cast<int>(hands.int64(0));
+      h.dealer = static_cast<int>(hands.int64(1));
+      h.commitment = hands.text(2);
+      h.revealed = hands.int64(4) != 0;
+      if (h.revealed || with_secrets) h.seed = hands.text(3);
+      h.first_seq = hands.int64(5);
+      if (!hands.is_null(6)) h.last_seq = hands.int64(6);
+      h.result_json = hands.text(7);
+      m.hands.push_back(h);
+    }
+  }
+  Statement actions;
+  if (!reader_.prepare("SELECT seq, seat, action FROM match_actions WHERE match_id = ? ORDER BY seq", actions)) {
+    actions.bind(1, id);
+    while (actions.step()) m.actions.push_back({actions.int64(0), static_cast<int>(actions.int64(1)), actions.text(2)});
+  }
+  return m;
+}
+
+std::optional<MatchRow> SqliteStore::match(const std::string& uid, bool with_secrets) {
+  std::lock_guard lock(read_mu_);
+  Statement st;
+  if (reader_.prepare(std::string(kMatchColumns) + "WHERE uid = ?", st)) return std::nullopt;
+  st.bind(1, uid);
+  if (!st.step()) return std::nullopt;
+  return load_match(st, with_secrets);
+}
+
+std::vector<MatchRow> SqliteStore::unfinished_matches() {
+  std::lock_guard lock(read_mu_);
+  std::vector<MatchRow> out;
+  Statement st;
+  if (reader_.prepare(std::string(kMatchColumns) + "WHERE ended_at IS NULL ORDER BY id", st)) return out;
+  while (st.step())
+    if (auto m = load_match(st, true)) out.push_back(std::move(*m));
+  return out;
+}
+
+std::optional<std::uint64_t> SqliteStore::reserve_ids(const std::string& kind, std::uint64_t count) {
+  // The job runs on the writer's thread; flush() returns once it is committed (or failed).
+  auto first = std::make_shared<std::optional<std::uint64_t>>();
+  writer_->post([kind, count, first](Tx& tx) -> std::optional<std::string> {
+    if (auto e = tx.stmt("INSERT INTO id_blocks (kind, next) VALUES (?, 1) ON CONFLICT (kind) DO NOTHING")
+                     .bind(1, kind)
+                     .run())
+      return e;
+    Statement& read = tx.stmt("SELECT next FROM id_blocks WHERE kind = ?");
+    read.bind(1, kind);
+    if (!read.step()) return "no id block for " + kind;
+    const std::int64_t next = read.int64(0);
+    read.reset();
+    if (auto e = tx.stmt("UPDATE id_blocks SET next = ? WHERE kind = ?")
+                     .bind(1, next + static_cast<std::int64_t>(count))
+                     .bind(2, kind)
+                     .run())
+      return e;
+    *first = static_cast<std::uint64_t>(next);
+    return std::nullopt;
+  });
+  writer_->flush();
+  if (!*first) return std::nullopt;
+  // The job ran, but its batch could still have failed to commit: the block counts only once the
+  // database shows it.
+  std::lock_guard lock(read_mu_);
+  Statement st;
+  if (reader_.prepare("SELECT next FROM id_blocks WHERE kind = ?", st)) return std::nullopt;
+  st.bind(1, kind);
+  if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) < **first + count) return std::nullopt;
+  return *first;
+}
+
+std::optional<std::string> SqliteStore::backup(const std::string& target) {
+  std::error_code ec;
+  if (std::filesystem::exists(target, ec)) return target + " already exists; a backup never overwrites a file";
+  std::lock_guard lock(read_mu_);
+  Statement st;
+  if (auto e = reader_.prepare("VACUUM INTO ?", st)) return e;
+  st.bind(1, target);
+  return st.run();
+}
+
+}  // namespace atout::store
