@@ -34,6 +34,21 @@ TEST(ViewDelta, ReplacesAValueThatChangesKind) {
   EXPECT_EQ(apply_view_delta(after, json::object()), after);
 }
 
+TEST(ViewDelta, AnArrayThatOnlyGrewSendsItsNewElements) {
+  const json before = json::parse(R"({"o":{"tricks":[{"l":0}],"bids":[],"hand":["AS","KS"],"trick":["7H"]}})");
+  const json after =
+      json::parse(R"({"o":{"tricks":[{"l":0},{"l":2}],"bids":[{"t":"pass"}],"hand":["AS"],"trick":["7H","8H","9H"]}})");
+  const json patch = view_delta(before, after);
+  // An empty array and a shrunk one are sent whole.
+  EXPECT_EQ(patch,
+            json::parse(R"({"o":{"tricks+":[{"l":2}],"bids":[{"t":"pass"}],"hand":["AS"],"trick+":["8H","9H"]}})"));
+  EXPECT_EQ(apply_view_delta(before, patch), after);
+  // An append to nothing, or to something that is not an array, is refused.
+  EXPECT_FALSE(apply_view_delta(before, json::parse(R"({"o":{"missing+":[1]}})")).has_value());
+  EXPECT_FALSE(apply_view_delta(json::parse(R"({"a":{"b":1}})"), json::parse(R"({"a+":[1]})")).has_value());
+  EXPECT_FALSE(apply_view_delta(json::parse(R"({"a":[1]})"), json::parse(R"({"a+":2})")).has_value());
+}
+
 TEST(ViewDelta, RefusesAPatchThatIsNotAnObject) {
   const json view = json::parse(R"({"a":1})");
   EXPECT_FALSE(apply_view_delta(view, json::array()).has_value());

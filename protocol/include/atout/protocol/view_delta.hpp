@@ -16,12 +16,15 @@ namespace atout::protocol {
 // `seq` and `id`). A delta turns one such view into the next.
 json event_view(const Event& e);
 
-// The JSON merge patch (RFC 7396) that turns `previous` into `next`: the keys whose value changed,
-// recursively for objects on both sides; `null` for a key that is gone; arrays whole. `next` must
-// hold no `null` (views never do), or the patch could not say it.
+// The patch that turns `previous` into `next`: a JSON merge patch (RFC 7396) — the keys whose value
+// changed, recursively for objects on both sides, `null` for a key that is gone, other values
+// whole — except that an array that only grew at its end is sent as its new elements, under its
+// key with "+" after it (`"tricks+": [...]`). `next` must hold no `null` and no key ending in "+"
+// (views never do), or the patch could not say it.
 json view_delta(const json& previous, const json& next);
 
-// `view` with `delta` applied (RFC 7396). A delta that is not an object is refused (nullopt).
+// `view` with `delta` applied. A delta that is not an object, or that appends to something that is
+// not an array, is refused (nullopt).
 std::optional<json> apply_view_delta(json view, const json& delta);
 
 // A `delta` message: the event `seq` at `table_id`, as the change from the recipient's event
