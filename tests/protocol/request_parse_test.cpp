@@ -292,6 +292,11 @@ TEST(RequestParse, HelloViewsDefaultToFull) {
   EXPECT_EQ(views_of(R"({"type":"hello","protocol":1})"), Views::full);
   EXPECT_EQ(views_of(R"({"type":"hello","protocol":1,"views":"full"})"), Views::full);
   EXPECT_EQ(views_of(R"({"type":"hello","protocol":1,"views":"delta"})"), Views::delta);
+  // Written back as it was read, and left out when it is the default.
+  Hello h;
+  h.views = Views::delta;
+  EXPECT_EQ(to_json(Request{h}).at("views"), "delta");
+  EXPECT_FALSE(to_json(Request{Hello{}}).contains("views"));
 }
 
 }  // namespace
