@@ -21,6 +21,7 @@ json request_body(const Hello& h) {
     for (const ResumeAt& r : h.resume) j["resume"].push_back({{"table_id", r.table_id}, {"last_seq", r.last_seq}});
   }
   if (h.ack == Ack::event) j["ack"] = "event";
+  if (h.views == Views::delta) j["views"] = "delta";
   return j;
 }
 json request_body(const Chat& c) {

@@ -125,6 +125,16 @@ std::optional<Error> read_hello(const json& j, Hello& h) {
                      "field 'ack' must be \"reply\" (an accepted reply to each action) or \"event\" (the "
                      "action's event carries its id)");
   }
+  if (const auto v = j.find("views"); v != j.end()) {
+    if (*v == "full")
+      h.views = Views::full;
+    else if (*v == "delta")
+      h.views = Views::delta;
+    else
+      return invalid("views",
+                     "field 'views' must be \"full\" (each event whole) or \"delta\" (each event as the change "
+                     "since the previous one)");
+  }
   return std::nullopt;
 }
 

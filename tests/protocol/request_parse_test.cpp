@@ -30,6 +30,8 @@ std::vector<BadRequest> bad_requests() {
       {R"({"type":"hello","protocol":1,"name":"a\u0001"})", ErrorCode::invalid_field, "name"},
       {R"({"type":"hello","protocol":1,"token":"xyz"})", ErrorCode::invalid_field, "token"},
       {R"({"type":"hello","protocol":1,"ack":"never"})", ErrorCode::invalid_field, "ack"},
+      {R"({"type":"hello","protocol":1,"views":"deltas"})", ErrorCode::invalid_field, "views"},
+      {R"({"type":"hello","protocol":1,"views":true})", ErrorCode::invalid_field, "views"},
       {R"({"type":"hello","protocol":1,"resume":[{"table_id":"t1","last_seq":1}]})", ErrorCode::invalid_field,
        "resume"},
       // create_table
@@ -272,6 +274,29 @@ TEST(RequestParse, BotFieldsParseIntoTheirValues) {
   EXPECT_EQ(bot_of_player("bot:random"), BotLevel::random);
   EXPECT_FALSE(bot_of_player("bot:genius").has_value());
   EXPECT_FALSE(bot_of_player("p_rules").has_value());
+}
+
+}  // namespace
+}  // namespace atout::protocol
+
+namespace atout::protocol {
+namespace {
+
+TEST(RequestParse, HelloViewsDefaultToFull) {
+  const auto views_of = [](const char* text) {
+    const ParsedRequest p = parse_request(text);
+    const auto* h = std::get_if<Hello>(&std::get<Request>(p.body));
+    EXPECT_NE(h, nullptr) << text;
+    return h ? h->views : Views::full;
+  };
+  EXPECT_EQ(views_of(R"({"type":"hello","protocol":1})"), Views::full);
+  EXPECT_EQ(views_of(R"({"type":"hello","protocol":1,"views":"full"})"), Views::full);
+  EXPECT_EQ(views_of(R"({"type":"hello","protocol":1,"views":"delta"})"), Views::delta);
+  // Written back as it was read, and left out when it is the default.
+  Hello h;
+  h.views = Views::delta;
+  EXPECT_EQ(to_json(Request{h}).at("views"), "delta");
+  EXPECT_FALSE(to_json(Request{Hello{}}).contains("views"));
 }
 
 }  // namespace

@@ -26,12 +26,19 @@ enum class Ack {
   reply,  // an `accepted` reply, then the event (the default)
   event,  // no reply: the event the action produced, as sent to the actor, carries the request's id
 };
+// How this connection's events come: each one whole (the default), or as a delta from the
+// connection's previous event at that table (docs/protocol.md, Deltas).
+enum class Views {
+  full,
+  delta,
+};
 struct Hello {
   int protocol = kVersion;
   std::optional<std::string> name;   // a guest name
   std::optional<std::string> token;  // resume an earlier identity
   std::vector<ResumeAt> resume;      // with a token: take back these tables' seats (or views)
   Ack ack = Ack::reply;
+  Views views = Views::full;
 };
 struct ListVariants {};
 // Where a table is in its life (server_messages.hpp lists the values).

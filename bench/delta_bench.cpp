@@ -1,0 +1,153 @@
+// Bytes sent per action, full views against per-seat deltas (docs/protocol.md, Deltas), over
+// seeded random matches: every action's event for each seat (and, apart, for a spectator), as
+// the server writes it whole (serialize(Event)) and as a `delta` message from that recipient's
+// previous event. Also the time to make a delta, and the size of a JSON Patch (RFC 6902) of the
+// same views. Prints one line per run and a JSON summary.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "atout/fair_deal.hpp"
+#include "atout/protocol/view_delta.hpp"
+#include "atout/rng.hpp"
+#include "atout/state.hpp"
+
+namespace {
+
+using namespace atout;
+using protocol::json;
+
+const std::string kMatchId = "0123456789abcdef0123456789abcdef";
+
+// The event a table sends `viewer` (as server/src/seat_view.cpp makes it).
+protocol::Event event_for(const State& s, Seat viewer, std::uint64_t seq, const std::optional<RecordedAction>& last,
+                          const std::optional<HandResult>& hand_result, int turn_ms_left) {
+  protocol::Event e;
+  e.table_id = "t123";
+  e.seq = seq;
+  e.kind = last ? protocol::EventKind::action : protocol::EventKind::start;
+  e.observation = s.observation(viewer);
+  if (!s.is_terminal()) {
+    const DealInfo d = s.deal();
+    if (d.seed) e.deal = protocol::DealCommitment{kMatchId, d.hand, deal_commitment(*d.seed, kMatchId, d.hand)};
+    e.turn_ms_left = turn_ms_left;
+  }
+  if (last) {
+    e.last = protocol::LastAction{last->seat, last->action, false, false, std::nullopt};
+    if (last->seat != viewer && !(last->action.cards - e.observation.visible).empty()) {
+      e.last->action.cards = CardSet{};
+      e.last->redacted = true;
+    }
+  }
+  e.hand_result = hand_result;
+  if (s.is_terminal())
+    e.match_result = protocol::MatchResult{s.winner().value_or(-1), s.match_score(), s.hand_results()};
+  return e;
+}
+
+struct Totals {
+  std::uint64_t actions = 0;
+  std::uint64_t seat_full = 0, seat_delta = 0, seat_json_patch = 0;  // the seats' events
+  std::uint64_t watch_full = 0, watch_delta = 0;                     // one spectator's
+  double delta_us = 0;                                               // making each delta (tree, diff, text)
+  std::uint64_t deltas = 0;
+};
+
+Totals run(const std::string& variant, int matches, std::uint64_t seed) {
+  Totals t;
+  Rng policy(Seed{0xB17E5, seed});
+  std::vector<Action> legal;
+  for (int m = 0; m < matches; ++m) {
+    Record header;
+    header.variant = variant;
+    header.deal.seed = Seed{seed, static_cast<std::uint64_t>(m)};
+    auto created = create_state(header);
+    if (!created.state) {
+      std::fprintf(stderr, "delta_bench: %s\n", created.error->message.c_str());
+      std::exit(2);
+    }
+    State& s = *created.state;
+    std::vector<Seat> viewers;
+    for (int v = 0; v < s.players(); ++v) viewers.push_back(static_cast<Seat>(v));
+    viewers.push_back(kNoSeat);
+    std::vector<json> last;
+    for (Seat v : viewers) last.push_back(protocol::event_view(event_for(s, v, 1, std::nullopt, std::nullopt, 30000)));
+    for (std::uint64_t seq = 2; !s.is_terminal(); ++seq) {
+      s.legal_actions(legal);
+      const Seat actor = s.current_player();
+      const Step step = s.step(actor, legal[policy.below(static_cast<std::uint32_t>(legal.size()))]);
+      const int turn_left = 30000 - static_cast<int>(policy.below(5000));
+      ++t.actions;
+      for (std::size_t i = 0; i < viewers.size(); ++i) {
+        const protocol::Event e =
+            event_for(s, viewers[i], seq, RecordedAction{actor, step.action}, step.hand_ended, turn_left);
+        const std::size_t full = protocol::serialize(e).size();
+        const auto start = std::chrono::steady_clock::now();
+        json view = protocol::event_view(e);
+        json patch = protocol::view_delta(last[i], view);
+        const std::size_t patch_size = patch.dump().size();
+        const std::string delta = protocol::serialize(protocol::Delta{e.table_id, seq, seq - 1, std::move(patch), {}});
+        t.delta_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        ++t.deltas;
+        if (viewers[i] == kNoSeat) {
+          t.watch_full += full;
+          t.watch_delta += delta.size();
+        } else {
+          t.seat_full += full;
+          t.seat_delta += delta.size();
+          // The same message with a JSON Patch in place of the merge patch.
+          t.seat_json_patch += delta.size() - patch_size + json::diff(last[i], view).dump().size();
+        }
+        last[i] = std::move(view);
+      }
+    }
+  }
+  return t;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string variant = argc > 1 ? argv[1] : "french";
+  const int matches = argc > 2 ? std::atoi(argv[2]) : 200;
+  const int runs = argc > 3 ? std::atoi(argv[3]) : 3;
+  if (matches <= 0 || runs <= 0) {
+    std::fprintf(stderr, "usage: atout_delta_bench [variant] [matches per run] [runs]\n");
+    return 2;
+  }
+  std::vector<double> full, delta, ratio, watch_ratio, us, json_patch;
+  for (int r = 0; r < runs; ++r) {
+    const Totals t = run(variant, matches, static_cast<std::uint64_t>(r + 1));
+    const double a = static_cast<double>(t.actions);
+    full.push_back(static_cast<double>(t.seat_full) / a);
+    delta.push_back(static_cast<double>(t.seat_delta) / a);
+    ratio.push_back(static_cast<double>(t.seat_delta) / static_cast<double>(t.seat_full));
+    watch_ratio.push_back(static_cast<double>(t.watch_delta) / static_cast<double>(t.watch_full));
+    us.push_back(t.delta_us / static_cast<double>(t.deltas));
+    json_patch.push_back(static_cast<double>(t.seat_json_patch) / a);
+    std::printf(
+        "run %d: %llu actions; per action to the seats: full %.0f B, deltas %.0f B (%.3f), JSON Patch %.0f B; "
+        "spectator %.3f; %.1f us per delta\n",
+        r + 1, static_cast<unsigned long long>(t.actions), full.back(), delta.back(), ratio.back(), json_patch.back(),
+        watch_ratio.back(), us.back());
+  }
+  const json summary = {{"variant", variant},
+                        {"matches_per_run", matches},
+                        {"runs", runs},
+                        {"full_bytes_per_action", median(full)},
+                        {"delta_bytes_per_action", median(delta)},
+                        {"ratio", median(ratio)},
+                        {"spectator_ratio", median(watch_ratio)},
+                        {"json_patch_bytes_per_action", median(json_patch)},
+                        {"us_per_delta", median(us)}};
+  std::printf("%s\n", summary.dump().c_str());
+  return 0;
+}
