@@ -4,7 +4,8 @@
 # simulations in an optimised build, where they run ten times faster (their first shard of each
 # variant still runs under the sanitizers); every libFuzzer target for a few seconds each; then the
 # web client, its unit tests and its browser tests, and a two-minute chaos soak, against the
-# sanitized server. Prints how long each stage took.
+# sanitized server; the Colyseus peer of the benchmarks; and every store test on PostgreSQL as well
+# as SQLite, against a throwaway PostgreSQL server it starts. Prints how long each stage took.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${ATOUT_TEST_BUILD_DIR:-$root/build/asan}"
@@ -34,7 +35,7 @@ summary() {
     echo "ctest: $((total - failed)) passed, $failed failed"
   fi
 }
-trap summary EXIT
+trap 'pg_stop; summary' EXIT
 
 # The simulation shards: every parameterised *Sim suite. Shard 0 of each runs under the sanitizers
 # too; the rest run only in the optimised build. CTest names a parameterised test with its value
@@ -44,14 +45,26 @@ later_shards='Sim\.[^ ]*_[1-9][0-9]*( |$)'
 
 configure_asan() {
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON -DATOUT_PCH=ON
+    -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON -DATOUT_PCH=ON -DATOUT_PG_TESTS=ON
   cmake --build "$build" -j "$jobs"
 }
 configure_opt() {
   cmake -S "$root" -B "$opt" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATOUT_WERROR=ON \
-    -DATOUT_BUILD_BENCH=OFF -DATOUT_BUILD_SERVER=OFF
-  cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests
+    -DATOUT_BUILD_BENCH=OFF -DATOUT_BUILD_SERVER=OFF -DATOUT_NODE_ADDON=ON
+  cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests atout_duel_node
 }
+run_colyseus() {
+  # The Colyseus peer of the benchmarks (bench/peers/colyseus): its room keeps the duel's rules and
+  # hides each hand, and its load client plays.
+  (cd "$root/bench/peers/colyseus" && npm ci --no-audit --no-fund --loglevel=error)
+  ctest --test-dir "$opt" --output-on-failure --timeout 300 -R '^colyseus_'
+}
+pg_start() {
+  # A throwaway PostgreSQL under the build directory, for the store tests' PostgreSQL variants.
+  ATOUT_TEST_PG_URL="$(bash "$root/scripts/pg_test_server.sh" start)"
+  export ATOUT_TEST_PG_URL
+}
+pg_stop() { bash "$root/scripts/pg_test_server.sh" stop >/dev/null 2>&1 || true; }
 run_sims() {
   ctest --test-dir "$opt" -j "$jobs" --output-on-failure --timeout 900 -R "$sims_regex"
 }
@@ -104,6 +117,7 @@ rm -f "$build/ctest.log"
 stage "setup" bash "$root/scripts/setup.sh"
 stage "build optimised engine tests" configure_opt
 stage "simulations (optimised)" run_sims
+stage "colyseus peer (node)" run_colyseus
 stage "fuzz (libFuzzer, 15 s each)" run_fuzz
 stage "build tsan server tests" configure_tsan
 # ThreadSanitizer: only the server tests that run threads (the hidden-information sweep is
@@ -112,5 +126,10 @@ stage "server tests (tsan)" run_tsan
 stage "build asan+ubsan" configure_asan
 stage "web client (vitest, chromium)" run_web
 stage "chaos soak (asan, 2 min)" run_soak
+# Under /tmp, not the build directory: run as root, the server runs as the postgres user, who may
+# not be able to reach a clone in root's home.
+ATOUT_PG_DIR="$(mktemp -d /tmp/atout-pg.XXXXXX)"
+export ATOUT_PG_DIR
+stage "start postgresql" pg_start
 # Last, so that ctest's summary closes the output.
 stage "ctest (asan+ubsan)" run_ctest
