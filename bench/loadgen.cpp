@@ -41,6 +41,7 @@ struct Options {
   double duration = 10;
   std::uint64_t actions = 0;  // 0: no bound but the duration
   int threads = 1;
+  int sources = 0;  // connect from 127.0.0.2 .. 127.0.0.(1 + sources); 0: the kernel's choice
   std::uint64_t seed = 1;
   int think_ms = 0;
   bool ack_event = false;  // hello's ack: "event"
@@ -110,6 +111,11 @@ Options parse(int argc, char** argv) {
   app.add_option("--actions", o.actions, "stop after N accepted actions (default: no bound but --duration)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}));
   app.add_option("--threads", o.threads, "load generator I/O threads")->capture_default_str()->check(CLI::Range(1, 64));
+  app.add_option("--source-addresses", o.sources,
+                 "bind each connection to one of N loopback source addresses,\n127.0.0.2 to 127.0.0.(N+1), in "
+                 "turn: each source address has its own\nephemeral ports, so N addresses allow about N times as "
+                 "many\nconnections as net.ipv4.ip_local_port_range")
+      ->check(CLI::Range(0, 250));
   app.add_option("--seed", o.seed, "seed for the random choices")->capture_default_str();
   app.add_option("--think-ms", o.think_ms,
                  "each player thinks T ms on average (T/2 to 3T/2) before acting; 0\nacts at once, which "
@@ -440,6 +446,8 @@ int run(const Options& o) {
   for (int i = 0; i < o.threads; ++i) {
     auto w = std::make_unique<Worker>();
     w->state.server = endpoint;
+    for (int a = 0; a < o.sources; ++a)
+      w->state.sources.push_back(net::ip::address_v4(0x7f000002u + static_cast<unsigned>(a)));
     w->state.variant = o.variant;
     w->state.think_ms = o.think_ms;
     w->state.ack_event = o.ack_event;

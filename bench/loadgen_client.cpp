@@ -119,6 +119,18 @@ Connection::Connection(WorkerState& w) : w_(w), ws_(w.ioc) {}
 void Connection::start(OpenFn on_open, MessageFn on_message) {
   on_message_ = std::move(on_message);
   beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
+  if (!w_.sources.empty()) {
+    // Bound before connecting: each source address has its own range of ephemeral ports.
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    const auto& source = w_.sources[w_.next_source++ % w_.sources.size()];
+    beast::error_code ec;
+    socket.open(source.is_v4() ? tcp::v4() : tcp::v6(), ec);
+    if (!ec) socket.bind(tcp::endpoint(source, 0), ec);
+    if (ec) {
+      net::post(w_.ioc, [on_open = std::move(on_open)]() mutable { on_open(false); });
+      return;
+    }
+  }
   beast::get_lowest_layer(ws_).async_connect(
       w_.server, [self = shared_from_this(), on_open = std::move(on_open)](beast::error_code ec) mutable {
         if (ec) return on_open(false);

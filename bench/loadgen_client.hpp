@@ -42,6 +42,8 @@ struct WorkerState {
   net::io_context ioc{1};
   WorkerStats stats;
   tcp::endpoint server;
+  std::vector<net::ip::address> sources;  // local addresses the connections bind to in turn; empty: any
+  std::size_t next_source = 0;
   std::string variant;
   int turn_ms = 600'000;
   int think_ms = 0;        // a player's mean thinking time before each action; 0: none
