@@ -82,7 +82,11 @@ json to_json(const Replay& m, const RequestId& id) {
   j["seats"] = seats;
   json deals = json::array();
   for (const ReplayDeal& d : m.deals)
-    deals.push_back({{"deal_number", d.hand}, {"dealer", d.dealer}, {"commitment", d.commitment}, {"seed", d.seed}});
+    deals.push_back({{"deal_number", d.hand},
+                     {"dealer", d.dealer},
+                     {"commitment", d.commitment},
+                     {"seed", d.seed},
+                     {"result", d.result}});
   j["deals"] = deals;
   j["rated"] = m.rated;
   j["started_at"] = m.started_at;

@@ -107,8 +107,14 @@ Archive::Reply Archive::read(const protocol::GetReplay& r, const std::string&) {
   out.record = std::move(*decoded.record);
   out.by_bot = std::move(decoded.by_bot);
   for (const store::SeatRow& s : m->start.seats) out.seats.push_back({s.seat, s.team, s.player, s.name});
-  for (const store::HandRow& h : m->hands)
-    out.deals.push_back({h.number, static_cast<Seat>(h.dealer), h.commitment, h.seed});
+  for (const store::HandRow& h : m->hands) {
+    // The result is stored as the text of the event's `hand_result`, written by this server; a
+    // text that no longer parses is published as null rather than failing the whole replay.
+    protocol::json result =
+        h.result_json.empty() ? protocol::json(nullptr) : protocol::json::parse(h.result_json, nullptr, false);
+    if (result.is_discarded()) result = nullptr;
+    out.deals.push_back({h.number, static_cast<Seat>(h.dealer), h.commitment, h.seed, std::move(result)});
+  }
   return out;
 }
 

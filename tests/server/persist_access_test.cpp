@@ -198,6 +198,10 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
   const auto first_seed = Seed::parse(replay["deals"][0]["seed"].get<std::string>());
   ASSERT_TRUE(first_seed.has_value());
   EXPECT_EQ(atout::deal_commitment(*first_seed, f.finished.match_id, 0), f.finished.first_commitment);
+  // Each deal carries its hand's result, the very one the players were sent when it ended.
+  const json& hands = (*f.finished.result)["hands"];
+  ASSERT_EQ(replay["deals"].size(), hands.size()) << replay["deals"];
+  for (std::size_t i = 0; i < hands.size(); ++i) EXPECT_EQ(replay["deals"][i]["result"], hands[i]) << i;
   const HttpReply replay_http = f.get("/api/matches/" + f.finished.match_id + "/replay");
   EXPECT_EQ(replay_http.status, 200u);
   // Exported over HTTP, the replay passes `atout replay` and gives the stored score.

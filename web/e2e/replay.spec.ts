@@ -59,6 +59,13 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   const board = page.getByTestId('replay-board');
   await expect(board).toHaveAttribute('data-total', String(replay.actions.length));
   await expect(page.getByTestId('replay-deal-row')).toHaveCount(replay.deals.length);
+  // Every deal of a finished match has its score, line by line, as the players were shown it.
+  expect(replay.deals.every((d: { result: unknown }) => d.result !== null)).toBe(true);
+  const scored = page.getByTestId('hand-result');
+  await expect(scored).toHaveCount(replay.deals.length);
+  const last = replay.deals[replay.deals.length - 1].result;
+  await expect(scored.last()).toContainText(`${seat_name(0)} & ${seat_name(2)} ${last.teams[0].score}`);
+  expect(last.match_score).toEqual(stored.match_score);
   await expect(board).toHaveAttribute('data-step', '0');
   // Before the first bid: the five cards each seat was dealt, and the turned-up card.
   for (const seat of [0, 1, 2, 3]) await expect(page.getByTestId(`replay-seat-${seat}`).locator('.card')).toHaveCount(5);

@@ -230,7 +230,8 @@ export interface Replay {
   match_id: string;
   table_id: string;
   seats: ReplaySeat[];
-  deals: { deal_number: number; dealer: Seat; commitment: string; seed: string }[];
+  // `result`: how the hand ended, as the event's `hand_result`; null for a hand cut short.
+  deals: { deal_number: number; dealer: Seat; commitment: string; seed: string; result: HandResult | null }[];
   rated: boolean;
   started_at: number;
   ended_at: number;

@@ -26,7 +26,7 @@ function record(over: Partial<Replay> = {}): Replay {
     match_id: 'm1',
     table_id: 't1',
     seats: [0, 1, 2, 3].map((seat) => ({ seat, team: seat % 2, player_id: `p${seat}`, name: `n${seat}` })),
-    deals: [0, 1, 2].map((d) => ({ deal_number: d, dealer: d, commitment: '0'.repeat(64), seed: '0'.repeat(32) })),
+    deals: [0, 1, 2].map((d) => ({ deal_number: d, dealer: d, commitment: '0'.repeat(64), seed: '0'.repeat(32), result: null })),
     rated: true,
     started_at: 0,
     ended_at: 1,
@@ -165,7 +165,7 @@ describe('a replay whose deals are dealt from their seeds', () => {
     record({
       dealer: 2,
       actions: [{ type: 'take', seat: 3 }, ...kRecorded.split(' ').map((x) => play(Number(x[0]), x.slice(1)))],
-      deals: [{ deal_number: 0, dealer: 2, commitment: '0'.repeat(64), seed }],
+      deals: [{ deal_number: 0, dealer: 2, commitment: '0'.repeat(64), seed, result: null }],
     });
 
   it('shows five cards each and the turned-up card before the take, then the trump it makes', () => {

@@ -6,7 +6,7 @@ import { api } from '../api';
 import { sort_hand } from '../cards';
 import type { I18n } from '../i18n';
 import type { TextKey } from '../i18n/en';
-import type { Replay, SeatedAction } from '../protocol';
+import type { HandResult, Replay, SeatedAction } from '../protocol';
 import {
   clamp_step,
   deal_step,
@@ -19,7 +19,7 @@ import {
 import { player_href } from '../route';
 import { ApiError } from './ApiError';
 import { useApi, useEnv } from './context';
-import { BidsView, CardFace, TrickView } from './TableView';
+import { BidsView, CardFace, Scores, TrickView } from './TableView';
 
 const kPlaces = ['bottom', 'left', 'top', 'right'];
 
@@ -206,6 +206,11 @@ function ReplayBoard({ replay }: { replay: Replay }) {
           </tbody>
         </table>
       </section>
+      <Scores
+        hands={replay.deals.map((d) => d.result).filter((h): h is HandResult => h !== null)}
+        me={null}
+        team_names={team_name}
+      />
     </div>
   );
 }

@@ -99,10 +99,26 @@ function TurnTimer({ deadline }: { deadline?: number }) {
   );
 }
 
-function Scores({ hands, me }: { hands: HandResult[]; me: number | null }) {
+// Each hand's score, line by line. `team_names` overrides the default names (us and them for a
+// player, team 1 and 2 for a spectator).
+export function Scores({
+  hands,
+  me,
+  team_names,
+}: {
+  hands: HandResult[];
+  me: number | null;
+  team_names?: (team: number) => string;
+}) {
   const { i18n } = useEnv();
   const team_name = (n: number) =>
-    me === null ? i18n.t('team', { n: n + 1 }) : me % 2 === n ? i18n.t('team_us') : i18n.t('team_them');
+    team_names
+      ? team_names(n)
+      : me === null
+        ? i18n.t('team', { n: n + 1 })
+        : me % 2 === n
+          ? i18n.t('team_us')
+          : i18n.t('team_them');
   const rows: [string, keyof HandResult['teams'][0]][] = [
     ['card_points', 'card_points'],
     ['last_trick_points', 'last_trick'],

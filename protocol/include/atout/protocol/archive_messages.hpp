@@ -66,6 +66,9 @@ struct ReplayDeal {
   Seat dealer = 0;
   std::string commitment;
   std::string seed;
+  // How the hand ended, in the form of an event's `hand_result`; null for a hand cut short by the
+  // match's end (an abandon or an abort).
+  json result = nullptr;
 };
 // An ended match's full public record: `record` in the atout-record/1 format (with the match
 // seed), so the message itself is a record that `atout replay` reads.
