@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     srv::Server s(cfg);
     if (auto e = s.open()) {
       spdlog::critical("{}", *e);
-      return 1;
+      return s.bad_configuration() ? 2 : 1;
     }
     spdlog::info("atout-server listening on {}:{} ({} at /ws), {} thread(s), database {}", cfg.bind, s.port(),
                  cfg.tls_cert.empty() ? "WebSocket" : "TLS only: wss://", cfg.threads, cfg.db);

@@ -21,6 +21,10 @@ class Store;
 
 namespace atout::server {
 
+namespace cluster {
+class ClusterBus;
+}
+
 class Server {
  public:
   explicit Server(Config cfg);
@@ -31,6 +35,9 @@ class Server {
   // Opens the database (refusing a corrupt, newer or unwritable one), rebuilds the matches it
   // holds unfinished, then binds and listens; says why when it cannot.
   std::optional<std::string> open();
+  // Whether open() failed on the configuration rather than the machine (in a cluster: Redis
+  // unreachable, or the node id taken): the process then exits 2.
+  bool bad_configuration() const { return bad_configuration_; }
   unsigned short port() const;
   // Reads the TLS certificate and key again (what SIGHUP does): new connections use them, open
   // ones keep theirs. On failure (or without TLS) the certificate in use stays; says why.
@@ -52,6 +59,12 @@ class Server {
  private:
   // Waits until every action accepted so far is durably stored.
   void flush_persistence();
+  // Joins the cluster named by --redis: registers, and wires the lobby's tables to leases.
+  std::optional<std::string> join_cluster();
+  // A message another node published on the bus (its thread).
+  void on_bus(const std::string& kind, const std::string& body);
+  // Rebuilds the matches of tables whose owner stopped renewing their leases (heartbeat thread).
+  void adopt(const std::vector<std::string>& table_ids);
 
   Config cfg_;
   std::shared_ptr<store::Store> store_;
@@ -63,6 +76,8 @@ class Server {
   std::vector<std::thread> threads_;
   // Store work that must wait for the disk, kept off the I/O threads (reserving table numbers).
   net::thread_pool store_tasks_{1};
+  bool bad_configuration_ = false;
+  std::unique_ptr<cluster::ClusterBus> bus_;  // with --redis: messages from the other nodes
 };
 
 }  // namespace atout::server
