@@ -337,35 +337,38 @@ void Lobby::relay_all() {
 
 bool Lobby::set_remote(const std::string& table_id, std::shared_ptr<const LobbySnapshot::Row> row) {
   const auto it = remote_rows_.find(table_id);
+  std::shared_ptr<const std::string> told;
   if (!row) {
     if (it == remote_rows_.end()) return false;
     remote_rows_.erase(it);
-    if (!by_id_.contains(table_id)) notify(wire(protocol::LobbyRemove{table_id}));
-    return true;
+    told = wire(protocol::LobbyRemove{table_id});
+  } else {
+    if (it != remote_rows_.end() && it->second->text == row->text) return false;
+    // A lobby_update as serialize(LobbyUpdate) writes it (keys sorted), around the summary's text.
+    told = std::make_shared<const std::string>("{\"table\":" + row->text + ",\"type\":\"lobby_update\"}");
+    remote_rows_[table_id] = std::move(row);
   }
-  if (it != remote_rows_.end() && it->second->text == row->text) return false;
-  // A lobby_update as serialize(LobbyUpdate) writes it (keys sorted), around the summary's text.
-  if (!by_id_.contains(table_id))
-    notify(std::make_shared<const std::string>("{\"table\":" + row->text + ",\"type\":\"lobby_update\"}"));
-  remote_rows_[table_id] = std::move(row);
+  // Listed before subscribers hear of it, so that a listing asked for after the news shows it. A
+  // table this node runs now is listed, and told, as its own.
+  if (by_id_.contains(table_id)) return true;
+  publish();
+  notify(told);
   return true;
 }
 
 void Lobby::remote_row(std::string table_id, std::shared_ptr<const LobbySnapshot::Row> row) {
   net::post(strand_, [self = shared_from_this(), table_id = std::move(table_id), row = std::move(row)]() mutable {
-    if (self->set_remote(table_id, std::move(row))) self->publish();
+    self->set_remote(table_id, std::move(row));
   });
 }
 
 void Lobby::remote_rows(std::map<std::string, std::shared_ptr<const LobbySnapshot::Row>> rows) {
   net::post(strand_, [self = shared_from_this(), rows = std::move(rows)]() mutable {
-    bool changed = false;
     std::vector<std::string> gone;
     for (const auto& [table_id, row] : self->remote_rows_)
       if (!rows.contains(table_id)) gone.push_back(table_id);
-    for (const std::string& table_id : gone) changed = self->set_remote(table_id, nullptr) || changed;
-    for (auto& [table_id, row] : rows) changed = self->set_remote(table_id, std::move(row)) || changed;
-    if (changed) self->publish();
+    for (const std::string& table_id : gone) self->set_remote(table_id, nullptr);
+    for (auto& [table_id, row] : rows) self->set_remote(table_id, std::move(row));
   });
 }
 

@@ -240,10 +240,6 @@ std::size_t Server::shutdown(std::chrono::milliseconds grace) {
   ctx_->shutting_down = true;
   listener_->stop();
   flush_persistence();
-  // Everything is saved: the leases go, and other nodes take the matches over without waiting
-  // for them to expire.
-  if (bus_) bus_->stop();
-  if (ctx_->cluster) ctx_->cluster->leave();
   for (const auto& s : ctx_->sessions->all())
     s->kick(protocol::Goodbye{protocol::Goodbye::Reason::shutdown, "the server is shutting down; reconnect later"},
             WsSession::kCloseShutdown);
@@ -271,11 +267,13 @@ void Server::stop() {
   if (bots_) bots_->stop();
   store_tasks_.stop();
   store_tasks_.join();
-  if (bus_) bus_->stop();
-  if (ctx_->cluster) ctx_->cluster->leave();
   if (ctx_->archive) ctx_->archive->stop();
   // Everything the tables reported is committed before the process goes.
   if (store_) store_->flush();
+  // Only then, with no table of this node running, do its leases go: other nodes take its
+  // matches over from the store without waiting for the leases to expire.
+  if (bus_) bus_->stop();
+  if (ctx_->cluster) ctx_->cluster->leave();
 }
 
 }  // namespace atout::server

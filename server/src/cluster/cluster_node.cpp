@@ -284,7 +284,9 @@ void ClusterNode::leave() {
   }
   // Each table stays listed without a lease: another node adopts it (an unfinished match) or
   // forgets it (a table that had not started) within two heartbeats.
-  for (const std::string& t : tables) redis_.command({"EVAL", kDrop, "1", table_key(t), options_.node_id});
+  // Without Redis, the leases expire instead: one timeout, not one per table.
+  for (const std::string& t : tables)
+    if (!redis_.command({"EVAL", kDrop, "1", table_key(t), options_.node_id})) return;
   redis_.command({"EVAL", kDrop, "1", node_key(options_.node_id), registration_});
 }
 
