@@ -2,6 +2,8 @@
 // handing the request to the lobby, a table or the archive.
 #include "atout/server/request_router.hpp"
 
+#include <thread>
+
 #include "atout/server/cluster/cluster_node.hpp"
 #include "atout/server/error_wire.hpp"
 #include "atout/server/table.hpp"
@@ -13,6 +15,9 @@ using protocol::ErrorCode;
 using protocol::RequestId;
 
 namespace {
+
+constexpr int kUnknownTokenRetries = 5;
+constexpr auto kUnknownTokenWait = std::chrono::milliseconds(4);
 
 // A table this node does not have: in a cluster, another node may own it; the client is then sent
 // there with `redirect`, else it gets `error`. The look-up waits on Redis, so it runs on the
@@ -91,6 +96,12 @@ void RequestRouter::handle(const protocol::Hello& r, const RequestId& id) {
   protocol::Welcome w;
   if (r.token) {
     auto who = ctx_->players->resume(*r.token);
+    // In a cluster, a guest made on another node a moment ago may not be committed yet (its
+    // node's writer gathers writes for --commit-window-ms): look again, briefly.
+    for (int i = 0; !who && ctx_->cluster && i < kUnknownTokenRetries; ++i) {
+      std::this_thread::sleep_for(kUnknownTokenWait);
+      who = ctx_->players->resume(*r.token);
+    }
     if (!who) return reply_error(ErrorCode::unknown_token, "no player has that token", id);
     player_ = *who;
     w.token = *r.token;

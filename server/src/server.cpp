@@ -94,20 +94,8 @@ std::optional<std::string> Server::open() {
   if (ec) return "cannot listen on " + cfg_.bind + ":" + std::to_string(cfg_.port) + ": " + ec.message();
   listener_->run();
   if (ctx_->cluster) {
-    auto node = ctx_->cluster;
-    node->start(cluster::ClusterNode::Hooks{[this](const std::vector<std::string>& ids) { adopt(ids); },
-                                            // The lobby heals from the stored rows: a message the bus missed (Redis was
-                                            // away) is made up for within a heartbeat.
-                                            [this, node] {
-                                              std::map<std::string, std::shared_ptr<const LobbySnapshot::Row>> rows;
-                                              for (const auto& [table_id, value] : node->rows()) {
-                                                auto remote = cluster::decode_row(value);
-                                                if (remote && remote->node_id != node->node_id())
-                                                  rows.emplace(table_id, std::move(remote->row));
-                                              }
-                                              ctx_->lobby->remote_rows(std::move(rows));
-                                            },
-                                            [this] { ctx_->lobby->relay_all(); }});
+    ctx_->cluster->start(cluster::ClusterNode::Hooks{[this](const std::vector<std::string>& ids) { adopt(ids); },
+                                                     [this] { reload_lobby(); }, [this] { ctx_->lobby->relay_all(); }});
   }
   return std::nullopt;
 }
@@ -170,6 +158,19 @@ void Server::on_bus(const std::string& kind, const std::string& body) {
     s->kick(protocol::Goodbye{protocol::Goodbye::Reason::replaced,
                               "a newer connection resumed " + player_id + " on another node"},
             WsSession::kCloseReplaced);
+}
+
+void Server::reload_lobby() {
+  // The lobby heals from the stored rows: a change the bus missed (Redis was away) is made up for
+  // within a heartbeat of its return.
+  const auto stored = ctx_->cluster->rows();
+  if (!stored) return;  // Redis is away: the lobby keeps what it had
+  std::map<std::string, std::shared_ptr<const LobbySnapshot::Row>> rows;
+  for (const auto& [table_id, value] : *stored) {
+    auto remote = cluster::decode_row(value);
+    if (remote && remote->node_id != ctx_->cluster->node_id()) rows.emplace(table_id, std::move(remote->row));
+  }
+  ctx_->lobby->remote_rows(std::move(rows));
 }
 
 void Server::adopt(const std::vector<std::string>& table_ids) {

@@ -13,6 +13,8 @@ short leases. Fails, rather than skips, when redis-server cannot be started. Che
   - the lobby across nodes: a table created on one node is listed on and announced to the
     subscribers of another; lobby chat said on one node reaches another's subscribers; a hello
     with a player's token on one node replaces that player's connection on another (4001);
+  - Redis restarted empty after an outage longer than a lease: every node registers again and
+    each lobby lists the other nodes' tables again;
   - drain: the owner of a match is stopped with SIGTERM after the first deal; another node takes
     the table over without waiting for the lease, and the bots finish there.
 """
@@ -32,7 +34,7 @@ import websockets
 
 PYTHON = "/usr/bin/python3"
 LEASE_MS = 1500
-TIMEOUT = 240  # seconds for each match
+TIMEOUT = int(os.environ.get("CLUSTER_TEST_TIMEOUT", "240"))  # seconds for each match
 
 
 def free_port():
@@ -50,8 +52,8 @@ def redis_ping(port):
         return False
 
 
-def start_redis(binary, work):
-    port = free_port()
+def start_redis(binary, work, port=None):
+    port = port or free_port()
     redis = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", work, "--save", "",
                               "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 20
@@ -174,7 +176,10 @@ def wait_for(predicate, seconds):
 def take_down(what, bots, owner, survivors, how, failures):
     """Stops `owner` after the match's first deal; another node must take the table over."""
     if not wait_for(lambda: any(b.saw(r": deal \d+ ") for b in bots), TIMEOUT):
-        failures.append(f"{what}: no deal ended before the owner was to stop")
+        failures.append(f"{what}: no deal ended before the owner was to stop:\n" +
+                        "".join(sum((b.lines[-10:] for b in bots), [])))
+        for b in bots:
+            b.process.kill()
         return
     started = time.monotonic()
     if how == "kill":
@@ -253,6 +258,82 @@ async def across_nodes(a, b, c, failures):
     for ws in (xa, yc, xb):
         await ws.close()
     print("across nodes: lobby listing, lobby chat and replacement checked")
+    return created["table"]["table_id"] if created and created.get("type") == "table_created" else None
+
+
+async def listed_on(node, table_id):
+    """Whether `node` lists `table_id` now."""
+    async with websockets.connect(node.url) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "lister", "id": 1}))
+        await ws.recv()
+        await ws.send(json.dumps({"type": "list_tables", "id": 2}))
+        while True:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if m.get("id") == 2:
+                return table_id in [t["table_id"] for t in m.get("tables", [])]
+
+
+def listed(node, table_id):
+    return asyncio.run(listed_on(node, table_id))
+
+
+async def hold_table(node, stop):
+    """Creates a table on `node` and sits there until `stop` is set; yields its id."""
+    async with websockets.connect(node.url) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "holder", "id": 1}))
+        await ws.recv()
+        await ws.send(json.dumps({"type": "create_table", "variant": "belot", "id": 2}))
+        while True:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if m.get("id") == 2:
+                break
+        await ws.send(json.dumps({"type": "sit", "table_id": m["table"]["table_id"], "id": 3}))
+        yield m["table"]["table_id"]
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(ws.recv(), 0.2)
+            except asyncio.TimeoutError:
+                pass
+
+
+def restart_redis(redis, redis_binary, work, port, nodes, failures):
+    """Redis goes away for longer than a lease and comes back empty: the nodes register again,
+    take their leases back, and every lobby lists the other nodes' tables again."""
+    a, c = nodes[0], nodes[2]
+    stop = threading.Event()
+    held = []
+
+    def holder():
+        async def run():
+            async for table_id in hold_table(c, stop):
+                held.append(table_id)
+        asyncio.run(run())
+
+    thread = threading.Thread(target=holder, daemon=True)
+    thread.start()
+    try:
+        if not wait_for(lambda: held, 10) or not wait_for(lambda: listed(a, held[0]), 10):
+            failures.append("redis restart: node a does not list the table held on node c")
+            return redis
+        redis.kill()
+        redis.wait()
+        time.sleep(LEASE_MS / 1000 * 1.5)
+        # While Redis is away, the lobby keeps what it had.
+        if not listed(a, held[0]):
+            failures.append("redis restart: node a forgot node c's table while Redis was away")
+        redis, _ = start_redis(redis_binary, work, port)
+        if not wait_for(lambda: all("registered again" in n.log() for n in nodes), 10):
+            failures.append("redis restart: not every node registered again: " +
+                            str([n.id for n in nodes if "registered again" not in n.log()]))
+        if not redis_ping(port) or not wait_for(lambda: listed(a, held[0]), 10):
+            failures.append(f"redis restart: node a does not list {held[0]} of node c after Redis returned")
+        if any("is now owned by another node" in n.log() for n in nodes):
+            failures.append("redis restart: a node lost a table to another")
+        print("redis restart: the nodes registered again and the lobby kept, then healed, node c's table")
+    finally:
+        stop.set()
+        thread.join(10)
+    return redis
 
 
 def main():
@@ -286,6 +367,7 @@ def main():
         print(f"redirect: {table_id} created on a, joined from b, match finished")
 
         asyncio.run(across_nodes(a, b, c, failures))
+        redis = restart_redis(redis, redis_binary, work, redis_port, nodes, failures)
 
         # Failover: the owner dies; one of the others takes the match over after its lease.
         table_id, creator, joiner = duel(script, b, c, nodes, 20)

@@ -162,10 +162,10 @@ void ClusterNode::drop_row(const std::string& table_id) {
                   ClusterBus::encode(options_.node_id, "unrow", table_id)});
 }
 
-std::vector<std::pair<std::string, std::string>> ClusterNode::rows() {
-  std::vector<std::pair<std::string, std::string>> out;
+std::optional<std::vector<std::pair<std::string, std::string>>> ClusterNode::rows() {
   const auto r = redis_.command({"HGETALL", kRowsKey});
-  if (!r || r->kind != RedisReply::Kind::array) return out;
+  if (!r || r->kind != RedisReply::Kind::array) return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> out;
   for (std::size_t i = 0; i + 1 < r->items.size(); i += 2) out.emplace_back(r->items[i].text, r->items[i + 1].text);
   return out;
 }

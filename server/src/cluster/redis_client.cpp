@@ -122,9 +122,17 @@ std::optional<RedisReply> RedisClient::command(const std::vector<std::string>& a
     lengths.push_back(a.size());
   }
   std::lock_guard lock(mutex_);
+  // A connection kept from before may have died with its server (a Redis restart): that shows on
+  // its first use, and the command is then sent once more on a new one.
+  const bool kept = ctx_ != nullptr;
   if (!ctx_ && !connect(error)) return std::nullopt;
   auto* r =
       static_cast<redisReply*>(redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lengths.data()));
+  if (!r && kept) {
+    drop();
+    if (!connect(error)) return std::nullopt;
+    r = static_cast<redisReply*>(redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lengths.data()));
+  }
   if (!r) {
     error = "Redis at " + address_.host + ":" + std::to_string(address_.port) + ": " + ctx_->errstr;
     drop();  // the connection is unusable after an I/O error; the next command reconnects

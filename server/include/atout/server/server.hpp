@@ -61,6 +61,8 @@ class Server {
   void flush_persistence();
   // Joins the cluster named by --redis: registers, and wires the lobby's tables to leases.
   std::optional<std::string> join_cluster();
+  // Lists the other nodes' public tables as stored in Redis (heartbeat thread).
+  void reload_lobby();
   // A message another node published on the bus (its thread).
   void on_bus(const std::string& kind, const std::string& body);
   // Rebuilds the matches of tables whose owner stopped renewing their leases (heartbeat thread).

@@ -69,8 +69,8 @@ class ClusterNode {
   // dropped when the table closes.
   void put_row(const std::string& table_id, const std::string& summary_text);
   void drop_row(const std::string& table_id);
-  // Every stored lobby row: table id and value.
-  std::vector<std::pair<std::string, std::string>> rows();
+  // Every stored lobby row: table id and value; nullopt when Redis cannot be read.
+  std::optional<std::vector<std::pair<std::string, std::string>>> rows();
 
   // What the heartbeat calls, on its thread.
   struct Hooks {
