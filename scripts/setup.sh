@@ -6,8 +6,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
-  libcli11-dev prometheus-cpp-dev libssl-dev libpqxx-dev
-  postgresql-15
+  libcli11-dev prometheus-cpp-dev libssl-dev libpqxx-dev libhiredis-dev
+  postgresql-15 redis-server haproxy
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema python3-websockets python3-prometheus-client
   clang-format

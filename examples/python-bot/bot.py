@@ -10,6 +10,12 @@ Written against Debian's python3-websockets (10.x); run it with Debian's own /us
     bot.py ... --ack event                                        # no `accepted` replies to actions
     bot.py ... --drop-after 20                                    # leave once, then resume
     bot.py --url wss://game.example.org/ws --create duel          # a server with TLS (--cafile: a private CA)
+    bot.py --url ws://a:8080/ws --also ws://b:8080/ws --table t7  # several nodes: follow redirects, fail over
+
+With several nodes (docs/operations.md, "Several nodes"), a request for a table that another node
+runs is answered with `redirect`: the bot reconnects to the `url` it names, with its token, and
+asks again. When its connection drops or its node stops, it reconnects to the next of --url and
+--also and resumes; while the table is being taken over by another node it retries for a while.
 
 It picks uniformly among the actions the server lists in its observation's `legal` field, so it
 plays any variant the server offers without knowing its rules. It keeps its token and the seq of
@@ -26,10 +32,23 @@ import sys
 import websockets
 
 
-class Bot:
-    def __init__(self, url, name, rng, ack, cafile=None):
+class Redirected(Exception):
+    """The server sent us to another node for a table."""
+
+    def __init__(self, url):
+        super().__init__(f"redirected to {url}")
         self.url = url
+
+
+RETRY_SECONDS = 30  # how long a resume waits for a table that another node is taking over
+
+
+class Bot:
+    def __init__(self, url, name, rng, ack, cafile=None, also=()):
+        self.url = url
+        self.urls = [url] + [u for u in also if u != url]  # where to go when a node goes away
         # wss://: the system's certificate authorities, or only the one in `cafile`.
+        self.cafile = cafile
         self.ssl = ssl.create_default_context(cafile=cafile) if url.startswith("wss://") else None
         self.name = name
         self.rng = rng
@@ -49,6 +68,8 @@ class Bot:
         while True:
             reply = json.loads(await self.ws.recv())
             if reply.get("id") == message["id"]:
+                if reply["type"] == "redirect":
+                    raise Redirected(reply["url"])
                 if reply["type"] == "error":
                     raise RuntimeError(f"{message['type']}: {reply['code']}: {reply['message']}")
                 return reply
@@ -80,6 +101,53 @@ class Bot:
         self.token = welcome["token"]
         return welcome
 
+    async def move_to(self, url):
+        """Leaves this node for `url` (a redirect, or the next node after a drop) and resumes."""
+        if self.ws is not None:
+            await self.ws.close()
+        self.url = url
+        self.ssl = ssl.create_default_context(cafile=self.cafile) if url.startswith("wss://") else None
+        welcome = await self.connect()
+        log(f"{self.name} is at {url} ({welcome['player_id']})")
+
+    async def reconnect(self):
+        """After a drop: the nodes in turn until one answers, and resume there."""
+        deadline = asyncio.get_running_loop().time() + RETRY_SECONDS
+        start = self.urls.index(self.url) if self.url in self.urls else 0
+        attempt = 0
+        while True:
+            url = self.urls[(start + attempt) % len(self.urls)]
+            attempt += 1
+            try:
+                await self.move_to(url)
+                return
+            except (OSError, websockets.exceptions.WebSocketException):
+                if asyncio.get_running_loop().time() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
+
+    async def retry_elsewhere(self, table_id, retry_until):
+        """Waits a little, then resumes at the next node; gives up after RETRY_SECONDS."""
+        now = asyncio.get_running_loop().time()
+        retry_until = retry_until or now + RETRY_SECONDS
+        if now > retry_until:
+            raise RuntimeError(f"{table_id} was not taken over within {RETRY_SECONDS} s")
+        await asyncio.sleep(0.3)
+        if self.url in self.urls:
+            self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
+        await self.reconnect()
+        return retry_until
+
+    async def sit(self, sit):
+        """Sends `sit`, following redirects to the node that runs the table."""
+        for _ in range(5):
+            try:
+                return await self.request(dict(sit))
+            except Redirected as r:
+                log(f"{self.name}: {sit['table_id']} is at {r.url}")
+                await self.move_to(r.url)
+        raise RuntimeError("sit: too many redirects")
+
     async def run(self, args):
         welcome = await self.connect()
         log(f"{self.name} is {welcome['player_id']}")
@@ -102,13 +170,14 @@ class Bot:
             sit = {"type": "sit", "table_id": table_id}
             if args.seat is not None:
                 sit["seat"] = args.seat
-            seated = await self.request(sit)
+            seated = await self.sit(sit)
         seat = seated["seat"]
         self.table_id = table_id
         log(f"{self.name} sits at {table_id}, seat {seat}")
 
         handled = 0
         drops_left = 1 if args.drop_after else 0
+        retry_until = None  # while resuming a table that another node is taking over
         while True:
             if drops_left and handled == args.drop_after:
                 # Testing the way back: leave for a while (the server plays our turns meanwhile),
@@ -118,13 +187,37 @@ class Bot:
                 await asyncio.sleep(args.away_ms / 1000)
                 await self.connect()
                 log(f"{self.name} resumed {table_id} after seq {self.last_seq}")
-            message = self.pending.pop(0) if self.pending else json.loads(await self.ws.recv())
+            try:
+                message = self.pending.pop(0) if self.pending else json.loads(await self.ws.recv())
+            except websockets.exceptions.ConnectionClosed:
+                if len(self.urls) < 2:
+                    raise
+                # The node stopped (or was stopped): another one runs the table, or soon will.
+                log(f"{self.name}: connection to {self.url} lost; reconnecting")
+                await self.reconnect()
+                continue
             kind = message["type"]
+            if kind == "goodbye" and len(self.urls) > 1:
+                continue  # the close follows; reconnect then
+            if kind == "redirect" and message.get("table_id") == table_id:
+                # Our resume reached a node that does not run the table: go to the one that does.
+                log(f"{self.name}: {table_id} is at {message['url']}")
+                try:
+                    await self.move_to(message["url"])
+                except (OSError, websockets.exceptions.WebSocketException):
+                    # That node has just gone; its lease has not run out yet.
+                    retry_until = await self.retry_elsewhere(table_id, retry_until)
+                continue
+            if kind == "error" and message.get("code") == "unknown_table" and len(self.urls) > 1:
+                # The table's node is gone and no node has taken it over yet: try again shortly.
+                retry_until = await self.retry_elsewhere(table_id, retry_until)
+                continue
             if kind == "error":
                 raise RuntimeError(f"{message['code']}: {message['message']}")
             if kind != "event" or message["table_id"] != table_id:
                 continue
             self.last_seq = message["seq"]
+            retry_until = None
             handled += 1
             if "hand_result" in message:
                 result = message["hand_result"]
@@ -140,7 +233,16 @@ class Bot:
             legal = message["observation"]["legal"]
             if legal:
                 action = self.rng.choice(legal)
-                reply = await self.request({"type": "action", "table_id": table_id, "action": action})
+                try:
+                    reply = await self.request({"type": "action", "table_id": table_id, "action": action})
+                except Redirected as r:  # the table moved while we were away: resume there
+                    await self.move_to(r.url)
+                    continue
+                except websockets.exceptions.ConnectionClosed:
+                    if len(self.urls) < 2:
+                        raise
+                    await self.reconnect()
+                    continue
                 # With ack "reply" the reply is `accepted`, and the event that follows is the news.
                 # With ack "event" the event the action produced is the reply: it carries our id.
                 if self.ack == "event":
@@ -167,6 +269,8 @@ async def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default="ws://127.0.0.1:8080/ws",
                         help="ws://host:port/ws, or wss://host:port/ws for a server with TLS")
+    parser.add_argument("--also", action="append", default=[], metavar="URL",
+                        help="another node of the same cluster, to reconnect to if --url's goes away (repeatable)")
     parser.add_argument("--cafile", help="with wss://: trust only the certificate authority in this PEM file")
     parser.add_argument("--name", default="py-bot")
     parser.add_argument("--variant", default="french", help="join or create a table of this variant")
@@ -183,7 +287,7 @@ async def main():
     parser.add_argument("--away-ms", type=int, default=2500,
                         help="with --drop-after, how long to stay away before resuming")
     args = parser.parse_args()
-    bot = Bot(args.url, args.name, random.Random(args.seed), args.ack, args.cafile)
+    bot = Bot(args.url, args.name, random.Random(args.seed), args.ack, args.cafile, args.also)
     try:
         await bot.run(args)
     finally:

@@ -236,4 +236,11 @@ json to_json(const Goodbye& m) {
   return j;
 }
 
+json to_json(const Redirect& m, const RequestId& id) {
+  json j = message("redirect", id);
+  j["table_id"] = m.table_id;
+  j["url"] = m.url;
+  return j;
+}
+
 }  // namespace atout::protocol

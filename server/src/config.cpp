@@ -44,6 +44,25 @@ std::optional<std::string> check_db(const std::string& value) {
   return std::nullopt;
 }
 
+// --redis needs a node id and a public URL, and those mean nothing without it.
+std::optional<std::string> check_cluster(const Config& c) {
+  if (c.redis.empty()) {
+    if (!c.node_id.empty()) return "--node-id needs --redis";
+    if (!c.public_url.empty()) return "--public-url needs --redis";
+    return std::nullopt;
+  }
+  if (c.redis.rfind("redis://", 0) != 0) return "--redis needs a redis://host[:port][/db] URL, not '" + c.redis + "'";
+  if (c.node_id.empty()) return "--redis needs --node-id";
+  if (c.node_id.size() > 64 || c.node_id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                           "0123456789-_") != std::string::npos)
+    return "--node-id '" + c.node_id + "' must be 1 to 64 letters, digits, - or _";
+  if (c.public_url.empty()) return "--redis needs --public-url (the ws:// or wss:// URL clients reach this node at)";
+  if ((c.public_url.rfind("ws://", 0) != 0 && c.public_url.rfind("wss://", 0) != 0) ||
+      c.public_url.find(' ') != std::string::npos)
+    return "--public-url needs a ws:// or wss:// URL without spaces, not '" + c.public_url + "'";
+  return std::nullopt;
+}
+
 const CLI::Validator kIpAddress(
     [](std::string& value) -> std::string {
       beast::error_code ec;
@@ -193,6 +212,21 @@ void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
             "seconds an unstarted table with nobody seated or watching\nstays open (1 to 86400)",
             [&c](long v) { c.empty_table_ttl = std::chrono::seconds(v); });
   group();
+
+  const std::string cluster = "Several nodes (see docs/operations.md)";
+  f.text("redis", c.redis, "URL",
+         "redis://host[:port][/db]: run as one node of a cluster sharing\n"
+         "this Redis and the database; empty: a single server");
+  app.get_options().back()->group(cluster);
+  f.text("node-id", c.node_id, "ID", "this node's id, unique among the nodes (letters, digits, - and _)");
+  app.get_options().back()->group(cluster);
+  f.text("public-url", c.public_url, "URL", "where clients reach this node's WebSocket: ws[s]://host:port/ws");
+  app.get_options().back()->group(cluster);
+  f.integer("lease-ms", 300, 600'000, static_cast<long>(c.lease.count()),
+            "milliseconds before a silent node's registration and table\n"
+            "leases expire and other nodes take its matches over",
+            [&c](long v) { c.lease = std::chrono::milliseconds(v); });
+  app.get_options().back()->group(cluster);
 }
 
 // CLI11's words for what went wrong, with the flag named; `args` tells a value given on the command
@@ -271,6 +305,7 @@ ParseResult parse_args(const std::vector<std::string>& args) {
   if (auto e = check_db(c.db)) return fail(*e);
   if (c.tls_cert.empty() != c.tls_key.empty())
     return fail(c.tls_cert.empty() ? "--tls-key needs --tls-cert" : "--tls-cert needs --tls-key");
+  if (auto e = check_cluster(c)) return fail(*e);
   ParseResult r;
   r.cfg = c;
   return r;

@@ -114,6 +114,7 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   by_id_.emplace(table_id, key);
   if (e.invite) by_invite_.emplace(*e.invite, key);
   const Entry& added = tables_.emplace(key, std::move(e)).first->second;
+  if (ownership_.opened) ownership_.opened(table_id);
   // Listed before its creator hears of it, so a listing asked for after the reply shows it.
   if (!request.is_private) publish();
   arm_expiry();
@@ -147,6 +148,7 @@ void Lobby::update(Entry& e, protocol::TableSummary summary) {
     row->free_seats = free;
     row->text = protocol::summary_text(summary);
     e.row = std::move(row);
+    if (row_relay_) row_relay_(summary.table_id, e.row);
   }
   e.summary = std::move(summary);
 }
@@ -156,6 +158,8 @@ void Lobby::publish() {
   next->rows.reserve(tables_.size());
   for (const auto& [number, e] : tables_)
     if (e.row) next->rows.push_back(e.row);
+  for (const auto& [table_id, row] : remote_rows_)
+    if (!by_id_.contains(table_id)) next->rows.push_back(row);
   const std::size_t first = std::min(next->rows.size(), static_cast<std::size_t>(protocol::Page::kDefaultLimit));
   for (std::size_t i = 0; i < first; ++i) {
     if (i > 0) next->first_page += ',';
@@ -312,8 +316,59 @@ void Lobby::chat(Member m, std::string text, RequestId id) {
     line.player_id = m.player_id;
     line.name = m.name;
     line.text = text;
-    self->notify(wire(line));
+    auto said = wire(line);
+    self->notify(said);
+    if (self->chat_relay_) self->chat_relay_(said);
     deliver(m.link, wire(protocol::Ok{"chat", std::nullopt}, id));
+  });
+}
+
+void Lobby::remote_chat(std::shared_ptr<const std::string> text) {
+  net::post(strand_, [self = shared_from_this(), text = std::move(text)] { self->notify(text); });
+}
+
+void Lobby::relay_all() {
+  net::post(strand_, [self = shared_from_this()] {
+    if (!self->row_relay_) return;
+    for (const auto& [number, e] : self->tables_)
+      if (e.row && e.summary) self->row_relay_(e.summary->table_id, e.row);
+  });
+}
+
+bool Lobby::set_remote(const std::string& table_id, std::shared_ptr<const LobbySnapshot::Row> row) {
+  const auto it = remote_rows_.find(table_id);
+  std::shared_ptr<const std::string> told;
+  if (!row) {
+    if (it == remote_rows_.end()) return false;
+    remote_rows_.erase(it);
+    told = wire(protocol::LobbyRemove{table_id});
+  } else {
+    if (it != remote_rows_.end() && it->second->text == row->text) return false;
+    // A lobby_update as serialize(LobbyUpdate) writes it (keys sorted), around the summary's text.
+    told = std::make_shared<const std::string>("{\"table\":" + row->text + ",\"type\":\"lobby_update\"}");
+    remote_rows_[table_id] = std::move(row);
+  }
+  // Listed before subscribers hear of it, so that a listing asked for after the news shows it. A
+  // table this node runs now is listed, and told, as its own.
+  if (by_id_.contains(table_id)) return true;
+  publish();
+  notify(told);
+  return true;
+}
+
+void Lobby::remote_row(std::string table_id, std::shared_ptr<const LobbySnapshot::Row> row) {
+  net::post(strand_, [self = shared_from_this(), table_id = std::move(table_id), row = std::move(row)]() mutable {
+    self->set_remote(table_id, std::move(row));
+  });
+}
+
+void Lobby::remote_rows(std::map<std::string, std::shared_ptr<const LobbySnapshot::Row>> rows) {
+  net::post(strand_, [self = shared_from_this(), rows = std::move(rows)]() mutable {
+    std::vector<std::string> gone;
+    for (const auto& [table_id, row] : self->remote_rows_)
+      if (!rows.contains(table_id)) gone.push_back(table_id);
+    for (const std::string& table_id : gone) self->set_remote(table_id, nullptr);
+    for (auto& [table_id, row] : rows) self->set_remote(table_id, std::move(row));
   });
 }
 
@@ -354,6 +409,8 @@ void Lobby::table_closed(std::string table_id) {
     if (is_private) self->by_invite_.erase(*self->tables_.at(number).invite);
     self->by_id_.erase(it);
     self->tables_.erase(number);
+    if (self->ownership_.closed) self->ownership_.closed(table_id);
+    if (!is_private && self->row_relay_) self->row_relay_(table_id, nullptr);
     if (!is_private) {
       self->publish();
       self->notify(wire(protocol::LobbyRemove{table_id}));

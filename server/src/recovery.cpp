@@ -105,12 +105,19 @@ Rebuilt rebuild(const store::MatchRow& m) {
   return out;
 }
 
-RecoveryReport recover(store::Store& store, Lobby& lobby) {
+RecoveryReport recover(store::Store& store, Lobby& lobby, const RecoveryClaims& claims) {
   RecoveryReport report;
   const std::int64_t now = unix_ms();
   for (const store::MatchRow& m : store.unfinished_matches()) {
+    const std::string& table_id = m.start.table_id;
+    if (claims.only && !claims.only->contains(table_id)) continue;
+    if (claims.claim && !claims.claim(table_id)) continue;
+    auto give_back = [&] {
+      if (claims.release) claims.release(table_id);
+    };
     Rebuilt b = rebuild(m);
     if (!b.error.empty()) {
+      give_back();
       spdlog::error("recovery: match {} at table {} cannot be rebuilt, marked aborted: {}", m.start.uid,
                     m.start.table_id, b.error);
       store.end_match(m.start.uid, now, std::nullopt, std::nullopt, std::nullopt, "aborted");
@@ -135,6 +142,7 @@ RecoveryReport recover(store::Store& store, Lobby& lobby) {
       const auto score = state.match_score();
       store.end_match(m.start.uid, now, score[0], score[1], state.winner(), "finished");
       ++report.finished;
+      give_back();
       continue;
     }
     // The hand in progress is written again if its row was lost: next_hand does not cover it.

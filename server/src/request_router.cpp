@@ -2,6 +2,9 @@
 // handing the request to the lobby, a table or the archive.
 #include "atout/server/request_router.hpp"
 
+#include <thread>
+
+#include "atout/server/cluster/cluster_node.hpp"
 #include "atout/server/error_wire.hpp"
 #include "atout/server/table.hpp"
 #include "atout/server/ws_session.hpp"
@@ -10,6 +13,28 @@ namespace atout::server {
 
 using protocol::ErrorCode;
 using protocol::RequestId;
+
+namespace {
+
+constexpr int kUnknownTokenRetries = 5;
+constexpr auto kUnknownTokenWait = std::chrono::milliseconds(4);
+
+// A table this node does not have: in a cluster, another node may own it; the client is then sent
+// there with `redirect`, else it gets `error`. The look-up waits on Redis, so it runs on the
+// cluster's own thread.
+void answer_missing(const std::shared_ptr<Context>& ctx, const std::weak_ptr<Peer>& link, protocol::Error error,
+                    const RequestId& id) {
+  if (!ctx->cluster || error.code != ErrorCode::unknown_table || !error.table_id)
+    return deliver(link, error_wire(error, id, ctx->metrics.get()));
+  auto node = ctx->cluster;
+  node->post([node, link, error = std::move(error), id, counts = ctx->metrics] {
+    if (auto url = node->owner_url(*error.table_id))
+      return deliver(link, wire(protocol::Redirect{*error.table_id, *url}, id));
+    deliver(link, error_wire(error, id, counts.get()));
+  });
+}
+
+}  // namespace
 
 RequestRouter::RequestRouter(std::shared_ptr<Context> ctx, Connection& conn, Clock::time_point now)
     : ctx_(std::move(ctx)), conn_(conn), chat_credits_(kChatBurst, kChatRate, now), now_(now) {}
@@ -71,6 +96,12 @@ void RequestRouter::handle(const protocol::Hello& r, const RequestId& id) {
   protocol::Welcome w;
   if (r.token) {
     auto who = ctx_->players->resume(*r.token);
+    // In a cluster, a guest made on another node a moment ago may not be committed yet (its
+    // node's writer gathers writes for --commit-window-ms): look again, briefly.
+    for (int i = 0; !who && ctx_->cluster && i < kUnknownTokenRetries; ++i) {
+      std::this_thread::sleep_for(kUnknownTokenWait);
+      who = ctx_->players->resume(*r.token);
+    }
     if (!who) return reply_error(ErrorCode::unknown_token, "no player has that token", id);
     player_ = *who;
     w.token = *r.token;
@@ -87,6 +118,8 @@ void RequestRouter::handle(const protocol::Hello& r, const RequestId& id) {
   if (auto previous = ctx_->sessions->bind(player_->id, conn_.id()))
     previous->kick(protocol::Goodbye{protocol::Goodbye::Reason::replaced, "a newer connection resumed " + player_->id},
                    kCloseReplaced);
+  // And on the other nodes of a cluster.
+  if (auto node = ctx_->cluster) node->post([node, player = player_->id] { node->announce_hello(player); });
   if (!w.resumed) return conn_.reply(wire(w, id));
   ctx_->lobby->held_seats(player_->id, [link = conn_.weak(), w = std::move(w), resume = r.resume,
                                         id](std::vector<protocol::HeldSeat> seats) mutable {
@@ -149,21 +182,20 @@ void RequestRouter::handle(const protocol::Sit& r, const RequestId& id) {
   // Taking back a held seat finds a private table by id too: the table itself then refuses anyone
   // it holds no seat for, as if it did not exist.
   const bool resuming = r.last_seq.has_value();
-  ctx_->lobby->find(r.where, !resuming,
-                    [m = me(), seat = r.seat, id, last_seq = r.last_seq, counts = ctx_->metrics](
-                        std::shared_ptr<Table> t, auto error) {
-                      if (error) return deliver(m.link, error_wire(*error, id, counts.get()));
-                      t->sit(m, seat, id, last_seq);
-                    });
+  ctx_->lobby->find(
+      r.where, !resuming,
+      [m = me(), seat = r.seat, id, last_seq = r.last_seq, ctx = ctx_](std::shared_ptr<Table> t, auto error) {
+        if (error) return answer_missing(ctx, m.link, *error, id);
+        t->sit(m, seat, id, last_seq);
+      });
 }
 
 void RequestRouter::handle(const protocol::Spectate& r, const RequestId& id) {
-  ctx_->lobby->find(
-      r.where, true,
-      [m = me(), id, last_seq = r.last_seq, counts = ctx_->metrics](std::shared_ptr<Table> t, auto error) {
-        if (error) return deliver(m.link, error_wire(*error, id, counts.get()));
-        t->spectate(m, id, last_seq);
-      });
+  ctx_->lobby->find(r.where, true,
+                    [m = me(), id, last_seq = r.last_seq, ctx = ctx_](std::shared_ptr<Table> t, auto error) {
+                      if (error) return answer_missing(ctx, m.link, *error, id);
+                      t->spectate(m, id, last_seq);
+                    });
 }
 
 template <typename Fn>
@@ -172,11 +204,8 @@ void RequestRouter::with_member_table(const std::string& table_id, const Request
     if (auto t = it->second.lock()) return fn(t);
   }
   ctx_->lobby->find(protocol::TableRef{table_id, std::nullopt}, false,
-                    [link = conn_.weak(), id, fn, counts = ctx_->metrics](std::shared_ptr<Table> t, auto error) {
-                      if (error) {
-                        if (auto self = link.lock()) self->send(error_wire(*error, id, counts.get()));
-                        return;
-                      }
+                    [link = conn_.weak(), id, fn, ctx = ctx_](std::shared_ptr<Table> t, auto error) {
+                      if (error) return answer_missing(ctx, link, *error, id);
                       fn(t);
                     });
 }

@@ -4,9 +4,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <charconv>
 #include <chrono>
 #include <functional>
 
+#include "atout/server/cluster/cluster_bus.hpp"
+#include "atout/server/cluster/cluster_node.hpp"
+#include "atout/server/cluster/lobby_rows.hpp"
 #include "atout/server/recovery.hpp"
 #include "atout/server/store_journal.hpp"
 #include "atout/server/ws_session.hpp"
@@ -69,9 +73,18 @@ std::optional<std::string> Server::open() {
   ctx_->players = std::make_shared<Players>(store_);
   ctx_->archive = std::make_shared<Archive>(store_);
 
+  RecoveryClaims claims;
+  if (!cfg_.redis.empty()) {
+    if (auto e = join_cluster()) return e;
+    // In a cluster, a node rebuilds only the matches whose table it can lease: those of a live
+    // node stay there.
+    claims.claim = [c = ctx_->cluster](const std::string& t) { return c->claim(t); };
+    claims.release = [c = ctx_->cluster](const std::string& t) { c->release(t); };
+  }
+
   // Every unfinished match is back at its table before the first connection is accepted.
   const auto started = std::chrono::steady_clock::now();
-  const RecoveryReport r = recover(*store_, *ctx_->lobby);
+  const RecoveryReport r = recover(*store_, *ctx_->lobby, claims);
   const auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
   spdlog::info("recovery: {} table(s) restored, {} match(es) found finished, {} aborted, in {} ms", r.restored,
@@ -83,7 +96,98 @@ std::optional<std::string> Server::open() {
   ec = listener_->open(tcp::endpoint(address, cfg_.port));
   if (ec) return "cannot listen on " + cfg_.bind + ":" + std::to_string(cfg_.port) + ": " + ec.message();
   listener_->run();
+  if (ctx_->cluster) {
+    ctx_->cluster->start(cluster::ClusterNode::Hooks{[this](const std::vector<std::string>& ids) { adopt(ids); },
+                                                     [this] { reload_lobby(); }, [this] { ctx_->lobby->relay_all(); }});
+  }
   return std::nullopt;
+}
+
+std::optional<std::string> Server::join_cluster() {
+  std::string error;
+  std::shared_ptr<cluster::ClusterNode> node =
+      cluster::ClusterNode::join({cfg_.redis, cfg_.node_id, cfg_.public_url, cfg_.lease}, error);
+  if (!node) {
+    open_failure_code_ = 2;
+    return error;
+  }
+  spdlog::info("cluster: node {} registered at {} as {} (leases of {} ms)", cfg_.node_id, cfg_.redis, cfg_.public_url,
+               cfg_.lease.count());
+  ctx_->cluster = node;
+  // Leases are taken and given up on the node's thread: the lobby strand never waits on Redis.
+  ctx_->lobby->use_ownership(
+      Lobby::Ownership{[node](const std::string& t) { node->post([node, t] { node->own(t); }); },
+                       [node](const std::string& t) { node->post([node, t] { node->release(t); }); }});
+  // Lobby chat reaches every node's subscribers; a player's newer connection on another node
+  // replaces the one here.
+  ctx_->lobby->use_chat_relay(
+      [node](std::shared_ptr<const std::string> text) { node->post([node, text] { node->publish("chat", *text); }); });
+  // The lobby lists the public tables of every node.
+  ctx_->lobby->use_row_relay([node](const std::string& t, std::shared_ptr<const LobbySnapshot::Row> row) {
+    node->post([node, t, row] {
+      if (row)
+        node->put_row(t, row->text);
+      else
+        node->drop_row(t);
+    });
+  });
+  auto address = cluster::RedisClient::parse_url(cfg_.redis, error);
+  bus_ = std::make_unique<cluster::ClusterBus>(
+      *address, cfg_.node_id, [this](const std::string& kind, const std::string& body) { on_bus(kind, body); });
+  bus_->start();
+  return std::nullopt;
+}
+
+void Server::on_bus(const std::string& kind, const std::string& body) {
+  if (kind == "chat") return ctx_->lobby->remote_chat(std::make_shared<const std::string>(body));
+  if (kind == "unrow") return ctx_->lobby->remote_row(body, nullptr);
+  if (kind == "row") {
+    const auto newline = body.find('\n');
+    if (newline == std::string::npos) return;
+    auto remote = cluster::decode_row(body.substr(newline + 1));
+    if (remote && remote->node_id != ctx_->cluster->node_id())
+      ctx_->lobby->remote_row(body.substr(0, newline), std::move(remote->row));
+    return;
+  }
+  if (kind != "hello") return;
+  const auto space = body.find(' ');
+  if (space == std::string::npos) return;
+  long long number = 0;
+  const auto [end, ec] = std::from_chars(body.data(), body.data() + space, number);
+  if (ec != std::errc() || end != body.data() + space) return;
+  const std::string player_id = body.substr(space + 1);
+  if (!ctx_->cluster->superseded(player_id, number)) return;
+  if (auto s = ctx_->sessions->bound(player_id))
+    s->kick(protocol::Goodbye{protocol::Goodbye::Reason::replaced,
+                              "a newer connection resumed " + player_id + " on another node"},
+            WsSession::kCloseReplaced);
+}
+
+void Server::reload_lobby() {
+  // The lobby heals from the stored rows: a change the bus missed (Redis was away) is made up for
+  // within a heartbeat of its return.
+  const auto stored = ctx_->cluster->rows();
+  if (!stored) return;  // Redis is away: the lobby keeps what it had
+  std::map<std::string, std::shared_ptr<const LobbySnapshot::Row>> rows;
+  for (const auto& [table_id, value] : *stored) {
+    auto remote = cluster::decode_row(value);
+    if (remote && remote->node_id != ctx_->cluster->node_id()) rows.emplace(table_id, std::move(remote->row));
+  }
+  ctx_->lobby->remote_rows(std::move(rows));
+}
+
+void Server::adopt(const std::vector<std::string>& table_ids) {
+  auto node = ctx_->cluster;
+  RecoveryClaims claims;
+  claims.claim = [node](const std::string& t) { return node->claim(t); };
+  claims.release = [node](const std::string& t) { node->release(t); };
+  claims.only = std::set<std::string>(table_ids.begin(), table_ids.end());
+  const RecoveryReport r = recover(*store_, *ctx_->lobby, claims);
+  // What no node could rebuild (a table that had not started, or one another node took) is
+  // forgotten, unless it has an owner again.
+  for (const std::string& t : table_ids) node->forget(t);
+  spdlog::info("cluster: {} orphaned table(s): {} taken over, {} found finished, {} aborted", table_ids.size(),
+               r.restored, r.finished, r.aborted);
 }
 
 unsigned short Server::port() const { return listener_->local_endpoint().port(); }
@@ -170,6 +274,10 @@ void Server::stop() {
   if (ctx_->archive) ctx_->archive->stop();
   // Everything the tables reported is committed before the process goes.
   if (store_) store_->flush();
+  // Only then, with no table of this node running, do its leases go: other nodes take its
+  // matches over from the store without waiting for the leases to expire.
+  if (bus_) bus_->stop();
+  if (ctx_->cluster) ctx_->cluster->leave();
 }
 
 }  // namespace atout::server

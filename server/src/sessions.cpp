@@ -27,6 +27,14 @@ std::shared_ptr<WsSession> Sessions::bind(const std::string& player_id, std::uin
   return previous;
 }
 
+std::shared_ptr<WsSession> Sessions::bound(const std::string& player_id) const {
+  std::lock_guard lock(mutex_);
+  const auto it = by_player_.find(player_id);
+  if (it == by_player_.end()) return nullptr;
+  const auto s = by_conn_.find(it->second);
+  return s == by_conn_.end() ? nullptr : s->second.lock();
+}
+
 std::vector<std::shared_ptr<WsSession>> Sessions::all() const {
   std::lock_guard lock(mutex_);
   std::vector<std::shared_ptr<WsSession>> out;

@@ -1,6 +1,7 @@
 // The connection to the server and the store around the state: says hello (with the saved token),
-// takes back a held seat from the last event seen, reconnects after a drop, and keeps what a
-// reload needs (token, name, table, last seq, hand results) in localStorage.
+// takes back a held seat from the last event seen, reconnects after a drop, follows a `redirect`
+// to the node that runs a table, and keeps what a reload needs (token, name, table, last seq, hand
+// results) in localStorage.
 import type { Action, BotLevel, ServerMessage } from './protocol';
 import { initial_state, new_table, reduce, type State, type TableState } from './state';
 
@@ -42,9 +43,14 @@ export class Client {
   private invite_tried_spectate_ = false;
   // create_table requests with bots: the server seats their creator itself.
   private seated_by_server_ = new Set<number | string>();
+  // With several nodes: the node to connect to (none: the page's own server), the sit and spectate
+  // requests awaiting their reply (a redirect sends them again), and the one to send after hello.
+  private url_?: string;
+  private joining_ = new Map<number | string, Record<string, unknown>>();
+  private again_?: Record<string, unknown>;
 
   constructor(
-    private readonly open_socket: () => Socket,
+    private readonly open_socket: (url?: string) => Socket,
     private readonly storage: KeyValue,
     private readonly now: () => number = () => Date.now(),
     private readonly later: (f: () => void, ms: number) => void = (f, ms) => void setTimeout(f, ms),
@@ -84,7 +90,7 @@ export class Client {
   }
 
   private connect() {
-    const ws = this.open_socket();
+    const ws = this.open_socket(this.url_);
     this.socket_ = ws;
     ws.onopen = () => {
       this.retry_ms_ = 500;
@@ -126,6 +132,7 @@ export class Client {
 
   send(request: Record<string, unknown>): number {
     const id = this.next_id_++;
+    if (request.type === 'sit' || request.type === 'spectate') this.joining_.set(id, request);
     if (this.socket_ && this.socket_.readyState === 1) this.socket_.send(JSON.stringify({ ...request, id }));
     return id;
   }
@@ -138,6 +145,12 @@ export class Client {
 
   on_message(m: ServerMessage) {
     const before = this.state_;
+    const reply_to = 'id' in m ? m.id : undefined;
+    if (m.type === 'redirect') {
+      this.redirect(m.url, reply_to !== undefined ? this.joining_.get(reply_to) : undefined);
+      return;
+    }
+    if (reply_to !== undefined) this.joining_.delete(reply_to);
     if (m.type === 'error' && m.code === 'unknown_token') {
       // The saved identity is gone: start again as a new guest.
       this.storage.removeItem(kToken);
@@ -172,10 +185,28 @@ export class Client {
     }
   }
 
+  // Another node runs the table: connect there now (the saved seat is resumed by the hello) and
+  // send `again` (the sit or spectate that was redirected) once it has answered.
+  private redirect(url: string, again?: Record<string, unknown>) {
+    if (again) this.joining_.clear();
+    this.again_ = again;
+    this.url_ = url;
+    const old = this.socket_;
+    this.socket_ = undefined; // its close is ours, not a drop to retry
+    old?.close();
+    this.connect();
+  }
+
   private after_welcome(token: string) {
     this.storage.setItem(kToken, token);
     this.send({ type: 'list_variants' });
     this.send({ type: 'subscribe_lobby' });
+    const again = this.again_;
+    this.again_ = undefined;
+    if (again) {
+      this.send(again);
+      return;
+    }
     const t = this.state_.table;
     if (t && t.seat === null) {
       this.send({ type: 'spectate', table_id: t.table_id, last_seq: t.last_seq });

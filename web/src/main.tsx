@@ -9,7 +9,7 @@ import { EnvContext, useClientState } from './ui/context';
 import './style.css';
 
 const ws_url = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
-const client = new Client(() => new WebSocket(ws_url) as unknown as Socket, window.localStorage);
+const client = new Client((url) => new WebSocket(url ?? ws_url) as unknown as Socket, window.localStorage);
 const route = parse_route(location.pathname, location.search);
 const invite = route.kind === 'home' ? route.invite : undefined;
 // A name for a newcomer, kept afterwards.

@@ -210,7 +210,8 @@ export type ServerMessage =
   | { type: 'table_update'; table: TableSummary }
   | { type: 'lobby_update'; table: TableSummary }
   | { type: 'lobby_remove'; table_id: string }
-  | { type: 'goodbye'; reason: 'replaced' | 'shutdown'; message: string };
+  | { type: 'goodbye'; reason: 'replaced' | 'shutdown'; message: string }
+  | { type: 'redirect'; id?: number | string; table_id: string; url: string };
 
 // The reads of the HTTP API (/api/...): the same JSON as the WebSocket replies of these names.
 
@@ -315,6 +316,7 @@ export const kReadFields: Record<string, string[]> = {
   lobby_update: ['table'],
   lobby_remove: ['table_id'],
   goodbye: ['reason', 'message'],
+  redirect: ['table_id', 'url'],
   // Read over HTTP.
   replay: [
     'variant', 'options', 'dealer', 'actions', 'match_id', 'table_id', 'seats', 'deals', 'rated', 'started_at',

@@ -39,17 +39,19 @@ const welcome = { type: 'welcome', protocol: 1, player_id: 'p1', name: 'ann', to
 function setup(storage = new Memory()) {
   const sockets: FakeSocket[] = [];
   const timers: (() => void)[] = [];
+  const urls: (string | undefined)[] = [];
   const client = new Client(
-    () => {
+    (url) => {
       const s = new FakeSocket();
       sockets.push(s);
+      urls.push(url);
       return s;
     },
     storage,
     () => 0,
     (f) => void timers.push(f),
   );
-  return { client, sockets, timers, storage };
+  return { client, sockets, timers, storage, urls };
 }
 
 describe('Client', () => {
@@ -208,5 +210,44 @@ describe('Client', () => {
     client.add_bot(1, 'rules');
     client.remove_bot(1);
     expect(sockets[0].sent).toHaveLength(sent);
+  });
+
+  it('follows a redirect: sits again at the node that runs the table', () => {
+    const { client, sockets, timers, urls } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    client.sit('t9', 1);
+    const sit = sockets[0].sent.at(-1)!;
+    expect(sit).toMatchObject({ type: 'sit', table_id: 't9', seat: 1 });
+    sockets[0].receive({ type: 'redirect', id: sit.id, table_id: 't9', url: 'ws://node-b:8080/ws' });
+    // At once, to the named node, not after a back-off; the old socket's close is not a drop.
+    expect(urls).toEqual([undefined, 'ws://node-b:8080/ws']);
+    sockets[0].onclose?.({ code: 1000 });
+    expect(timers).toHaveLength(0);
+    sockets[1].onopen?.({});
+    expect(sockets[1].sent[0]).toMatchObject({ type: 'hello', token: kToken });
+    sockets[1].receive({ ...welcome, resumed: true });
+    expect(sockets[1].types()).toEqual(['hello', 'list_variants', 'subscribe_lobby', 'sit']);
+    expect(sockets[1].sent.at(-1)).toMatchObject({ type: 'sit', table_id: 't9', seat: 1 });
+    // Later reconnections go to that node too.
+    sockets[1].onclose?.({ code: 1006 });
+    timers.shift()!();
+    expect(urls.at(-1)).toBe('ws://node-b:8080/ws');
+  });
+
+  it('follows a redirect of its resume: the hello there resumes the seat', () => {
+    const { client, sockets, urls } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'seated', table_id: 't1', seat: 0, resumed: false });
+    sockets[0].receive(event(5));
+    sockets[0].receive({ type: 'redirect', table_id: 't1', url: 'ws://node-c/ws' });
+    expect(urls.at(-1)).toBe('ws://node-c/ws');
+    sockets[1].onopen?.({});
+    expect(sockets[1].sent[0]).toMatchObject({ type: 'hello', resume: [{ table_id: 't1', last_seq: 5 }] });
+    sockets[1].receive({ ...welcome, resumed: true });
+    expect(sockets[1].types()).not.toContain('sit');
   });
 });

@@ -159,6 +159,13 @@ struct Goodbye {
   std::string message;
 };
 
+// In a cluster of nodes: the table a request named is run by another node; the client reconnects to
+// `url` (that node's public WebSocket URL) with its token and sends the request there.
+struct Redirect {
+  std::string table_id;
+  std::string url;
+};
+
 json to_json(const SeatInfo& s);
 json to_json(const TableSummary& t);
 json to_json(const VariantInfo& v);
@@ -180,6 +187,7 @@ json to_json(const LobbyUpdate& m);
 json to_json(const LobbyRemove& m);
 json to_json(const ChatMessage& m);
 json to_json(const Goodbye& m);
+json to_json(const Redirect& m, const RequestId& id = {});
 
 // A table summary as the text it has inside a `tables` message.
 std::string summary_text(const TableSummary& t);

@@ -33,6 +33,11 @@ struct Config {
   double http_rate = 5;                                // /api/ requests per second it earns back
   int max_open_tables = 4;                             // unstarted tables a player may own; 0: no bound
   std::chrono::milliseconds empty_table_ttl{600'000};  // an unstarted table nobody is at closes then
+  // Several nodes (docs/operations.md): empty redis, one node alone.
+  std::string redis;                        // redis://host[:port][/db]
+  std::string node_id;                      // this node's id, unique in the cluster
+  std::string public_url;                   // where clients reach this node: ws[s]://host:port/ws
+  std::chrono::milliseconds lease{10'000};  // registration and table leases expire after this
 };
 
 struct ParseResult {

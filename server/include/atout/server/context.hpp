@@ -17,6 +17,10 @@
 
 namespace atout::server {
 
+namespace cluster {
+class ClusterNode;
+}
+
 struct Context {
   std::shared_ptr<server::Lobby> lobby;
   std::shared_ptr<server::Players> players;
@@ -33,6 +37,8 @@ struct Context {
   // Which page origins may open a WebSocket (--allowed-origins).
   std::shared_ptr<const OriginPolicy> origins = std::make_shared<const OriginPolicy>();
   std::shared_ptr<ConnLimiter> conns = std::make_shared<ConnLimiter>(0, metrics);
+  // This node of a cluster (--redis); null: a single server.
+  std::shared_ptr<cluster::ClusterNode> cluster;
   std::shared_ptr<HttpReadLimiter> http_reads =
       std::make_shared<HttpReadLimiter>(SessionLimits{}.http_burst, SessionLimits{}.http_rate);
 };

@@ -98,6 +98,31 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   // The clock its tables and its empty-table expiry run on (tests pass a fake one); call before
   // the server runs. Without one: the steady clock.
   void use_clock(std::shared_ptr<TableClock> clock) { clock_ = std::move(clock); }
+  // In a cluster: told (on the lobby strand; they must not block) of each table it creates and of
+  // each table that closes, so that the node takes and gives up their leases. Call before the
+  // server runs.
+  struct Ownership {
+    std::function<void(const std::string& table_id)> opened;
+    std::function<void(const std::string& table_id)> closed;
+  };
+  void use_ownership(Ownership o) { ownership_ = std::move(o); }
+  // In a cluster: lobby chat said here is also handed to `relay` (on the lobby strand; it must not
+  // block), and remote_chat() brings a line said on another node to this node's subscribers.
+  void use_chat_relay(std::function<void(std::shared_ptr<const std::string>)> relay) { chat_relay_ = std::move(relay); }
+  void remote_chat(std::shared_ptr<const std::string> text);
+  // In a cluster: each change of a public table's listing here is handed to `relay` (on the lobby
+  // strand; it must not block): the table's id and row, or null when it closed. Call before the
+  // server runs.
+  using RowRelay = std::function<void(const std::string& table_id, std::shared_ptr<const LobbySnapshot::Row> row)>;
+  void use_row_relay(RowRelay relay) { row_relay_ = std::move(relay); }
+  // Hands every public table's row to the relay again (Redis lost them).
+  void relay_all();
+  // A public table of another node changed (`row`) or closed (null): listed, and told to
+  // subscribers, after this node's own tables.
+  void remote_row(std::string table_id, std::shared_ptr<const LobbySnapshot::Row> row);
+  // Every public table of the other nodes, replacing those listed before; subscribers are told of
+  // each difference.
+  void remote_rows(std::map<std::string, std::shared_ptr<const LobbySnapshot::Row>> rows);
   // Calls `then` on the lobby strand with every open table (private ones too) counted by variant
   // and status.
   void census(std::function<void(TableCensus)> then);
@@ -141,6 +166,13 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   std::shared_ptr<server::Metrics> metrics_;
   std::shared_ptr<BotRunner> bots_;
   LobbyLimits limits_;
+  Ownership ownership_;
+  std::function<void(std::shared_ptr<const std::string>)> chat_relay_;
+  RowRelay row_relay_;
+  // The public tables of other nodes, by id (a cluster).
+  std::map<std::string, std::shared_ptr<const LobbySnapshot::Row>> remote_rows_;
+  // Takes in one remote row (null: gone); true when the listing changed.
+  bool set_remote(const std::string& table_id, std::shared_ptr<const LobbySnapshot::Row> row);
   std::shared_ptr<TableClock> clock_;
   std::unique_ptr<TableTimer> expiry_;
   mutable std::mutex snapshot_mutex_;

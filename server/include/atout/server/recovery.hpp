@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,16 @@ Rebuilt rebuild(const store::MatchRow& m);
 // Rebuilds every unfinished match of `store` into `lobby` (each table told which hands the store
 // already keeps), and repairs what a crash cut short (a hand or match end that was not yet
 // written). Call before serving requests; never throws for a bad log.
-RecoveryReport recover(store::Store& store, Lobby& lobby);
+// Who may rebuild a match, in a cluster: `claim` takes the table's lease (false: another node runs
+// it, skip it), `release` gives back one taken for a match that then turned out to be over. Only
+// matches at the tables in `only` are looked at, when it is set.
+struct RecoveryClaims {
+  std::function<bool(const std::string& table_id)> claim;
+  std::function<void(const std::string& table_id)> release;
+  std::optional<std::set<std::string>> only;
+};
+
+// Rebuilds every unfinished match of the store at its table in `lobby` (those `claims` grants).
+RecoveryReport recover(store::Store& store, Lobby& lobby, const RecoveryClaims& claims = {});
 
 }  // namespace atout::server

@@ -21,6 +21,10 @@ class Store;
 
 namespace atout::server {
 
+namespace cluster {
+class ClusterBus;
+}
+
 class Server {
  public:
   explicit Server(Config cfg);
@@ -31,8 +35,9 @@ class Server {
   // Opens the database (refusing a corrupt, newer or unwritable one), rebuilds the matches it
   // holds unfinished, then binds and listens; says why when it cannot.
   std::optional<std::string> open();
-  // The exit code for open()'s refusal: 2 when the database was refused (unreachable, a wrong
-  // password, a newer schema, a bad file: the operator must change the configuration), else 1.
+  // The exit code for open()'s refusal: 2 when the configuration was refused (the database
+  // unreachable, a wrong password, a newer schema, a bad file; in a cluster, Redis unreachable or
+  // the node id taken: the operator must change something), else 1.
   int open_failure_code() const { return open_failure_code_; }
   unsigned short port() const;
   // Reads the TLS certificate and key again (what SIGHUP does): new connections use them, open
@@ -55,6 +60,14 @@ class Server {
  private:
   // Waits until every action accepted so far is durably stored.
   void flush_persistence();
+  // Joins the cluster named by --redis: registers, and wires the lobby's tables to leases.
+  std::optional<std::string> join_cluster();
+  // Lists the other nodes' public tables as stored in Redis (heartbeat thread).
+  void reload_lobby();
+  // A message another node published on the bus (its thread).
+  void on_bus(const std::string& kind, const std::string& body);
+  // Rebuilds the matches of tables whose owner stopped renewing their leases (heartbeat thread).
+  void adopt(const std::vector<std::string>& table_ids);
 
   Config cfg_;
   int open_failure_code_ = 1;
@@ -67,6 +80,7 @@ class Server {
   std::vector<std::thread> threads_;
   // Store work that must wait for the disk, kept off the I/O threads (reserving table numbers).
   net::thread_pool store_tasks_{1};
+  std::unique_ptr<cluster::ClusterBus> bus_;  // with --redis: messages from the other nodes
 };
 
 }  // namespace atout::server

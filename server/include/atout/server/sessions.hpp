@@ -20,6 +20,8 @@ class Sessions {
   void remove(std::uint64_t conn, const std::string& player_id);
   // Binds `player_id` to `conn` and returns the connection it was bound to before, if any.
   std::shared_ptr<WsSession> bind(const std::string& player_id, std::uint64_t conn);
+  // The connection `player_id` is bound to, if it is open.
+  std::shared_ptr<WsSession> bound(const std::string& player_id) const;
   std::vector<std::shared_ptr<WsSession>> all() const;
   std::size_t count() const;
 

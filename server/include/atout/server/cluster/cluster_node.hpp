@@ -1,0 +1,115 @@
+// This process as one node of a cluster coordinated through Redis: its registration (a heartbeat
+// key with a TTL), the leases on the tables it owns, and the look-up of another node's tables.
+// Every call blocks on Redis: call them off the I/O threads (post() runs work on the node's own
+// thread).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "atout/server/cluster/redis_client.hpp"
+#include "atout/server/net.hpp"
+
+namespace atout::server::cluster {
+
+struct ClusterOptions {
+  std::string redis_url;                    // redis://host[:port][/db]
+  std::string node_id;                      // unique among the nodes sharing the Redis
+  std::string public_url;                   // where clients reach this node's WebSocket (ws[s]://host:port/ws)
+  std::chrono::milliseconds lease{10'000};  // a silent node's registration and leases expire then
+};
+
+class ClusterNode {
+ public:
+  // Connects and registers this node; nullptr with `error` set when Redis cannot be reached or
+  // another live node already has this id. A key left by a node of that id that died is waited
+  // for (at most one lease) before the id is called a duplicate.
+  static std::unique_ptr<ClusterNode> join(ClusterOptions options, std::string& error);
+  ~ClusterNode();
+  ClusterNode(const ClusterNode&) = delete;
+  ClusterNode& operator=(const ClusterNode&) = delete;
+
+  const std::string& node_id() const { return options_.node_id; }
+  const ClusterOptions& options() const { return options_; }
+
+  // Takes the lease on `table_id` if no node holds it; true when this node owns it now.
+  bool claim(const std::string& table_id);
+  // Takes the lease on a table this node has just created (no other node can hold it: table ids
+  // are unique). While Redis cannot be reached, the heartbeat keeps trying.
+  void own(const std::string& table_id);
+  // Gives up the lease on `table_id`, if this node holds it.
+  void release(const std::string& table_id);
+  // The public URL of the live node that owns `table_id`, when that is another node.
+  std::optional<std::string> owner_url(const std::string& table_id);
+  // Tables listed as owned whose lease has expired (their node stopped renewing).
+  std::vector<std::string> orphans();
+  // Forgets an orphan that no node could take over (a table that had not started).
+  void forget(const std::string& table_id);
+
+  // Publishes `body` of `kind` on the bus (cluster_bus.hpp) to the other nodes.
+  void publish(const std::string& kind, const std::string& body);
+  // A player said hello here: numbers this connection among the player's connections on every
+  // node and tells the other nodes ("hello" on the bus, body "<number> <player id>").
+  void announce_hello(const std::string& player_id);
+  // Another node announced connection `number` of `player_id`: true when it is newer than the
+  // player's connection here, which is then to be replaced.
+  bool superseded(const std::string& player_id, long long number);
+
+  // The lobby row of a public table here (lobby_rows.hpp), stored and sent to the other nodes;
+  // dropped when the table closes.
+  void put_row(const std::string& table_id, const std::string& summary_text);
+  void drop_row(const std::string& table_id);
+  // Every stored lobby row: table id and value; nullopt when Redis cannot be read.
+  std::optional<std::vector<std::pair<std::string, std::string>>> rows();
+
+  // What the heartbeat calls, on its thread.
+  struct Hooks {
+    std::function<void(const std::vector<std::string>&)> adopt;  // tables orphaned two rounds in a row
+    std::function<void()> each_round;                            // after each renewal
+    std::function<void()> registered_again;                      // Redis had lost this node (restart)
+  };
+  // Starts the heartbeat: every third of a lease it renews the registration and every lease.
+  void start(Hooks hooks);
+  // Stops the heartbeat and drops every lease and the registration (a graceful exit): the tables
+  // stay listed, so that other nodes adopt them without waiting for the leases to expire.
+  void leave();
+  // Runs `work` on the node's own thread.
+  void post(std::function<void()> work);
+
+  static std::string table_key(const std::string& table_id) { return "atout:table:" + table_id; }
+  static std::string node_key(const std::string& node_id) { return "atout:node:" + node_id; }
+  static constexpr const char* kTablesKey = "atout:tables";
+
+ private:
+  ClusterNode(ClusterOptions options, RedisClient::Address address);
+  bool register_node(std::string& error);
+  void heartbeat();
+  // Renews everything; true when the registration had to be made again.
+  bool renew_all();
+
+  ClusterOptions options_;
+  RedisClient redis_;
+  std::string registration_;  // the node key's value: "<nonce> <public url>"
+  std::mutex mutex_;
+  std::set<std::string> owned_;
+  std::set<std::string> suspects_;           // orphans seen in the last round
+  std::map<std::string, long long> hellos_;  // the number of each player's connection here
+  bool stopping_ = false;
+  std::condition_variable wake_;
+  Hooks hooks_;
+  static constexpr const char* kRowsKey = "atout:lobby";
+  std::thread heartbeat_;
+  net::thread_pool worker_{1};
+};
+
+}  // namespace atout::server::cluster

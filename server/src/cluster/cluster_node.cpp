@@ -1,0 +1,295 @@
+// Node registration, table leases and their renewal, and orphan detection, as Redis keys:
+//   atout:node:<node id>   "<nonce> <public url>", PX lease, renewed by its node
+//   atout:table:<table id> "<node id>", PX lease, renewed by its owner
+//   atout:tables           the set of table ids with an owner (to find the orphaned ones)
+#include "atout/server/cluster/cluster_node.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "atout/server/cluster/cluster_bus.hpp"
+#include "atout/server/random.hpp"
+
+namespace atout::server::cluster {
+
+namespace {
+
+constexpr std::size_t kNonceBytes = 8;
+constexpr std::size_t kMaxHellos = 1 << 16;
+
+// KEYS[1] holds ARGV[1]: extend it by ARGV[2] ms. 1 when renewed, 0 when the key is another's or gone.
+constexpr const char* kRenew =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+// Takes KEYS[1] for ARGV[1] for ARGV[2] ms if it is free, and lists ARGV[3] in KEYS[2]. 1 when
+// taken (or already ours), 0 when another holds it.
+constexpr const char* kClaim =
+    "local v = redis.call('GET', KEYS[1]) "
+    "if v == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) redis.call('SADD', KEYS[2], ARGV[3]) "
+    "return 1 end "
+    "if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) redis.call('SADD', KEYS[2], ARGV[3]) return 1 end "
+    "return 0";
+// Deletes KEYS[1] if it holds ARGV[1], and unlists ARGV[2] from KEYS[2].
+constexpr const char* kRelease =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[2]) "
+    "return 1 end return 0";
+// Deletes KEYS[1] if it holds ARGV[1] (a lease handed over: its table stays listed, an orphan).
+constexpr const char* kDrop =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+// The members of KEYS[1] whose key ARGV[1]..member is gone.
+constexpr const char* kOrphans =
+    "local out = {} for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do "
+    "if redis.call('EXISTS', ARGV[1] .. id) == 0 then table.insert(out, id) end end return out";
+// Unlists ARGV[1] from KEYS[1], and its lobby row from KEYS[3], if its lease KEYS[2] is still gone.
+constexpr const char* kForget =
+    "if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('HDEL', KEYS[3], ARGV[1]) "
+    "return redis.call('SREM', KEYS[1], ARGV[1]) end return 0";
+// Stores row ARGV[2] of table ARGV[1] in KEYS[1] and publishes ARGV[4] on channel ARGV[3].
+constexpr const char* kPutRow =
+    "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('PUBLISH', ARGV[3], ARGV[4])";
+// Deletes the row of table ARGV[1] from KEYS[1] and publishes ARGV[3] on channel ARGV[2].
+constexpr const char* kDropRow = "redis.call('HDEL', KEYS[1], ARGV[1]) return redis.call('PUBLISH', ARGV[2], ARGV[3])";
+
+// Numbers a connection of player ARGV[2] (KEYS[1] counts them, kept a day) and publishes it on
+// channel ARGV[1] as ARGV[3] .. "<number> <player>"; returns the number.
+constexpr const char* kHello =
+    "local n = redis.call('INCR', KEYS[1]) redis.call('PEXPIRE', KEYS[1], 86400000) "
+    "redis.call('PUBLISH', ARGV[1], ARGV[3] .. n .. ' ' .. ARGV[2]) return n";
+
+bool is_one(const std::optional<RedisReply>& r) { return r && r->kind == RedisReply::Kind::integer && r->integer == 1; }
+
+}  // namespace
+
+ClusterNode::ClusterNode(ClusterOptions options, RedisClient::Address address)
+    : options_(std::move(options)),
+      redis_(std::move(address), std::max(std::chrono::milliseconds(200), options_.lease / 4)),
+      registration_(random_hex(kNonceBytes) + " " + options_.public_url) {}
+
+std::unique_ptr<ClusterNode> ClusterNode::join(ClusterOptions options, std::string& error) {
+  auto address = RedisClient::parse_url(options.redis_url, error);
+  if (!address) {
+    error = "--redis: " + error;
+    return nullptr;
+  }
+  std::unique_ptr<ClusterNode> node(new ClusterNode(std::move(options), std::move(*address)));
+  if (!node->register_node(error)) return nullptr;
+  return node;
+}
+
+bool ClusterNode::register_node(std::string& error) {
+  const std::string key = node_key(options_.node_id);
+  const std::string px = std::to_string(options_.lease.count());
+  // A node of this id that died leaves its key until its lease runs out; a live one renews it.
+  const auto deadline = std::chrono::steady_clock::now() + options_.lease + options_.lease / 2;
+  for (;;) {
+    std::string e;
+    const auto r = redis_.command({"SET", key, registration_, "NX", "PX", px}, e);
+    if (!r) {
+      error = "--redis " + options_.redis_url + ": " + e;
+      return false;
+    }
+    if (r->kind == RedisReply::Kind::status) return true;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      error = "--node-id " + options_.node_id + ": another live node already has this id";
+      return false;
+    }
+    std::this_thread::sleep_for(std::min(std::chrono::milliseconds(100), options_.lease / 10));
+  }
+}
+
+ClusterNode::~ClusterNode() { leave(); }
+
+bool ClusterNode::claim(const std::string& table_id) {
+  const auto r = redis_.command({"EVAL", kClaim, "2", table_key(table_id), kTablesKey, options_.node_id,
+                                 std::to_string(options_.lease.count()), table_id});
+  if (!is_one(r)) return false;
+  std::lock_guard lock(mutex_);
+  owned_.insert(table_id);
+  return true;
+}
+
+void ClusterNode::own(const std::string& table_id) {
+  {
+    std::lock_guard lock(mutex_);
+    owned_.insert(table_id);
+  }
+  std::string error;
+  const auto r = redis_.command({"EVAL", kClaim, "2", table_key(table_id), kTablesKey, options_.node_id,
+                                 std::to_string(options_.lease.count()), table_id},
+                                error);
+  if (!r) spdlog::warn("cluster: cannot lease the new table {} yet: {}", table_id, error);
+}
+
+void ClusterNode::release(const std::string& table_id) {
+  {
+    std::lock_guard lock(mutex_);
+    owned_.erase(table_id);
+  }
+  redis_.command({"EVAL", kRelease, "2", table_key(table_id), kTablesKey, options_.node_id, table_id});
+}
+
+std::optional<std::string> ClusterNode::owner_url(const std::string& table_id) {
+  const auto owner = redis_.command({"GET", table_key(table_id)});
+  if (!owner || owner->kind != RedisReply::Kind::text || owner->text == options_.node_id) return std::nullopt;
+  const auto node = redis_.command({"GET", node_key(owner->text)});
+  if (!node || node->kind != RedisReply::Kind::text) return std::nullopt;
+  const auto space = node->text.find(' ');
+  if (space == std::string::npos) return std::nullopt;
+  return node->text.substr(space + 1);
+}
+
+std::vector<std::string> ClusterNode::orphans() {
+  std::vector<std::string> out;
+  const auto r = redis_.command({"EVAL", kOrphans, "1", kTablesKey, "atout:table:"});
+  if (r && r->kind == RedisReply::Kind::array)
+    for (const RedisReply& item : r->items)
+      if (item.kind == RedisReply::Kind::text) out.push_back(item.text);
+  return out;
+}
+
+void ClusterNode::forget(const std::string& table_id) {
+  redis_.command({"EVAL", kForget, "3", kTablesKey, table_key(table_id), kRowsKey, table_id});
+}
+
+void ClusterNode::put_row(const std::string& table_id, const std::string& summary_text) {
+  const std::string value = options_.node_id + "\n" + summary_text;
+  redis_.command({"EVAL", kPutRow, "1", kRowsKey, table_id, value, ClusterBus::kChannel,
+                  ClusterBus::encode(options_.node_id, "row", table_id + "\n" + value)});
+}
+
+void ClusterNode::drop_row(const std::string& table_id) {
+  redis_.command({"EVAL", kDropRow, "1", kRowsKey, table_id, ClusterBus::kChannel,
+                  ClusterBus::encode(options_.node_id, "unrow", table_id)});
+}
+
+std::optional<std::vector<std::pair<std::string, std::string>>> ClusterNode::rows() {
+  const auto r = redis_.command({"HGETALL", kRowsKey});
+  if (!r || r->kind != RedisReply::Kind::array) return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t i = 0; i + 1 < r->items.size(); i += 2) out.emplace_back(r->items[i].text, r->items[i + 1].text);
+  return out;
+}
+
+void ClusterNode::publish(const std::string& kind, const std::string& body) {
+  std::string error;
+  if (!redis_.command({"PUBLISH", ClusterBus::kChannel, ClusterBus::encode(options_.node_id, kind, body)}, error))
+    spdlog::warn("cluster: cannot publish {} to the other nodes: {}", kind, error);
+}
+
+void ClusterNode::announce_hello(const std::string& player_id) {
+  std::string error;
+  const auto r = redis_.command({"EVAL", kHello, "1", "atout:hello:" + player_id, ClusterBus::kChannel, player_id,
+                                 ClusterBus::encode(options_.node_id, "hello", "")},
+                                error);
+  if (!r || r->kind != RedisReply::Kind::integer) {
+    spdlog::warn("cluster: cannot tell the other nodes of a connection: {}", error);
+    return;
+  }
+  std::lock_guard lock(mutex_);
+  // Bounded: past this many players, the oldest numbers are forgotten, and a connection left
+  // behind on this node then lasts until its idle timeout instead of being replaced.
+  if (hellos_.size() >= kMaxHellos) hellos_.clear();
+  long long& mine = hellos_[player_id];
+  mine = std::max(mine, r->integer);
+}
+
+bool ClusterNode::superseded(const std::string& player_id, long long number) {
+  std::lock_guard lock(mutex_);
+  const auto it = hellos_.find(player_id);
+  if (it == hellos_.end() || it->second >= number) return false;
+  hellos_.erase(it);
+  return true;
+}
+
+void ClusterNode::start(Hooks hooks) {
+  hooks_ = std::move(hooks);
+  heartbeat_ = std::thread([this] { heartbeat(); });
+}
+
+bool ClusterNode::renew_all() {
+  const std::string px = std::to_string(options_.lease.count());
+  std::string error;
+  const auto me = redis_.command({"EVAL", kRenew, "1", node_key(options_.node_id), registration_, px}, error);
+  if (!me) {
+    spdlog::warn("cluster: cannot renew this node's registration: {}", error);
+    return false;  // Redis is away: the tables here go on; the next round tries again
+  }
+  bool again_registered = false;
+  if (!is_one(me)) {
+    // Expired (Redis restarted, or was away longer than a lease): register again.
+    const auto again = redis_.command({"SET", node_key(options_.node_id), registration_, "NX", "PX", px});
+    again_registered = again && again->kind == RedisReply::Kind::status;
+    if (again_registered)
+      spdlog::warn("cluster: registration of node {} had expired; registered again", options_.node_id);
+    else
+      spdlog::error("cluster: node id {} is held by another node", options_.node_id);
+  }
+  std::vector<std::string> tables;
+  {
+    std::lock_guard lock(mutex_);
+    tables.assign(owned_.begin(), owned_.end());
+  }
+  for (const std::string& t : tables) {
+    if (is_one(redis_.command({"EVAL", kRenew, "1", table_key(t), options_.node_id, px}))) continue;
+    // Lost with Redis's data, or expired while it was away: take it again unless another node has.
+    if (is_one(redis_.command({"EVAL", kClaim, "2", table_key(t), kTablesKey, options_.node_id, px, t}))) {
+      spdlog::warn("cluster: the lease on table {} had expired; taken again", t);
+      continue;
+    }
+    spdlog::error("cluster: table {} is now owned by another node; this node no longer answers for it", t);
+    std::lock_guard lock(mutex_);
+    owned_.erase(t);
+  }
+  return again_registered;
+}
+
+void ClusterNode::heartbeat() {
+  const auto period = options_.lease / 3;
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    lock.unlock();
+    if (renew_all() && hooks_.registered_again) hooks_.registered_again();
+    if (hooks_.each_round) hooks_.each_round();
+    // An orphan is adopted when seen two rounds in a row: its owner, back from a Redis outage,
+    // has had a round to take its lease again.
+    std::vector<std::string> found = orphans();
+    std::vector<std::string> adopt;
+    lock.lock();
+    std::set<std::string> seen;
+    for (const std::string& t : found) {
+      if (suspects_.contains(t)) adopt.push_back(t);
+      seen.insert(t);
+    }
+    suspects_ = std::move(seen);
+    lock.unlock();
+    if (!adopt.empty() && hooks_.adopt) hooks_.adopt(adopt);
+    lock.lock();
+    wake_.wait_for(lock, period, [this] { return stopping_; });
+  }
+}
+
+void ClusterNode::leave() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (heartbeat_.joinable()) heartbeat_.join();
+  worker_.join();
+  std::vector<std::string> tables;
+  {
+    std::lock_guard lock(mutex_);
+    tables.assign(owned_.begin(), owned_.end());
+  }
+  // Each table stays listed without a lease: another node adopts it (an unfinished match) or
+  // forgets it (a table that had not started) within two heartbeats.
+  // Without Redis, the leases expire instead: one timeout, not one per table.
+  for (const std::string& t : tables)
+    if (!redis_.command({"EVAL", kDrop, "1", table_key(t), options_.node_id})) return;
+  redis_.command({"EVAL", kDrop, "1", node_key(options_.node_id), registration_});
+}
+
+void ClusterNode::post(std::function<void()> work) { net::post(worker_, std::move(work)); }
+
+}  // namespace atout::server::cluster

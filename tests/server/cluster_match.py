@@ -1,0 +1,395 @@
+#!/usr/bin/python3
+"""Three atout-server nodes sharing one Redis and one database file: redirects, failover, drain.
+
+Usage: cluster_match.py ATOUT_SERVER_BINARY SOURCE_DIR WORK_DIR [REDIS_SERVER]
+Starts redis-server on a free loopback port (its files in WORK_DIR) and three nodes a, b and c with
+short leases. Fails, rather than skips, when redis-server cannot be started. Checks, in order:
+  - bad cluster flags exit 2 with a clear message: Redis unreachable, a node id already live;
+  - a duel match between a bot on node a (it creates the table) and a bot that asks node b for
+    the table, is redirected to a and sits there: both see the match end;
+  - failover: the owner of a match is killed (-9) after the first deal; another node takes the
+    table over once its lease expires, the bots reconnect to a surviving node, are sent to the
+    new owner and finish the match;
+  - the lobby across nodes: a table created on one node is listed on and announced to the
+    subscribers of another; lobby chat said on one node reaches another's subscribers; a hello
+    with a player's token on one node replaces that player's connection on another (4001);
+  - Redis restarted empty after an outage longer than a lease: every node registers again and
+    each lobby lists the other nodes' tables again;
+  - drain: the owner of a match is stopped with SIGTERM after the first deal; another node takes
+    the table over without waiting for the lease, and the bots finish there.
+"""
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import websockets
+
+PYTHON = "/usr/bin/python3"
+LEASE_MS = 1500
+TIMEOUT = int(os.environ.get("CLUSTER_TEST_TIMEOUT", "240"))  # seconds for each match
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def redis_ping(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def start_redis(binary, work, port=None):
+    port = port or free_port()
+    redis = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", work, "--save", "",
+                              "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if redis_ping(port):
+            return redis, port
+        if redis.poll() is not None:
+            break
+        time.sleep(0.05)
+    redis.kill()
+    sys.exit(f"FAIL: {binary} did not start on port {port}")
+
+
+class Node:
+    """One atout-server of the cluster, whose log is kept for the checks."""
+
+    def __init__(self, binary, db, redis_port, node_id):
+        self.id = node_id
+        self.port = free_port()
+        self.url = f"ws://127.0.0.1:{self.port}/ws"
+        self.lines = []
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--threads", "2", "--db", db,
+             "--redis", f"redis://127.0.0.1:{redis_port}", "--node-id", node_id, "--public-url", self.url,
+             "--lease-ms", str(LEASE_MS)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.listening = threading.Event()
+        threading.Thread(target=self.read, daemon=True).start()
+        if not self.listening.wait(60):
+            self.process.kill()
+            sys.exit(f"FAIL: node {node_id} did not start:\n" + "".join(self.lines))
+
+    def read(self):
+        for line in self.process.stdout:
+            self.lines.append(line)
+            if "listening on" in line:
+                self.listening.set()
+
+    def log(self):
+        return "".join(self.lines)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def expect_exit_2(binary, args, needle, failures):
+    """A node started with `args` must exit 2 and say `needle` on stderr."""
+    run = subprocess.run([binary, "--port", "0", "--bind", "127.0.0.1"] + args, capture_output=True, text=True,
+                         timeout=60)
+    said = run.stdout + run.stderr
+    if run.returncode != 2 or needle not in said:
+        failures.append(f"{' '.join(args)}: exit {run.returncode}, wanted 2 and '{needle}'; said:\n{said}")
+
+
+class Bot:
+    """A Python bot process whose stderr is kept, to watch the match's progress."""
+
+    def __init__(self, script, name, args):
+        self.name = name
+        self.lines = []
+        self.process = subprocess.Popen([PYTHON, script, "--name", name] + args, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True)
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        for line in self.process.stderr:
+            self.lines.append(line)
+
+    def saw(self, pattern):
+        return any(re.search(pattern, line) for line in self.lines)
+
+    def wait(self, deadline):
+        try:
+            return self.process.wait(timeout=max(1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            return "timeout"
+
+
+def duel(script, creator_node, joiner_node, nodes, seed):
+    """A duel: the creator at `creator_node`, the other bot asking `joiner_node` for the table."""
+    also = lambda first: sum((["--also", n.url] for n in nodes if n is not first), [])
+    creator = Bot(script, f"creator-{seed}", ["--url", creator_node.url, "--create", "duel", "--seat", "0",
+                                              "--seed", str(seed)] + also(creator_node))
+    table_id = creator.process.stdout.readline().strip()
+    if not table_id:
+        creator.wait(time.monotonic() + 10)
+        sys.exit("FAIL: the creating bot printed no table id:\n" + "".join(creator.lines))
+    joiner = Bot(script, f"joiner-{seed}", ["--url", joiner_node.url, "--table", table_id, "--seat", "1",
+                                            "--seed", str(seed + 1)] + also(joiner_node))
+    return table_id, creator, joiner
+
+
+def finish(bots, what, failures):
+    deadline = time.monotonic() + TIMEOUT
+    for bot in bots:
+        code = bot.wait(deadline)
+        if code != 0:
+            failures.append(f"{what}: {bot.name} ended with {code}:\n" + "".join(bot.lines[-30:]))
+        elif not bot.saw(r"match over"):
+            failures.append(f"{what}: {bot.name} exited 0 without seeing the match end")
+
+
+def wait_for(predicate, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def take_down(what, bots, owner, survivors, how, failures):
+    """Stops `owner` after the match's first deal; another node must take the table over."""
+    if not wait_for(lambda: any(b.saw(r": deal \d+ ") for b in bots), TIMEOUT):
+        failures.append(f"{what}: no deal ended before the owner was to stop:\n" +
+                        "".join(sum((b.lines[-10:] for b in bots), [])))
+        for b in bots:
+            b.process.kill()
+        return
+    started = time.monotonic()
+    if how == "kill":
+        owner.process.send_signal(signal.SIGKILL)
+        owner.process.wait()
+    else:
+        owner.stop()
+    finish(bots, what, failures)
+    took_over = [n.id for n in survivors if re.search(r"orphaned table\(s\): 1 taken over", n.log())]
+    if len(took_over) != 1:
+        failures.append(f"{what}: wanted exactly one node to take the table over, got {took_over}")
+    if not any(b.saw(r"reconnecting|is at ws://") for b in bots):
+        failures.append(f"{what}: no bot reconnected")
+    print(f"{what}: node {owner.id} stopped ({how}); taken over by {took_over}; both bots finished "
+          f"{time.monotonic() - started:.1f} s later")
+
+
+async def across_nodes(a, b, c, failures):
+    """Lobby listing, lobby chat and connection replacement between nodes."""
+    async def hello(node, name, token=None):
+        ws = await websockets.connect(node.url)
+        message = {"type": "hello", "protocol": 1, "name": name, "id": 1}
+        if token:
+            message["token"] = token
+        await ws.send(json.dumps(message))
+        welcome = json.loads(await ws.recv())
+        return ws, welcome
+
+    async def until(ws, predicate, what):
+        deadline = time.monotonic() + 10
+        try:
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic())))
+                if predicate(m):
+                    return m
+        except (asyncio.TimeoutError, websockets.exceptions.ConnectionClosed) as e:
+            failures.append(f"across nodes: {what}: not seen ({type(e).__name__})")
+            return None
+
+    xa, wa = await hello(a, "xavier")
+    yc, _ = await hello(c, "yvonne")
+    for ws in (xa, yc):
+        await ws.send(json.dumps({"type": "subscribe_lobby", "id": 2}))
+        await until(ws, lambda m: m.get("id") == 2, "subscribe_lobby reply")
+    await yc.send(json.dumps({"type": "create_table", "variant": "belot", "id": 3}))
+    created = await until(yc, lambda m: m.get("id") == 3, "table_created")
+    if created and created.get("type") == "table_created":
+        table_id = created["table"]["table_id"]
+        await until(xa, lambda m: m.get("type") == "lobby_update" and m["table"]["table_id"] == table_id,
+                    "a lobby_update on node a for a table created on node c")
+        await xa.send(json.dumps({"type": "list_tables", "id": 4}))
+        listed = await until(xa, lambda m: m.get("id") == 4, "list_tables on node a")
+        if listed and table_id not in [t["table_id"] for t in listed.get("tables", [])]:
+            failures.append(f"across nodes: node a does not list {table_id} of node c: {listed}")
+        # Sitting there from node a is a redirect to node c.
+        await xa.send(json.dumps({"type": "sit", "table_id": table_id, "id": 5}))
+        sent = await until(xa, lambda m: m.get("id") == 5, "the reply to sit")
+        if sent and (sent.get("type") != "redirect" or sent.get("url") != c.url):
+            failures.append(f"across nodes: sit at {table_id} from node a answered {sent}, not a redirect to c")
+    await xa.send(json.dumps({"type": "chat", "text": "bonjour de a", "id": 6}))
+    await until(yc, lambda m: m.get("type") == "chat_message" and m.get("text") == "bonjour de a",
+                "lobby chat from node a on node c")
+    # Xavier's token on node b replaces his connection on node a.
+    xb, again = await hello(b, "xavier", wa["token"])
+    if again.get("player_id") != wa["player_id"]:
+        failures.append(f"across nodes: the token did not resume {wa['player_id']} on node b: {again}")
+    bye = await until(xa, lambda m: m.get("type") == "goodbye", "goodbye on node a")
+    if bye and bye.get("reason") != "replaced":
+        failures.append(f"across nodes: node a said {bye}, not replaced")
+    try:
+        await asyncio.wait_for(xa.wait_closed(), 10)
+        if xa.close_code != 4001:
+            failures.append(f"across nodes: node a closed the replaced connection with {xa.close_code}, not 4001")
+    except asyncio.TimeoutError:
+        failures.append("across nodes: node a did not close the replaced connection")
+    for ws in (xa, yc, xb):
+        await ws.close()
+    print("across nodes: lobby listing, lobby chat and replacement checked")
+    return created["table"]["table_id"] if created and created.get("type") == "table_created" else None
+
+
+async def listed_on(node, table_id):
+    """Whether `node` lists `table_id` now."""
+    async with websockets.connect(node.url) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "lister", "id": 1}))
+        await ws.recv()
+        await ws.send(json.dumps({"type": "list_tables", "id": 2}))
+        while True:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if m.get("id") == 2:
+                return table_id in [t["table_id"] for t in m.get("tables", [])]
+
+
+def listed(node, table_id):
+    return asyncio.run(listed_on(node, table_id))
+
+
+async def hold_table(node, stop):
+    """Creates a table on `node` and sits there until `stop` is set; yields its id."""
+    async with websockets.connect(node.url) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "holder", "id": 1}))
+        await ws.recv()
+        await ws.send(json.dumps({"type": "create_table", "variant": "belot", "id": 2}))
+        while True:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if m.get("id") == 2:
+                break
+        await ws.send(json.dumps({"type": "sit", "table_id": m["table"]["table_id"], "id": 3}))
+        yield m["table"]["table_id"]
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(ws.recv(), 0.2)
+            except asyncio.TimeoutError:
+                pass
+
+
+def restart_redis(redis, redis_binary, work, port, nodes, failures):
+    """Redis goes away for longer than a lease and comes back empty: the nodes register again,
+    take their leases back, and every lobby lists the other nodes' tables again."""
+    a, c = nodes[0], nodes[2]
+    stop = threading.Event()
+    held = []
+
+    def holder():
+        async def run():
+            async for table_id in hold_table(c, stop):
+                held.append(table_id)
+        asyncio.run(run())
+
+    thread = threading.Thread(target=holder, daemon=True)
+    thread.start()
+    try:
+        if not wait_for(lambda: held, 10) or not wait_for(lambda: listed(a, held[0]), 10):
+            failures.append("redis restart: node a does not list the table held on node c")
+            return redis
+        redis.kill()
+        redis.wait()
+        time.sleep(LEASE_MS / 1000 * 1.5)
+        # While Redis is away, the lobby keeps what it had.
+        if not listed(a, held[0]):
+            failures.append("redis restart: node a forgot node c's table while Redis was away")
+        redis, _ = start_redis(redis_binary, work, port)
+        if not wait_for(lambda: all("registered again" in n.log() for n in nodes), 10):
+            failures.append("redis restart: not every node registered again: " +
+                            str([n.id for n in nodes if "registered again" not in n.log()]))
+        if not redis_ping(port) or not wait_for(lambda: listed(a, held[0]), 10):
+            failures.append(f"redis restart: node a does not list {held[0]} of node c after Redis returned")
+        if any("is now owned by another node" in n.log() for n in nodes):
+            failures.append("redis restart: a node lost a table to another")
+        print("redis restart: the nodes registered again and the lobby kept, then healed, node c's table")
+    finally:
+        stop.set()
+        thread.join(10)
+    return redis
+
+
+def main():
+    binary, source, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    redis_binary = sys.argv[4] if len(sys.argv) > 4 else shutil.which("redis-server") or "/usr/bin/redis-server"
+    script = f"{source}/examples/python-bot/bot.py"
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    db = f"{work}/atout.db"
+    redis, redis_port = start_redis(redis_binary, work)
+    nodes, failures = [], []
+    try:
+        # Nodes start one after another: the first one creates the database's schema.
+        for node_id in ("a", "b", "c"):
+            nodes.append(Node(binary, db, redis_port, node_id))
+        a, b, c = nodes
+
+        expect_exit_2(binary, ["--db", f"{work}/other.db", "--redis", f"redis://127.0.0.1:{free_port()}",
+                               "--node-id", "x", "--public-url", "ws://127.0.0.1:1/ws"], "cannot reach Redis", failures)
+        expect_exit_2(binary, ["--db", db, "--redis", f"redis://127.0.0.1:{redis_port}", "--node-id", "b",
+                               "--public-url", "ws://127.0.0.1:1/ws", "--lease-ms", str(LEASE_MS)],
+                      "another live node already has this id", failures)
+        expect_exit_2(binary, ["--db", db, "--redis", f"redis://127.0.0.1:{redis_port}"], "--redis needs --node-id",
+                      failures)
+
+        # Players on different nodes meet at one table through a redirect.
+        table_id, creator, joiner = duel(script, a, b, nodes, 10)
+        finish([creator, joiner], "redirect", failures)
+        if not joiner.saw(rf"{table_id} is at {re.escape(a.url)}"):
+            failures.append("redirect: the bot that asked node b was not sent to node a")
+        print(f"redirect: {table_id} created on a, joined from b, match finished")
+
+        asyncio.run(across_nodes(a, b, c, failures))
+        redis = restart_redis(redis, redis_binary, work, redis_port, nodes, failures)
+
+        # Failover: the owner dies; one of the others takes the match over after its lease.
+        table_id, creator, joiner = duel(script, b, c, nodes, 20)
+        take_down("failover", [creator, joiner], b, [a, c], "kill", failures)
+
+        # Drain: the owner stops gracefully and hands the table over.
+        survivor = a if a.process.poll() is None else c
+        owner_table, creator, joiner = duel(script, survivor, survivor, nodes, 30)
+        others = [n for n in nodes if n is not survivor and n.process.poll() is None]
+        take_down("drain", [creator, joiner], survivor, others, "term", failures)
+        if not others:
+            failures.append("drain: no node was left to take the table over")
+    finally:
+        for n in nodes:
+            n.stop()
+        redis.kill()
+        redis.wait()
+    for f in failures:
+        print("FAIL:", f)
+    print(f"cluster: {len(failures)} failure(s)")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
