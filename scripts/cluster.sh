@@ -29,7 +29,7 @@ mkdir -p "$data/redis" "$data/logs"
 
 pids=()
 stop_all() {
-  trap - INT TERM EXIT
+  trap - INT TERM HUP EXIT
   echo "stopping the cluster"
   # The nodes first (each drains: its tables are saved), then what they use.
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
@@ -37,7 +37,7 @@ stop_all() {
   ATOUT_PG_DIR="$pg_dir" ATOUT_PG_PORT="$pg_port" bash "$root/scripts/pg_test_server.sh" stop || true
   exit 0
 }
-trap stop_all INT TERM EXIT
+trap stop_all INT TERM HUP EXIT
 
 # PostgreSQL, with durable commits (fsync on). Run as root, the server runs as the postgres user,
 # so its data goes where that user can reach it.
@@ -67,7 +67,10 @@ for i in $(seq 0 $((nodes - 1))); do
 done
 
 # haproxy, with this run's nodes in place of the image's.
-sed -e '/^  server /d' -e "s/bind \*:8080/bind 127.0.0.1:$lb_port/" "$root/docker/haproxy.cfg" >"$data/haproxy.cfg"
+# haproxy needs two descriptors per connection: its maxconn follows this shell's hard limit.
+maxconn=$(( ($(ulimit -Hn) - 100) / 2 ))
+sed -e '/^  server /d' -e "s/bind \*:8080/bind 127.0.0.1:$lb_port/" -e "s/maxconn [0-9]*/maxconn $maxconn/" \
+  "$root/docker/haproxy.cfg" >"$data/haproxy.cfg"
 printf '%s' "$servers" >>"$data/haproxy.cfg"
 haproxy -f "$data/haproxy.cfg" -db >"$data/logs/haproxy.log" 2>&1 &
 pids+=($!)

@@ -45,7 +45,7 @@ later_shards='Sim\.[^ ]*_[1-9][0-9]*( |$)'
 
 configure_asan() {
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON -DATOUT_PCH=ON -DATOUT_PG_TESTS=ON
+    -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON -DATOUT_PCH=ON -DATOUT_PG_TESTS=ON -DATOUT_TEST_REDIS=ON
   cmake --build "$build" -j "$jobs"
 }
 configure_opt() {
