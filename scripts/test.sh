@@ -92,7 +92,7 @@ check_shard_filter() {
 run_ctest() {
   check_shard_filter
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
-    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    LSAN_OPTIONS="suppressions=$root/tests/lsan.supp" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$build" -j "$jobs" --output-on-failure --timeout 900 -E "$later_shards" -LE soak \
     | tee "$build/ctest.log"
 }
