@@ -63,6 +63,10 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   expect(replay.deals.every((d: { result: unknown }) => d.result !== null)).toBe(true);
   const scored = page.getByTestId('hand-result');
   await expect(scored).toHaveCount(replay.deals.length);
+  // Every deal's seed is checked in the page against its commitment.
+  const checks = page.getByTestId('deal-check');
+  await expect(checks).toHaveCount(replay.deals.length);
+  for (let i = 0; i < replay.deals.length; ++i) await expect(checks.nth(i)).toHaveAttribute('data-state', 'verified');
   const last = replay.deals[replay.deals.length - 1].result;
   await expect(scored.last()).toContainText(`${seat_name(0)} & ${seat_name(2)} ${last.teams[0].score}`);
   expect(last.match_score).toEqual(stored.match_score);

@@ -123,6 +123,13 @@ test('one click starts a French match against three bots, played to the end by c
   expect(shown).toBe(history.matches[0].match_score.join('-'));
   expect(Math.max(...history.matches[0].match_score)).toBeGreaterThanOrEqual(target);
   await expect(page.getByTestId('final-score')).toHaveText(history.matches[0].match_score.join(' – '));
+  // Each ended hand's deal is checked in the page (Web Crypto SHA-256) against the commitment the
+  // page saw before the cards were dealt.
+  const hand_rows = await page.getByTestId('hand-result').count();
+  expect(hand_rows).toBeGreaterThan(0);
+  const checks = page.getByTestId('deal-check');
+  await expect(checks).toHaveCount(hand_rows);
+  for (let i = 0; i < hand_rows; ++i) await expect(checks.nth(i)).toHaveAttribute('data-state', 'verified');
   // The end of the match links to its replay.
   await expect(page.getByTestId('replay-link')).toHaveAttribute('href', `/replay/${history.matches[0].match_id}`);
   expect(page_errors).toEqual([]);

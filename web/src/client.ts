@@ -18,6 +18,8 @@ interface SavedTable {
   invite?: string;
   owner?: boolean;
   hands: TableState['hands'];
+  commitments?: TableState['commitments'];
+  match_id?: string;
 }
 
 const kToken = 'atout.token';
@@ -62,6 +64,8 @@ export class Client {
         owner: saved.owner === true,
         last_seq: saved.last_seq,
         hands: saved.hands,
+        commitments: saved.commitments ?? {},
+        match_id: saved.match_id,
       };
     }
   }
@@ -294,6 +298,8 @@ export class Client {
       invite: t.invite,
       owner: t.owner,
       hands: t.hands,
+      commitments: t.commitments,
+      match_id: t.match_id,
     };
     this.storage.setItem(kTable, JSON.stringify(saved));
   }

@@ -24,6 +24,9 @@ export interface TableState {
   last_trick_winner?: number; // the seat that won it
   match_id?: string; // from the deal commitments: the match's replay once it has ended
   hands: HandResult[]; // every hand result seen, by deal
+  // Each deal's commitment as first published during play (deal number to hash), to check against
+  // the seed its hand result reveals.
+  commitments: Record<number, string>;
   match_result?: MatchResult;
   turn_deadline?: number; // local clock (ms) when the seat to act runs out of time
   chat: ChatMessage[];
@@ -50,7 +53,18 @@ export function initial_state(): State {
 }
 
 export function new_table(table_id: string, seat: number | null, invite?: string): TableState {
-  return { table_id, seat, invite, owner: false, last_seq: 0, hands: [], chat: [], duplicates: 0, gaps: 0 };
+  return {
+    table_id,
+    seat,
+    invite,
+    owner: false,
+    last_seq: 0,
+    hands: [],
+    commitments: {},
+    chat: [],
+    duplicates: 0,
+    gaps: 0,
+  };
 }
 
 function add_hand(hands: HandResult[], h: HandResult): HandResult[] {
@@ -91,6 +105,9 @@ export function apply_event(t: TableState, ev: EventMessage, now: number): Table
   if (ev.hand_result) hands = add_hand(hands, ev.hand_result);
   if (ev.match_result) for (const h of ev.match_result.hands) hands = add_hand(hands, h);
   const seat = obs.seat !== undefined ? obs.seat : snapshot ? null : t.seat;
+  // The first commitment seen for a deal is the one the check holds the server to.
+  const c = ev.commitment;
+  const commitments = c && !(c.deal_number in t.commitments) ? { ...t.commitments, [c.deal_number]: c.hash } : t.commitments;
   return {
     ...t,
     seat,
@@ -100,6 +117,7 @@ export function apply_event(t: TableState, ev: EventMessage, now: number): Table
     last_trick_winner: last_trick ? last_trick_winner : undefined,
     match_id: ev.commitment?.match_id ?? t.match_id,
     hands,
+    commitments,
     match_result: ev.match_result ?? t.match_result,
     turn_deadline: ev.turn_ms_left !== undefined ? now + ev.turn_ms_left : undefined,
     gaps: t.gaps + (gap ? 1 : 0),

@@ -74,11 +74,14 @@ describe('Client', () => {
     first.sockets[0].onopen?.({});
     first.sockets[0].receive(welcome);
     first.sockets[0].receive({ type: 'seated', table_id: 't1', seat: 1, resumed: false });
-    first.sockets[0].receive(event(1, { kind: 'start' }));
+    first.sockets[0].receive(event(1, { kind: 'start', commitment: { match_id: 'm1', deal_number: 0, hash: 'aa' } }));
     first.sockets[0].receive(event(2));
 
     const again = setup(first.storage); // the page reloaded: same storage, new client
     expect(again.client.state.table?.last_seq).toBe(2);
+    // The deal's commitment seen before the reload is still there to check the seed against.
+    expect(again.client.state.table?.commitments).toEqual({ 0: 'aa' });
+    expect(again.client.state.table?.match_id).toBe('m1');
     again.client.start();
     again.sockets[0].onopen?.({});
     expect(again.sockets[0].sent[0]).toMatchObject({ token: kToken, resume: [{ table_id: 't1', last_seq: 2 }] });

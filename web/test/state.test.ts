@@ -19,6 +19,17 @@ const hand_result = (deal_number: number): HandResult => ({
 });
 
 describe('apply_event', () => {
+  it('keeps the first commitment published for each deal, to check against its revealed seed', () => {
+    let t = new_table('t1', 1);
+    const c = (deal_number: number, hash: string) => ({ commitment: { match_id: 'm1', deal_number, hash } });
+    t = apply_event(t, event(1, c(0, 'aa')), 0);
+    t = apply_event(t, event(2, c(0, 'bb')), 0); // a later, different hash does not replace the first
+    t = apply_event(t, event(3, c(1, 'cc')), 0);
+    t = apply_event(t, event(4), 0);
+    expect(t.commitments).toEqual({ 0: 'aa', 1: 'cc' });
+    expect(t.match_id).toBe('m1');
+  });
+
   it('applies events in order and keeps the turn deadline', () => {
     let t = new_table('t1', 1);
     t = apply_event(t, event(1, { kind: 'start', turn_ms_left: 30000 }), 1000);

@@ -210,6 +210,8 @@ function ReplayBoard({ replay }: { replay: Replay }) {
         hands={replay.deals.map((d) => d.result).filter((h): h is HandResult => h !== null)}
         me={null}
         team_names={team_name}
+        commitments={Object.fromEntries(replay.deals.map((d) => [d.deal_number, d.commitment]))}
+        match_id={replay.match_id}
       />
     </div>
   );

@@ -14,6 +14,7 @@ import {
 import { replay_href } from '../route';
 import { other_actions, playable, seat_controls, type TableState } from '../state';
 import { useEnv } from './context';
+import { DealCheckView } from './DealCheck';
 
 // Where each seat sits on screen, seen from `me` (or from seat 0 when watching).
 function position(seat: number, me: number, players: number): string {
@@ -105,10 +106,14 @@ export function Scores({
   hands,
   me,
   team_names,
+  commitments,
+  match_id,
 }: {
   hands: HandResult[];
   me: number | null;
   team_names?: (team: number) => string;
+  commitments?: Record<number, string>; // with them, each hand shows its fair-dealing check
+  match_id?: string;
 }) {
   const { i18n } = useEnv();
   const team_name = (n: number) =>
@@ -160,6 +165,14 @@ export function Scores({
               </tr>
             </tbody>
           </table>
+          {commitments && h.seed && (
+            <DealCheckView
+              commitment={commitments[h.deal_number]}
+              seed={h.seed}
+              match_id={match_id}
+              deal_number={h.deal_number}
+            />
+          )}
         </details>
       ))}
     </section>
@@ -396,7 +409,13 @@ export function TableView({ table }: { table: TableState }) {
           {my_turn && other_actions(table).length > 0 && (
             <div class="actions" role="group" aria-label={i18n.t('actions')}>
               {other_actions(table).map((a) => (
-                <button type="button" data-action={a.type} onClick={() => client.act(a)}>
+                <button
+                  type="button"
+                  data-action={a.type}
+                  data-value={a.value}
+                  data-capot={a.capot ? 'true' : undefined}
+                  onClick={() => client.act(a)}
+                >
                   {i18n.action(a)}
                 </button>
               ))}
@@ -410,7 +429,7 @@ export function TableView({ table }: { table: TableState }) {
           {i18n.t('match_score')}: {obs.match_score[0]} – {obs.match_score[1]}
         </p>
       )}
-      <Scores hands={table.hands} me={me} />
+      <Scores hands={table.hands} me={me} commitments={table.commitments} match_id={table.match_id} />
       <Chat table={table} />
     </div>
   );
