@@ -32,3 +32,32 @@ test('figures: opening / to an interactive lobby', async ({ browser }) => {
   console.log(`figures: / to interactive lobby median ${median(lobby)} ms; baseline (static file) median ${median(baseline)} ms`);
   expect(median(lobby)).toBeLessThan(5000);
 });
+
+// The time from opening / to a table against bots where the person can act: the lobby, one click on
+// "Play against the computer", the table created with three bots, the deal, and the bots' bids
+// before the person's turn (rules bots, the default level). Baseline: the same static file load.
+test('figures: opening / to a playable table against bots', async ({ browser }) => {
+  const playable: number[] = [];
+  const dealt: number[] = [];
+  const baseline: number[] = [];
+  for (let i = 0; i < 7; ++i) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    let start = Date.now();
+    await page.goto(`${server.url}/favicon.svg`);
+    baseline.push(Date.now() - start);
+    start = Date.now();
+    await page.goto(`${server.url}/`);
+    await page.getByRole('button', { name: 'Play against the computer' }).click();
+    await expect(page.locator('.hand .card-button').first()).toBeVisible();
+    dealt.push(Date.now() - start);
+    await expect(page.locator('.hand .card-button.legal, .actions button').first()).toBeVisible();
+    playable.push(Date.now() - start);
+    await context.close();
+  }
+  console.log(
+    `figures: / to a table against bots: hand shown median ${median(dealt)} ms, the person's turn median ` +
+      `${median(playable)} ms; baseline (static file) median ${median(baseline)} ms`,
+  );
+  expect(median(playable)).toBeLessThan(5000);
+});
