@@ -4,12 +4,12 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
-#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <mutex>
 #include <string_view>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "pg_writer.hpp"
@@ -119,10 +119,9 @@ std::string number_array(const std::vector<T>& items) {
 // the matches this writer has not seen yet, one inserts every row (arrays unnested server-side).
 void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::vector<std::string>& errors) {
   std::vector<std::string_view> unknown;
+  std::unordered_set<std::string_view> asked;
   for (const PgActionRow* r : rows)
-    if (tx.ids().find(r->uid) == tx.ids().end() &&
-        std::find(unknown.begin(), unknown.end(), std::string_view(r->uid)) == unknown.end())
-      unknown.emplace_back(r->uid);
+    if (tx.ids().find(r->uid) == tx.ids().end() && asked.insert(r->uid).second) unknown.emplace_back(r->uid);
   if (!unknown.empty()) {
     const pqxx::result found =
         tx.t().exec_params("SELECT uid, id FROM matches WHERE uid = ANY($1::text[])", text_array(unknown));
