@@ -7,7 +7,10 @@
 #include <array>
 #include <filesystem>
 #include <mutex>
+#include <string_view>
 #include <thread>
+#include <unordered_set>
+#include <vector>
 
 #include "pg_writer.hpp"
 
@@ -85,6 +88,67 @@ RatingRow rating_row(const pqxx::row& r) {
           r[4].as<double>(),      r[5].as<double>(),      r[6].as<int>()};
 }
 
+// A PostgreSQL array literal of text elements, each quoted ("{"a","b\\"c"}").
+std::string text_array(const std::vector<std::string_view>& items) {
+  std::string out = "{";
+  for (const std::string_view item : items) {
+    if (out.size() > 1) out.push_back(',');
+    out.push_back('"');
+    for (const char c : item) {
+      if (c == '"' || c == '\\') out.push_back('\\');
+      out.push_back(c);
+    }
+    out.push_back('"');
+  }
+  out.push_back('}');
+  return out;
+}
+
+template <typename T>
+std::string number_array(const std::vector<T>& items) {
+  std::string out = "{";
+  for (const T item : items) {
+    if (out.size() > 1) out.push_back(',');
+    out += std::to_string(item);
+  }
+  out.push_back('}');
+  return out;
+}
+
+// A batch's actions in two statements at most, whatever their number: one looks up the ids of
+// the matches this writer has not seen yet, one inserts every row (arrays unnested server-side).
+void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::vector<std::string>& errors) {
+  std::vector<std::string_view> unknown;
+  std::unordered_set<std::string_view> asked;
+  for (const PgActionRow* r : rows)
+    if (tx.ids().find(r->uid) == tx.ids().end() && asked.insert(r->uid).second) unknown.emplace_back(r->uid);
+  if (!unknown.empty()) {
+    const pqxx::result found =
+        tx.t().exec_params("SELECT uid, id FROM matches WHERE uid = ANY($1::text[])", text_array(unknown));
+    for (const pqxx::row& f : found) tx.ids().emplace(f[0].as<std::string>(), f[1].as<std::int64_t>());
+  }
+  std::vector<std::int64_t> ids, seqs, ats;
+  std::vector<int> seats;
+  std::vector<std::string_view> actions;
+  for (const PgActionRow* r : rows) {
+    const auto it = tx.ids().find(r->uid);
+    if (it == tx.ids().end()) {
+      errors.push_back(*no_match(r->uid));
+      continue;
+    }
+    ids.push_back(it->second);
+    seqs.push_back(r->seq);
+    seats.push_back(r->seat);
+    actions.emplace_back(r->action);
+    ats.push_back(r->at);
+  }
+  if (ids.empty()) return;
+  tx.t().exec_params(
+      "INSERT INTO match_actions (match_id, seq, seat, action, at) "
+      "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::bigint[])",
+      number_array(ids), number_array(seqs), number_array(seats), text_array(actions), number_array(ats));
+}
+
 constexpr const char* kMatchColumns =
     "SELECT id, uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, ended_at, score0, "
     "score1, winner, COALESCE(end_reason, ''), COALESCE(table_json, '') FROM matches ";
@@ -97,6 +161,7 @@ class PgStore final : public Store {
         reader_(std::move(reader)),
         writer_([url = url_] { return connect(url); }, std::move(writer), 8192, options.commit_window) {
     version_ = version;
+    writer_.set_append(append_actions);
   }
   ~PgStore() override { writer_.stop(); }
 
@@ -139,13 +204,15 @@ class PgStore final : public Store {
 
   void add_action(const std::string& uid, std::int64_t seq, int seat, std::string action_json,
                   std::int64_t at) override {
-    writer_.post([uid, seq, seat, a = std::move(action_json), at](PgTx& tx) -> std::optional<std::string> {
+    // The row-by-row insert is the fallback for a batch whose multi-row insert failed.
+    PgJob row_by_row = [uid, seq, seat, a = action_json, at](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
       tx.t().exec_params("INSERT INTO match_actions (match_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)", *id,
                          seq, seat, a, at);
       return std::nullopt;
-    });
+    };
+    writer_.post_action({uid, seq, seat, std::move(action_json), at}, std::move(row_by_row));
   }
 
   void begin_hand(const std::string& uid, const HandRow& h) override {

@@ -33,7 +33,18 @@ PgWriter::PgWriter(std::function<std::unique_ptr<pqxx::connection>()> connect,
 
 PgWriter::~PgWriter() { stop(); }
 
-void PgWriter::post(PgJob job) {
+void PgWriter::post(PgJob job) { enqueue({std::move(job), nullptr}); }
+
+void PgWriter::post_action(PgActionRow row, PgJob row_by_row) {
+  enqueue({std::move(row_by_row), std::make_shared<const PgActionRow>(std::move(row))});
+}
+
+void PgWriter::set_append(PgAppend append) {
+  std::lock_guard lock(mu_);
+  append_ = std::move(append);
+}
+
+void PgWriter::enqueue(Queued item) {
   bool wake = false;
   {
     std::lock_guard lock(mu_);
@@ -41,7 +52,7 @@ void PgWriter::post(PgJob job) {
       ++stats_.errors;
       return;
     }
-    queue_.push_back(std::move(job));
+    queue_.push_back(std::move(item));
     ++posted_;
     wake = idle_ || queue_.size() >= max_batch_;
   }
@@ -88,29 +99,47 @@ void PgWriter::on_error(std::function<void(const std::string&)> f) {
   on_error_ = std::move(f);
 }
 
-void PgWriter::run_batch(std::vector<PgJob>& batch, bool savepoints, std::vector<std::string>& errors) {
+void PgWriter::run_batch(std::vector<Queued>& batch, bool savepoints, std::vector<std::string>& errors,
+                         PgAppend* append, std::uint64_t& appends, std::uint64_t& appended_rows) {
   pqxx::work w(*conn_);
-  for (PgJob& job : batch) {
+  PgTx tx(w, ids_);
+  // Without savepoints, a statement that fails aborts the transaction: the batch runs again with
+  // savepoints, unless the connection or the transaction itself is what failed.
+  const auto plain = [&](auto&& f) {
+    try {
+      f();
+    } catch (const pqxx::sql_error& x) {
+      if (dynamic_cast<const pqxx::transaction_rollback*>(&x) != nullptr) throw;
+      if (connection_lost(x, *conn_)) throw pqxx::broken_connection(x.what());
+      throw JobFailed{};
+    }
+  };
+  std::vector<const PgActionRow*> pending;
+  const auto write_pending = [&] {
+    if (pending.empty()) return;
+    plain([&] { (*append)(tx, pending, errors); });
+    ++appends;
+    appended_rows += pending.size();
+    pending.clear();
+  };
+  for (Queued& item : batch) {
     if (!savepoints) {
-      PgTx tx(w, ids_);
-      std::optional<std::string> e;
-      try {
-        e = job(tx);
-      } catch (const pqxx::sql_error& x) {
-        if (dynamic_cast<const pqxx::transaction_rollback*>(&x) != nullptr) throw;
-        if (connection_lost(x, *conn_)) throw pqxx::broken_connection(x.what());
-        throw JobFailed{};
+      if (item.row && append != nullptr && *append) {
+        pending.push_back(item.row.get());
+        continue;
       }
+      write_pending();
+      std::optional<std::string> e;
+      plain([&] { e = item.job(tx); });
       // A job's own refusal ("no match") wrote nothing: the others go on.
       if (e) errors.push_back(*e);
       continue;
     }
     // Savepoints by hand: pqxx's subtransaction does not recover from a statement that failed.
     w.exec("SAVEPOINT job");
-    PgTx tx(w, ids_);
     std::optional<std::string> e;
     try {
-      e = job(tx);
+      e = item.job(tx);
     } catch (const pqxx::transaction_rollback&) {
       throw;
     } catch (const pqxx::broken_connection&) {
@@ -126,6 +155,7 @@ void PgWriter::run_batch(std::vector<PgJob>& batch, bool savepoints, std::vector
       w.exec("RELEASE SAVEPOINT job");
     }
   }
+  write_pending();
   w.commit();
 }
 
@@ -133,9 +163,10 @@ void PgWriter::run() {
 #ifdef __linux__
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), Writer::kNice);
 #endif
-  std::vector<PgJob> batch;
+  std::vector<Queued> batch;
   for (;;) {
     std::function<void(const std::string&)> report;
+    PgAppend append;
     {
       std::unique_lock lock(mu_);
       idle_ = true;
@@ -152,11 +183,13 @@ void PgWriter::run() {
         queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(max_batch_));
       }
       report = on_error_;
+      append = append_;
     }
     std::vector<std::string> errors;
     const auto began = std::chrono::steady_clock::now();
     bool committed = false;
     bool savepoints = false;
+    std::uint64_t batch_appends = 0, batch_rows = 0;
     auto backoff = std::chrono::milliseconds(20);
     for (;;) {
       std::string failure;
@@ -166,7 +199,9 @@ void PgWriter::run() {
           conn_ = connect_();
         }
         std::vector<std::string> job_errors;
-        run_batch(batch, savepoints, job_errors);
+        batch_appends = 0;
+        batch_rows = 0;
+        run_batch(batch, savepoints, job_errors, &append, batch_appends, batch_rows);
         errors.insert(errors.end(), job_errors.begin(), job_errors.end());
         committed = true;
         break;
@@ -217,6 +252,8 @@ void PgWriter::run() {
       stats_.errors += errors.size();
       if (committed) {
         stats_.jobs += batch.size();
+        stats_.appends += batch_appends;
+        stats_.appended_actions += batch_rows;
         ++stats_.batches;
         stats_.largest_batch = std::max<std::uint64_t>(stats_.largest_batch, batch.size());
         stats_.longest_batch_us = std::max(stats_.longest_batch_us, took);

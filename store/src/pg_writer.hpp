@@ -36,6 +36,20 @@ class PgTx {
 // A job throws pqxx's errors or returns its own. A failed job does not undo the rest of its batch.
 using PgJob = std::function<std::optional<std::string>(PgTx&)>;
 
+// An action to append to a match's log, handed to the writer as data, so that the actions of a
+// batch go to the database in one statement instead of one round trip each.
+struct PgActionRow {
+  std::string uid;
+  std::int64_t seq = 0;
+  int seat = 0;
+  std::string action;
+  std::int64_t at = 0;
+};
+
+// Writes `rows` (in order) in one go, or throws pqxx's errors. A row it refuses on its own (its
+// match is unknown) goes to `errors` and the others are written.
+using PgAppend = std::function<void(PgTx&, const std::vector<const PgActionRow*>&, std::vector<std::string>&)>;
+
 class PgWriter {
  public:
   // `connect` opens and prepares a new connection, or throws. `connection` is the first one.
@@ -46,6 +60,12 @@ class PgWriter {
   PgWriter& operator=(const PgWriter&) = delete;
 
   void post(PgJob job);
+  // Queues an action. Consecutive actions of a batch are written together by `append` (see
+  // set_append); if that fails, the batch runs again with each job, `row_by_row` for this one, in a
+  // savepoint of its own, so a bad action is dropped alone.
+  void post_action(PgActionRow row, PgJob row_by_row);
+  // Set before the first post_action; without it, actions are written row by row.
+  void set_append(PgAppend append);
   // Blocks until every job posted before the call is committed (or has failed).
   void flush();
   // Commits what is queued, then stops the thread. If the database stays unreachable, it gives up
@@ -57,10 +77,18 @@ class PgWriter {
   std::uint64_t retries() const;
 
  private:
+  struct Queued {
+    PgJob job;
+    std::shared_ptr<const PgActionRow> row;  // set for an action
+  };
+
   void run();
   // Runs `batch` in one transaction. `savepoints`: each job in its own savepoint (after a job
   // failed with a plain run). Throws what should make the whole batch run again.
-  void run_batch(std::vector<PgJob>& batch, bool savepoints, std::vector<std::string>& errors);
+  // `append` writes runs of actions (counted in `appends` and `appended_rows`) when not in savepoints.
+  void run_batch(std::vector<Queued>& batch, bool savepoints, std::vector<std::string>& errors, PgAppend* append,
+                 std::uint64_t& appends, std::uint64_t& appended_rows);
+  void enqueue(Queued item);
 
   std::function<std::unique_ptr<pqxx::connection>()> connect_;
   std::unique_ptr<pqxx::connection> conn_;
@@ -69,7 +97,8 @@ class PgWriter {
   std::unordered_map<std::string, std::int64_t> ids_;
   mutable std::mutex mu_;
   std::condition_variable wake_, done_;
-  std::vector<PgJob> queue_;
+  std::vector<Queued> queue_;
+  PgAppend append_;
   std::uint64_t posted_ = 0, finished_ = 0, retries_ = 0;
   bool stopping_ = false;
   bool stopped_ = false;

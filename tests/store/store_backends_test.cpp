@@ -285,6 +285,85 @@ TEST_P(StoreBackend, AFailedWriteDoesNotUndoTheRestOfItsBatch) {
   EXPECT_EQ(s->writer_stats().errors, 2u);
 }
 
+// Actions of many matches, interleaved as live tables post them, come back per match in order and
+// byte for byte, whatever characters their JSON holds (PostgreSQL writes a batch's actions in one
+// multi-row insert: the quoting of its array literals is on trial here).
+TEST_P(StoreBackend, InterleavedActionsOfManyMatchesComeBackExactlyAndInOrder) {
+  std::string error;
+  auto s = Store::open(db_->url(), {}, error);
+  ASSERT_TRUE(s) << error;
+  s->add_player("p_a", "A", hash_of('a'), 1);
+  s->add_player("p_b", "B", hash_of('b'), 1);
+  constexpr int kMatches = 40;
+  constexpr int kRounds = 6;
+  for (int m = 0; m < kMatches; ++m) s->begin_match(two_player_match("m" + std::to_string(m), "p_a", "p_b", false));
+  const auto action = [](int m, int r) {
+    return R"({"type":"say","text":"a \"quote\", a back\\slash, {braces}, commas, é ♠ )" + std::to_string(m) + "/" +
+           std::to_string(r) + R"("})";
+  };
+  for (int r = 0; r < kRounds; ++r)
+    for (int m = 0; m < kMatches; ++m) s->add_action("m" + std::to_string(m), r, (m + r) % 2, action(m, r), 10 + r);
+  s->flush();
+  EXPECT_EQ(s->writer_stats().errors, 0u);
+  for (int m = 0; m < kMatches; ++m) {
+    auto row = s->match("m" + std::to_string(m), false);
+    ASSERT_TRUE(row) << m;
+    ASSERT_EQ(row->actions.size(), static_cast<std::size_t>(kRounds)) << m;
+    for (int r = 0; r < kRounds; ++r) {
+      EXPECT_EQ(row->actions[static_cast<std::size_t>(r)].seq, r);
+      EXPECT_EQ(row->actions[static_cast<std::size_t>(r)].seat, (m + r) % 2);
+      EXPECT_EQ(row->actions[static_cast<std::size_t>(r)].action_json, action(m, r));
+    }
+  }
+  if (GetParam() == Backend::postgres) {
+    // One statement wrote them, not one per action.
+    const WriterStats w = s->writer_stats();
+    EXPECT_GE(w.appended_actions, static_cast<std::uint64_t>(kMatches * kRounds));
+    EXPECT_LE(w.appends, w.batches);
+  }
+}
+
+// An action the database refuses (a sequence number the match already has) in the middle of a
+// batch is dropped alone: the actions before and after it, of its match and of others, are written
+// (on PostgreSQL, the batch's multi-row insert fails and the batch runs again row by row).
+TEST_P(StoreBackend, ARefusedActionInABatchIsDroppedAloneAndTheOthersAreWritten) {
+  std::string error;
+  auto s = Store::open(db_->url(), {}, error);
+  ASSERT_TRUE(s) << error;
+  std::vector<std::string> errors;
+  s->on_write_error([&](const std::string& e) { errors.push_back(e); });
+  s->add_player("p_a", "A", hash_of('a'), 1);
+  s->add_player("p_b", "B", hash_of('b'), 1);
+  s->begin_match(two_player_match("m1", "p_a", "p_b", false));
+  s->begin_match(two_player_match("m2", "p_a", "p_b", false));
+  s->add_action("m1", 0, 0, R"({"n":"first"})", 2);
+  s->add_action("m2", 0, 1, R"({"n":"other"})", 2);
+  s->add_action("m1", 0, 1, R"({"n":"duplicate"})", 3);  // seq 0 again: refused by the database
+  s->add_action("m_gone", 0, 0, "{}", 3);                // no such match: refused by the store
+  s->add_action("m1", 1, 1, R"({"n":"second"})", 4);
+  s->add_action("m2", 1, 0, R"({"n":"other 2"})", 4);
+  s->flush();
+  EXPECT_EQ(errors.size(), 2u) << ::testing::PrintToString(errors);
+  EXPECT_EQ(s->writer_stats().errors, 2u);
+  auto m1 = s->match("m1", false);
+  ASSERT_TRUE(m1);
+  ASSERT_EQ(m1->actions.size(), 2u);
+  EXPECT_EQ(m1->actions[0].action_json, R"({"n":"first"})");
+  EXPECT_EQ(m1->actions[1].action_json, R"({"n":"second"})");
+  auto m2 = s->match("m2", false);
+  ASSERT_TRUE(m2);
+  ASSERT_EQ(m2->actions.size(), 2u);
+  EXPECT_EQ(m2->actions[1].action_json, R"({"n":"other 2"})");
+
+  // The writer goes on appending in one statement after such a batch.
+  s->add_action("m1", 2, 0, R"({"n":"third"})", 5);
+  s->add_action("m2", 2, 1, R"({"n":"other 3"})", 5);
+  s->flush();
+  EXPECT_EQ(s->writer_stats().errors, 2u);
+  EXPECT_EQ(s->match("m1", false)->actions.size(), 3u);
+  EXPECT_EQ(s->match("m2", false)->actions.size(), 3u);
+}
+
 TEST_P(StoreBackend, ASeatTakenOverNamesItsNewPlayerAndAnUnknownOneChangesNothing) {
   std::string error;
   auto s = Store::open(db_->url(), {}, error);

@@ -44,6 +44,10 @@ struct WriterStats {
   // The longest time one batch took, BEGIN to COMMIT: a queued write waits at most about two of
   // these (the batch under way, then its own) plus the writer's gathering window.
   std::uint64_t longest_batch_us = 0;
+  // PostgreSQL: statements that inserted a run of a batch's actions at once, and those actions
+  // (the others went row by row, after a batch whose multi-row insert failed).
+  std::uint64_t appends = 0;
+  std::uint64_t appended_actions = 0;
 };
 
 class Writer {

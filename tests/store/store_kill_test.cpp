@@ -1,0 +1,118 @@
+// A process killed (SIGKILL) while its store appends actions, on both backends: every action it
+// saw acknowledged (flush returned) is in the database after a restart, nothing is there twice or
+// out of order, and a match that ended just before the kill reads as ended with all its actions.
+// On PostgreSQL the actions of a batch go in one multi-row insert, which the kill cuts off.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <string>
+
+#include "atout/store/store.hpp"
+#include "test_db.hpp"
+
+namespace atout::store {
+namespace {
+
+using test::Backend;
+using test::TestDb;
+
+std::string action_of(std::int64_t seq) { return R"({"type":"play","n":)" + std::to_string(seq) + R"(,"s":"\"x\\"})"; }
+
+MatchStart match_of(const std::string& uid) {
+  MatchStart m;
+  m.uid = uid;
+  m.table_id = "t_" + uid;
+  m.variant = "duel";
+  m.options_json = "{}";
+  m.started_at = 1;
+  m.seats = {{0, 0, "p_a", ""}, {1, 1, "p_b", ""}};
+  return m;
+}
+
+// The child: a match that ends, then a live match whose actions it appends and acknowledges in
+// rounds, reporting each acknowledged count on `out`, until it is killed.
+[[noreturn]] void play_until_killed(const std::string& url, int out) {
+  std::string error;
+  auto s = Store::open(url, {}, error);
+  if (!s) ::_exit(2);
+  s->add_player("p_a", "A", std::string(32, 'a'), 1);
+  s->add_player("p_b", "B", std::string(32, 'b'), 1);
+  s->begin_match(match_of("m_ended"));
+  for (std::int64_t q = 0; q < 12; ++q) s->add_action("m_ended", q, static_cast<int>(q % 2), action_of(q), q);
+  s->end_match("m_ended", 20, 1, 0, 0, "finished");
+  s->begin_match(match_of("m_live"));
+  s->flush();
+  std::int64_t seq = 0;
+  for (;;) {
+    for (int i = 0; i < 25; ++i, ++seq) s->add_action("m_live", seq, static_cast<int>(seq % 2), action_of(seq), seq);
+    s->flush();
+    if (::write(out, &seq, sizeof seq) != static_cast<ssize_t>(sizeof seq)) ::_exit(3);
+    // Queued but never acknowledged: the kill may come while these are being written.
+    for (int i = 0; i < 25; ++i, ++seq) s->add_action("m_live", seq, static_cast<int>(seq % 2), action_of(seq), seq);
+  }
+}
+
+class StoreKill : public ::testing::TestWithParam<Backend> {};
+
+TEST_P(StoreKill, EveryAcknowledgedActionSurvivesAKillAndNothingIsThereTwice) {
+  if (GetParam() == Backend::postgres) {
+    if (auto missing = test::postgres_missing()) {
+      if (test::postgres_required()) FAIL() << *missing;
+      GTEST_SKIP() << *missing;
+    }
+  }
+  TestDb db(GetParam());
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    play_until_killed(db.url(), fds[1]);
+  }
+  ::close(fds[1]);
+  std::int64_t acknowledged = 0;
+  std::int64_t got = 0;
+  while (acknowledged < 400 && ::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got)) acknowledged = got;
+  ASSERT_GE(acknowledged, 400) << "the child stopped before acknowledging enough actions";
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  // Counts written after the last read were acknowledged too.
+  while (::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got)) acknowledged = got;
+  ::close(fds[0]);
+
+  std::string error;
+  auto s = Store::open(db.url(), {}, error);
+  ASSERT_TRUE(s) << error;
+  const auto live = s->match("m_live", true);
+  ASSERT_TRUE(live);
+  ASSERT_GE(static_cast<std::int64_t>(live->actions.size()), acknowledged);
+  for (std::size_t i = 0; i < live->actions.size(); ++i) {
+    const auto seq = static_cast<std::int64_t>(i);
+    ASSERT_EQ(live->actions[i].seq, seq);
+    ASSERT_EQ(live->actions[i].seat, static_cast<int>(seq % 2));
+    ASSERT_EQ(live->actions[i].action_json, action_of(seq));
+  }
+  const auto ended = s->match("m_ended", false);
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->end_reason, "finished");
+  EXPECT_EQ(ended->actions.size(), 12u);
+  const auto unfinished = s->unfinished_matches();
+  ASSERT_EQ(unfinished.size(), 1u);
+  EXPECT_EQ(unfinished[0].start.uid, "m_live");
+  EXPECT_EQ(unfinished[0].actions.size(), live->actions.size());
+}
+
+std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::sqlite ? "sqlite" : "postgres";
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreKill, ::testing::Values(Backend::sqlite, Backend::postgres), backend_name);
+
+}  // namespace
+}  // namespace atout::store
