@@ -51,7 +51,7 @@ configure_asan() {
 configure_opt() {
   cmake -S "$root" -B "$opt" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATOUT_WERROR=ON \
     -DATOUT_BUILD_BENCH=OFF -DATOUT_BUILD_SERVER=OFF -DATOUT_NODE_ADDON=ON
-  cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests atout_duel_node
+  cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests atout_protocol_tests atout_duel_node
 }
 run_colyseus() {
   # The Colyseus peer of the benchmarks (bench/peers/colyseus): its room keeps the duel's rules and
