@@ -18,8 +18,8 @@ if [ -z "$cxx" ]; then
 fi
 
 # target name, -max_len: what one input of each can sensibly hold.
-declare -A max_len=([request]=4096 [record]=32768 [http]=1024 [engine]=1024)
-all_targets=(request record http engine)
+declare -A max_len=([request]=4096 [record]=32768 [http]=1024 [engine]=1024 [recovery]=16384 [delta]=8192)
+all_targets=(request record http engine recovery delta)
 read -r -a targets <<<"${TARGETS:-${all_targets[*]}}"
 
 start=$(date +%s)

@@ -29,77 +29,39 @@ std::int64_t hand_end_seq(const store::MatchRow& m, int n) {
   return last;
 }
 
-// Whether `seq` may follow `previous` in a log: the next event, or the first action of a run
-// after a restart (the restart's snapshot seq is a multiple of SeatView::kSeqsPerRun).
-bool follows(std::uint64_t previous, std::uint64_t seq) {
-  return seq == previous + 1 || (seq > previous + 1 && (seq - 1) % SeatView::kSeqsPerRun == 0);
-}
-
 }  // namespace
 
 Rebuilt rebuild(const store::MatchRow& m) {
   Rebuilt out;
-  // The log is a prefix of what the table accepted: batches commit whole and in order.
-  std::uint64_t previous = 1;  // the start event
-  for (const store::ActionRow& a : m.actions) {
-    if (a.seq < 0 || !follows(previous, static_cast<std::uint64_t>(a.seq))) {
-      out.error = "action log has seq " + std::to_string(a.seq) + " after " + std::to_string(previous);
-      return out;
-    }
-    previous = static_cast<std::uint64_t>(a.seq);
-  }
-  DecodedRecord decoded = decode_record(m);
-  if (!decoded.record) {
-    out.error = decoded.error;
-    return out;
-  }
-  ReplayResult r = replay(*decoded.record);
-  if (!r.state) {
-    out.error = "the header does not make a match: " + (r.error ? r.error->message : "unknown");
-    return out;
-  }
-  if (r.refusal != Refusal::none) {
-    const store::ActionRow& a = m.actions[r.failed_index];
-    out.error = "the engine refuses action " + std::to_string(a.seq) + " (" +
-                to_string(decoded.record->actions[r.failed_index].action) + " by seat " + std::to_string(a.seat) +
-                "): " + to_string(r.refusal);
-    return out;
-  }
-  const auto players = static_cast<std::size_t>(r.state->players());
-  if (m.start.seats.size() != players) {
-    out.error = "the store has " + std::to_string(m.start.seats.size()) + " seats for a " + std::to_string(players) +
-                "-seat match";
+  RebuiltMatch r = rebuild_match(m);
+  if (r.error) {
+    out.fault = r.error->fault;
+    out.error = std::move(r.error->message);
     return out;
   }
   if (r.state->is_terminal()) {
     out.ended = std::move(r.state);
     return out;
   }
-  StoredTable stored = read_table_json(m.start.table_json);
   TableInit init;
   init.id = m.start.table_id;
   init.match_id = m.start.uid;
-  init.is_private = stored.is_private;
-  init.invite = std::move(stored.invite);
-  init.settings = stored.settings;
+  init.is_private = r.table.is_private;
+  init.invite = std::move(r.table.invite);
+  init.settings = r.table.settings;
   init.state = std::move(r.state);
-  init.held.resize(players);
-  for (const store::SeatRow& s : m.start.seats) {
-    if (s.seat < 0 || static_cast<std::size_t>(s.seat) >= players || init.held[static_cast<std::size_t>(s.seat)]) {
-      out.error = "the store's seat " + std::to_string(s.seat) + " is out of range or repeated";
-      return out;
-    }
+  init.held.resize(r.seats.size());
+  for (std::size_t i = 0; i < r.seats.size(); ++i) {
     Member held;
     held.conn = 0;
-    held.player_id = s.player;
-    held.name = s.name;
-    init.held[static_cast<std::size_t>(s.seat)] = std::move(held);
+    held.player_id = r.seats[i]->player;
+    held.name = r.seats[i]->name;
+    init.held[i] = std::move(held);
   }
   // Events sent after the last kept action may have reached clients; the rebuilt table never
   // reuses their seqs, so a client that saw one gets a snapshot when it resumes.
-  init.seq = SeatView::restart_seq(previous);
-  for (std::size_t i = 0; i < m.actions.size(); ++i)
-    init.log.add(static_cast<std::uint64_t>(m.actions[i].seq), decoded.by_server[i], decoded.by_bot[i]);
+  init.seq = SeatView::restart_seq(r.last_seq);
+  init.log = std::move(r.log);
   init.started = true;
   out.init = std::move(init);
   return out;
@@ -118,8 +80,8 @@ RecoveryReport recover(store::Store& store, Lobby& lobby, const RecoveryClaims& 
     Rebuilt b = rebuild(m);
     if (!b.error.empty()) {
       give_back();
-      spdlog::error("recovery: match {} at table {} cannot be rebuilt, marked aborted: {}", m.start.uid,
-                    m.start.table_id, b.error);
+      spdlog::error("recovery: match {} at table {} cannot be rebuilt ({}), marked aborted: {}", m.start.uid,
+                    m.start.table_id, b.fault ? to_string(*b.fault) : "unknown", b.error);
       store.end_match(m.start.uid, now, std::nullopt, std::nullopt, std::nullopt, "aborted");
       ++report.aborted;
       continue;

@@ -86,6 +86,40 @@ TEST(Recovery, ALogFromSeveralRunsIsWholeAndAGapInsideARunIsRefused) {
     Rebuilt r = rebuild(gap);
     EXPECT_FALSE(r.error.empty()) << bad;
     EXPECT_FALSE(r.init) << bad;
+    EXPECT_EQ(r.fault, StoredMatchFault::seq_out_of_order) << bad;
+  }
+}
+
+// Each kind of damage a stored match can have is named by its own fault, with a message, and
+// nothing is rebuilt.
+TEST(Recovery, EachDamagedRowGivesItsFault) {
+  struct Damage {
+    StoredMatchFault fault;
+    void (*damage)(store::MatchRow&);
+  };
+  const Damage cases[] = {
+      {StoredMatchFault::bad_options, [](store::MatchRow& m) { m.start.options_json = "{\"x\""; }},
+      {StoredMatchFault::bad_options, [](store::MatchRow& m) { m.start.options_json = "[1]"; }},
+      {StoredMatchFault::bad_seed, [](store::MatchRow& m) { m.start.match_seed = "12z4"; }},
+      {StoredMatchFault::bad_action, [](store::MatchRow& m) { m.actions[1].action_json = "{\"type\":"; }},
+      {StoredMatchFault::bad_action, [](store::MatchRow& m) { m.actions[1].action_json = R"({"type":"fly"})"; }},
+      {StoredMatchFault::bad_header, [](store::MatchRow& m) { m.start.variant = "poker"; }},
+      {StoredMatchFault::bad_header, [](store::MatchRow& m) { m.start.match_seed.reset(); }},
+      {StoredMatchFault::refused_action, [](store::MatchRow& m) { m.actions[2].seat = 1 - m.actions[2].seat; }},
+      {StoredMatchFault::refused_action, [](store::MatchRow& m) { m.actions[2].seat = 9; }},
+      {StoredMatchFault::seat_count, [](store::MatchRow& m) { m.start.seats.pop_back(); }},
+      {StoredMatchFault::bad_seat, [](store::MatchRow& m) { m.start.seats[1].seat = 0; }},
+      {StoredMatchFault::bad_seat, [](store::MatchRow& m) { m.start.seats[1].seat = 7; }},
+  };
+  for (const Damage& c : cases) {
+    store::MatchRow m = stored_duel({}, 4);
+    ASSERT_TRUE(rebuild(m).init);
+    c.damage(m);
+    Rebuilt r = rebuild(m);
+    EXPECT_EQ(r.fault, c.fault) << to_string(c.fault) << ": " << r.error;
+    EXPECT_FALSE(r.error.empty()) << to_string(c.fault);
+    EXPECT_FALSE(r.init) << to_string(c.fault);
+    EXPECT_FALSE(r.ended) << to_string(c.fault);
   }
 }
 

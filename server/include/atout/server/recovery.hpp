@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "atout/server/lobby.hpp"
+#include "atout/server/stored_match.hpp"
 #include "atout/server/table.hpp"
 #include "atout/store/store.hpp"
 
@@ -24,12 +25,14 @@ struct RecoveryReport {
 
 // What one stored match becomes: a table to restore, or the reason it cannot be.
 struct Rebuilt {
-  std::optional<TableInit> init;  // set when the match goes on
-  std::unique_ptr<State> ended;   // set when the replay reached the end of the match
-  std::string error;              // why the log does not replay
+  std::optional<TableInit> init;            // set when the match goes on
+  std::unique_ptr<State> ended;             // set when the replay reached the end of the match
+  std::string error;                        // why the log does not replay
+  std::optional<StoredMatchFault> fault{};  // set with `error`: the kind of damage
 };
 
-// Replays one stored match (read with its secrets). Writes nothing.
+// Replays one stored match (read with its secrets) through rebuild_match (stored_match.hpp), and
+// makes the table that goes on with it. Writes nothing.
 Rebuilt rebuild(const store::MatchRow& m);
 
 // Rebuilds every unfinished match of `store` into `lobby` (each table told which hands the store
