@@ -6,6 +6,8 @@
 # target crashed (or failed to build or run).
 #   scripts/fuzz.sh [SECONDS]     JOBS=N sets the build's parallelism (default: every core)
 #   TARGETS="request http" scripts/fuzz.sh 60      runs only those targets
+#   FUZZ_PHASE=build scripts/fuzz.sh    only builds; FUZZ_PHASE=run scripts/fuzz.sh 15    only runs
+#   (what CI does: it builds early, and runs the targets beside the chaos soak)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-20}"
@@ -22,11 +24,17 @@ declare -A max_len=([request]=4096 [record]=32768 [http]=1024 [engine]=1024 [rec
 all_targets=(request record http engine recovery delta)
 read -r -a targets <<<"${TARGETS:-${all_targets[*]}}"
 
+phase="${FUZZ_PHASE:-all}"
+case "$phase" in all | build | run) ;; *) echo "fuzz: FUZZ_PHASE must be all, build or run" >&2; exit 2 ;; esac
+
 start=$(date +%s)
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
-  -DATOUT_FUZZ=ON -DATOUT_WERROR=ON -DATOUT_BUILD_TESTS=OFF -DATOUT_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" -j "$jobs" --target atout_fuzz_targets
-echo "fuzz: built in $(($(date +%s) - start)) s"
+if [ "$phase" != run ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
+    -DATOUT_FUZZ=ON -DATOUT_WERROR=ON -DATOUT_BUILD_TESTS=OFF -DATOUT_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$build" -j "$jobs" --target atout_fuzz_targets
+  echo "fuzz: built in $(($(date +%s) - start)) s"
+fi
+[ "$phase" = build ] && exit 0
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

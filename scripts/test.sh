@@ -3,8 +3,8 @@
 # and UBSan; the server's multi-threaded tests also under ThreadSanitizer; the big seeded random
 # simulations in an optimised build, where they run ten times faster (their first shard of each
 # variant still runs under the sanitizers); every libFuzzer target for a few seconds each; then the
-# web client, its unit tests and its browser tests, and a two-minute chaos soak, against the
-# sanitized server; the Colyseus peer of the benchmarks; and every store test on PostgreSQL as well
+# web client, its unit tests and its browser tests, and a two-minute chaos soak (with the fuzz
+# targets running beside it), against the sanitized server; the Colyseus peer of the benchmarks; and every store test on PostgreSQL as well
 # as SQLite, against a throwaway PostgreSQL server it starts. Prints how long each stage took.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -102,9 +102,23 @@ run_soak() {
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$build" --output-on-failure --timeout 900 -L soak
 }
-run_fuzz() {
-  # Every libFuzzer target of tests/fuzz, built with clang, for a bounded time each.
-  bash "$root/scripts/fuzz.sh" 15
+build_fuzz() {
+  # Every libFuzzer target of tests/fuzz, built with clang; they run later, beside the soak.
+  FUZZ_PHASE=build bash "$root/scripts/fuzz.sh"
+}
+run_soak_and_fuzz() {
+  # The soak's two minutes are wall-clock time, and so are the fuzzers' 15 s per target: run side by
+  # side, the stage takes the longer of the two instead of their sum. The fuzzers run one at a
+  # time (one core); fewer executions under the shared load, but each target still runs its time.
+  local fuzz_log="$root/build/fuzz/run.log" fuzz_rc=0 soak_rc=0
+  FUZZ_PHASE=run bash "$root/scripts/fuzz.sh" 15 >"$fuzz_log" 2>&1 &
+  local fuzz_pid=$!
+  run_soak || soak_rc=$?
+  wait "$fuzz_pid" || fuzz_rc=$?
+  echo "== fuzz (libFuzzer, 15 s each, beside the soak)"
+  cat "$fuzz_log"
+  echo "soak exit $soak_rc, fuzz exit $fuzz_rc"
+  [ "$soak_rc" -eq 0 ] && [ "$fuzz_rc" -eq 0 ]
 }
 
 run_web() {
@@ -118,14 +132,14 @@ stage "setup" bash "$root/scripts/setup.sh"
 stage "build optimised engine tests" configure_opt
 stage "simulations (optimised)" run_sims
 stage "colyseus peer (node)" run_colyseus
-stage "fuzz (libFuzzer, 15 s each)" run_fuzz
+stage "build fuzz targets (clang)" build_fuzz
 stage "build tsan server tests" configure_tsan
 # ThreadSanitizer: only the server tests that run threads (the hidden-information sweep is
 # single-threaded and already runs under ASan).
 stage "server tests (tsan)" run_tsan
 stage "build asan+ubsan" configure_asan
 stage "web client (vitest, chromium)" run_web
-stage "chaos soak (asan, 2 min)" run_soak
+stage "chaos soak (asan, 2 min) + fuzz" run_soak_and_fuzz
 # Under /tmp, not the build directory: run as root, the server runs as the postgres user, who may
 # not be able to reach a clone in root's home.
 ATOUT_PG_DIR="$(mktemp -d /tmp/atout-pg.XXXXXX)"
