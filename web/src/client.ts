@@ -2,6 +2,7 @@
 // takes back a held seat from the last event seen, reconnects after a drop, follows a `redirect`
 // to the node that runs a table, and keeps what a reload needs (token, name, table, last seq, hand
 // results) in localStorage.
+import { DeltaViews } from './delta';
 import type { Action, BotLevel, ServerMessage } from './protocol';
 import { initial_state, new_table, reduce, type State, type TableState } from './state';
 
@@ -48,6 +49,8 @@ export class Client {
   private url_?: string;
   private joining_ = new Map<number | string, Record<string, unknown>>();
   private again_?: Record<string, unknown>;
+  // Events come as deltas (hello's `views`): the last whole event of each table, to apply them to.
+  private views_ = new DeltaViews();
 
   constructor(
     private readonly open_socket: (url?: string) => Socket,
@@ -92,6 +95,7 @@ export class Client {
   private connect() {
     const ws = this.open_socket(this.url_);
     this.socket_ = ws;
+    this.views_.clear();
     ws.onopen = () => {
       this.retry_ms_ = 500;
       this.say_hello();
@@ -103,6 +107,13 @@ export class Client {
         m = JSON.parse(ev.data) as ServerMessage;
       } catch {
         return;
+      }
+      if (m.type === 'event') this.views_.keep(m);
+      if (m.type === 'delta') {
+        const whole = this.views_.rebuild(m);
+        // Out of step with the server (never expected): a new connection resumes from a whole view.
+        if (!whole) return ws.close();
+        m = whole;
       }
       this.on_message(m);
     };
@@ -121,7 +132,7 @@ export class Client {
   }
 
   private say_hello() {
-    const hello: Record<string, unknown> = { type: 'hello', protocol: 1 };
+    const hello: Record<string, unknown> = { type: 'hello', protocol: 1, views: 'delta' };
     const token = this.storage.getItem(kToken);
     if (token) hello.token = token;
     if (this.name) hello.name = this.name;

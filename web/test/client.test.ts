@@ -91,6 +91,25 @@ describe('Client', () => {
     expect(again.client.state.table?.gaps).toBe(0);
   });
 
+  it('asks for deltas and applies them; a delta out of step closes the connection to resume', () => {
+    const { client, sockets } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    expect(sockets[0].sent[0]).toMatchObject({ type: 'hello', views: 'delta' });
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'seated', table_id: 't1', seat: 1, resumed: false });
+    sockets[0].receive(event(1, { kind: 'start' }));
+    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, patch: { kind: 'action', observation: { current: 2 } } });
+    expect(client.state.table?.last_seq).toBe(2);
+    expect(client.state.table?.event?.observation.current).toBe(2);
+    expect(client.state.table?.event?.observation.hand).toHaveLength(8);
+    let closed = 0;
+    sockets[0].close = () => void closed++;
+    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 4, base: 3, patch: { observation: { current: 0 } } });
+    expect(closed).toBe(1);
+    expect(client.state.table?.last_seq).toBe(2);
+  });
+
   it('starts again as a new guest when its token is unknown', () => {
     const storage = new Memory();
     storage.setItem('atout.token', kToken);
