@@ -49,8 +49,6 @@ export class Client {
   private url_?: string;
   private joining_ = new Map<number | string, Record<string, unknown>>();
   private again_?: Record<string, unknown>;
-  // Events come as deltas (hello's `views`): the last whole event of each table, to apply them to.
-  private views_ = new DeltaViews();
 
   constructor(
     private readonly open_socket: (url?: string) => Socket,
@@ -95,22 +93,26 @@ export class Client {
   private connect() {
     const ws = this.open_socket(this.url_);
     this.socket_ = ws;
-    this.views_.clear();
+    // Events come as deltas (hello's `views`), each applied to the last whole event of its table
+    // on this socket: a new socket (a reconnection, or a redirect to another node) starts with
+    // none, since the server there sends a whole event first.
+    const views = new DeltaViews();
     ws.onopen = () => {
       this.retry_ms_ = 500;
       this.say_hello();
     };
     ws.onmessage = (ev) => {
-      if (typeof ev.data !== 'string') return;
+      // A socket left behind (redirected away) may still deliver: none of it is for us now.
+      if (this.socket_ !== ws || typeof ev.data !== 'string') return;
       let m: ServerMessage;
       try {
         m = JSON.parse(ev.data) as ServerMessage;
       } catch {
         return;
       }
-      if (m.type === 'event') this.views_.keep(m);
+      if (m.type === 'event') views.keep(m);
       if (m.type === 'delta') {
-        const whole = this.views_.rebuild(m);
+        const whole = views.rebuild(m);
         // Out of step with the server (never expected): a new connection resumes from a whole view.
         if (!whole) return ws.close();
         m = whole;
