@@ -181,7 +181,7 @@ export interface DeltaMessage {
   id?: number | string;
   table_id: string;
   seq: number;
-  base: number;
+  base?: number; // absent: seq - 1
   patch: Record<string, unknown>;
 }
 
