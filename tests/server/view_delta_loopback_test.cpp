@@ -38,7 +38,8 @@ class Rebuilder {
       }
       if (type != "delta") continue;
       ++deltas_;
-      EXPECT_EQ((*m)["base"], base_seq_) << *m;
+      // No base: the event just before.
+      EXPECT_EQ(m->value("base", (*m)["seq"].get<std::uint64_t>() - 1), base_seq_) << *m;
       EXPECT_TRUE((*m)["patch"].is_object()) << *m;
       auto rebuilt = protocol::apply_view_delta(std::move(view_), (*m)["patch"]);
       EXPECT_TRUE(rebuilt.has_value()) << *m;
@@ -209,14 +210,75 @@ TEST(DeltaLoopback, AfterAResumeTheDeltasStartFromAWholeEvent) {
   EXPECT_TRUE(log.validate());
 }
 
-TEST(DeltaLoopback, AnUnknownViewsValueIsRefused) {
+TEST(DeltaLoopback, ASpectatorThatAsksAgainGetsAWholeSnapshotAndDeltasFromIt) {
   LiveServer server;
   MessageLog log;
-  TestClient c(server.port(), &log);
-  const json r = c.request_unlogged({{"type", "hello"}, {"protocol", 1}, {"views", "patches"}});
-  EXPECT_EQ(r["type"], "error") << r;
-  EXPECT_EQ(r["code"], "invalid_field");
-  EXPECT_EQ(r["field"], "views");
+  DeltaTable t = open_table(server.port(), log);
+  for (int i = 0; i < 7 && t.step(); ++i) {
+  }
+  const std::size_t watcher = kSeats + 1;
+  EXPECT_EQ(t.clients[watcher]->request({{"type", "spectate"}, {"table_id", t.id}})["type"], "watching");
+  const json snapshot = t.views[watcher].next(*t.clients[watcher]);
+  EXPECT_EQ(snapshot["kind"], "snapshot") << snapshot;
+  EXPECT_EQ(snapshot["seq"], t.seq);
+  EXPECT_EQ(snapshot["observation"], t.full_spectator()["observation"]);
+  EXPECT_EQ(t.views[watcher].wholes(), 2);
+  // The next deltas apply to the snapshot, and still rebuild the full spectator's events.
+  while (t.step()) {
+  }
+  EXPECT_TRUE(t.full_spectator().contains("match_result"));
+  EXPECT_EQ(t.views[watcher].wholes(), 2);
+  // Every event once (the first whole, the rest deltas), and the snapshot besides.
+  EXPECT_EQ(static_cast<std::uint64_t>(t.views[watcher].deltas()), t.seq - 1);
+  EXPECT_TRUE(log.validate());
+}
+
+TEST(DeltaLoopback, AResumeFromASeqTheTableNeverHadGetsAWholeSnapshot) {
+  LiveServer server;
+  MessageLog log;
+  DeltaTable t = open_table(server.port(), log);
+  for (int i = 0; i < 5 && t.step(); ++i) {
+  }
+  t.clients[0].reset();
+  for (int i = 0; i < 3 && t.step(); ++i) {
+  }
+  auto back = std::make_unique<TestClient>(server.port(), &log);
+  json hello = hello_message("p0", true);
+  hello["token"] = t.tokens[0];
+  hello["resume"] = json::array({{{"table_id", t.id}, {"last_seq", std::uint64_t{1} << 40}}});
+  ASSERT_EQ(back->request(hello)["type"], "welcome");
+  EXPECT_EQ(back->wait_for("seated")["resumed"], true);
+  Rebuilder resumed;
+  const json first = resumed.next(*back);
+  EXPECT_EQ(first["kind"], "snapshot") << first;
+  EXPECT_EQ(first["seq"], t.seq);
+  EXPECT_EQ(resumed.wholes(), 1);
+  t.latest[0] = first;
+  t.clients[0] = std::move(back);
+  t.views[0] = resumed;
+  while (t.step()) {
+  }
+  EXPECT_TRUE(t.full_spectator().contains("match_result"));
+  EXPECT_EQ(t.views[0].wholes(), 1);
+  EXPECT_GT(t.views[0].deltas(), 0);
+  EXPECT_TRUE(log.validate());
+}
+
+TEST(DeltaLoopback, AViewsValueOtherThanFullOrDeltaIsRefused) {
+  LiveServer server;
+  MessageLog log;
+  for (const json& bad : {json("patches"), json("DELTA"), json(""), json(1), json(true), json::array({"delta"})}) {
+    TestClient c(server.port(), &log);
+    const json r = c.request_unlogged({{"type", "hello"}, {"protocol", 1}, {"views", bad}});
+    EXPECT_EQ(r["type"], "error") << bad << ": " << r;
+    EXPECT_EQ(r["code"], "invalid_field") << bad;
+    EXPECT_EQ(r["field"], "views") << bad;
+  }
+  // Both accepted values are, and "full" is the default.
+  for (const char* good : {"full", "delta"}) {
+    TestClient c(server.port(), &log);
+    EXPECT_EQ(c.request({{"type", "hello"}, {"protocol", 1}, {"views", good}})["type"], "welcome") << good;
+  }
 }
 
 }  // namespace
