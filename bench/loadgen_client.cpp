@@ -253,7 +253,9 @@ void TableBot::on_message(int seat, std::string_view text) {
     // Rebuilt whole (docs/protocol.md, Deltas), then read as any event is.
     nlohmann::json d = nlohmann::json::parse(text);
     nlohmann::json& view = views_[s];
-    if (!view.is_object() || d["base"] != view["seq"] || d["table_id"] != view["table_id"]) {
+    // No base: the event just before.
+    const std::uint64_t base = d.value("base", d.value("seq", std::uint64_t{0}) - 1);
+    if (!view.is_object() || view["seq"] != base || d["table_id"] != view["table_id"]) {
       ++w_.stats.errors["delta_out_of_step"];
       return;
     }
