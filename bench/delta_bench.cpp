@@ -2,7 +2,10 @@
 // seeded random matches: every action's event for each seat (and, apart, for a spectator), as
 // the server writes it whole (serialize(Event)) and as a `delta` message from that recipient's
 // previous event. Also the time to make a delta, and the size of a JSON Patch (RFC 6902) of the
-// same views. Prints one line per run and a JSON summary.
+// same views. Prints one line per run and a JSON summary; with a fourth argument N, first the
+// first N seat deltas of the first run, each after the full event it stands for. Each event
+// carries the whole turn as `turn_ms_left`, as a live table's do; a fifth argument `random-turns`
+// draws a time for each action instead.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -56,7 +59,7 @@ struct Totals {
   std::uint64_t deltas = 0;
 };
 
-Totals run(const std::string& variant, int matches, std::uint64_t seed) {
+Totals run(const std::string& variant, int matches, std::uint64_t seed, int dump, bool random_turns) {
   Totals t;
   Rng policy(Seed{0xB17E5, seed});
   std::vector<Action> legal;
@@ -79,7 +82,10 @@ Totals run(const std::string& variant, int matches, std::uint64_t seed) {
       s.legal_actions(legal);
       const Seat actor = s.current_player();
       const Step step = s.step(actor, legal[policy.below(static_cast<std::uint32_t>(legal.size()))]);
-      const int turn_left = 30000 - static_cast<int>(policy.below(5000));
+      // A live table starts the next turn before it sends an action's event, so the event carries
+      // the whole turn (the time between is under a millisecond); with `random_turns`, a time
+      // drawn anew for every action instead, as an event sent mid-turn would carry.
+      const int turn_left = random_turns ? 30000 - static_cast<int>(policy.below(5000)) : 29999;
       ++t.actions;
       for (std::size_t i = 0; i < viewers.size(); ++i) {
         const protocol::Event e =
@@ -90,6 +96,10 @@ Totals run(const std::string& variant, int matches, std::uint64_t seed) {
         json patch = protocol::view_delta(last[i], view);
         const std::size_t patch_size = patch.dump().size();
         const std::string delta = protocol::serialize(protocol::Delta{e.table_id, seq, seq - 1, std::move(patch), {}});
+        if (dump > 0 && viewers[i] != kNoSeat) {
+          --dump;
+          std::printf("full  %s\ndelta %s\n", protocol::serialize(e).c_str(), delta.c_str());
+        }
         t.delta_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
         ++t.deltas;
         if (viewers[i] == kNoSeat) {
@@ -119,13 +129,16 @@ int main(int argc, char** argv) {
   const std::string variant = argc > 1 ? argv[1] : "french";
   const int matches = argc > 2 ? std::atoi(argv[2]) : 200;
   const int runs = argc > 3 ? std::atoi(argv[3]) : 3;
+  const int dump = argc > 4 ? std::atoi(argv[4]) : 0;
+  const bool random_turns = argc > 5 && std::string(argv[5]) == "random-turns";
   if (matches <= 0 || runs <= 0) {
-    std::fprintf(stderr, "usage: atout_delta_bench [variant] [matches per run] [runs]\n");
+    std::fprintf(stderr,
+                 "usage: atout_delta_bench [variant] [matches per run] [runs] [deltas to print] [random-turns]\n");
     return 2;
   }
   std::vector<double> full, delta, ratio, watch_ratio, us, json_patch;
   for (int r = 0; r < runs; ++r) {
-    const Totals t = run(variant, matches, static_cast<std::uint64_t>(r + 1));
+    const Totals t = run(variant, matches, static_cast<std::uint64_t>(r + 1), r == 0 ? dump : 0, random_turns);
     const double a = static_cast<double>(t.actions);
     full.push_back(static_cast<double>(t.seat_full) / a);
     delta.push_back(static_cast<double>(t.seat_delta) / a);
@@ -147,7 +160,8 @@ int main(int argc, char** argv) {
                         {"ratio", median(ratio)},
                         {"spectator_ratio", median(watch_ratio)},
                         {"json_patch_bytes_per_action", median(json_patch)},
-                        {"us_per_delta", median(us)}};
+                        {"us_per_delta", median(us)},
+                        {"turn_ms_left", random_turns ? "random" : "whole turn"}};
   std::printf("%s\n", summary.dump().c_str());
   return 0;
 }

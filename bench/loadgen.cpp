@@ -45,6 +45,7 @@ struct Options {
   std::uint64_t seed = 1;
   int think_ms = 0;
   bool ack_event = false;  // hello's ack: "event"
+  bool deltas = false;     // hello's views: "delta"
   // --abuse: the window is played in slices of abuse_slice_ms, every other one with an abuser (see
   // abuse_ws and abuse_http); the tables' p99 over the slices without and with it is reported, and
   // compared when abuse_check > 0. Alternating slices compare like with like: the hands of a
@@ -139,6 +140,8 @@ Options parse(int argc, char** argv) {
   app.add_option("--abuse-floor-ms", o.abuse_floor_ms, "the floor of both p99s in --abuse-check")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 10'000.0));
+  app.add_flag("--deltas", o.deltas,
+               "ask for per-seat deltas (hello's views: delta): each seat rebuilds its\nevents from them");
   std::string ack = "reply";
   app.add_option("--ack", ack,
                  "how actions are acknowledged (hello's ack): reply (an accepted\nreply, then the event), or "
@@ -451,6 +454,7 @@ int run(const Options& o) {
     w->state.variant = o.variant;
     w->state.think_ms = o.think_ms;
     w->state.ack_event = o.ack_event;
+    w->state.deltas = o.deltas;
     w->state.on_action = [&accepted] { accepted.fetch_add(1, std::memory_order_relaxed); };
     w->thread = std::thread([&ioc = w->state.ioc] { ioc.run(); });
     workers.push_back(std::move(w));
@@ -565,6 +569,7 @@ int run(const Options& o) {
     total.matches += s.matches;
     total.connect_failures += s.connect_failures;
     total.closed_early += s.closed_early;
+    total.received_bytes += s.received_bytes;
     total.tables_started += s.tables_started;
     total.idle_ready += s.idle_ready;
     for (const auto& [code, n] : s.errors) total.errors[code] += n;
@@ -599,8 +604,9 @@ int run(const Options& o) {
 
   std::printf(
       "atout-loadgen: %d table(s) of %s (%d connections), %d idle connection(s), %d thread(s), think %d ms, ack "
-      "%s\n",
-      o.tables, o.variant.c_str(), o.tables * players, o.idle, o.threads, o.think_ms, o.ack_event ? "event" : "reply");
+      "%s, views %s\n",
+      o.tables, o.variant.c_str(), o.tables * players, o.idle, o.threads, o.think_ms, o.ack_event ? "event" : "reply",
+      o.deltas ? "delta" : "full");
   std::printf("  set-up        %.1f s; tables started %d of %d; idle connections ready %d of %d\n", setup_s,
               total.tables_started, o.tables, total.idle_ready, o.idle);
   std::printf("  window        %.2f s; accepted actions %llu (%.0f /s); matches finished %llu\n", window_s,
@@ -615,6 +621,9 @@ int run(const Options& o) {
               static_cast<unsigned long long>(total.connect_failures),
               static_cast<unsigned long long>(total.closed_early));
   const double actions_d = static_cast<double>(std::max<std::uint64_t>(total.actions, 1));
+  std::printf("  received      %llu bytes by the seats (%.0f per action)\n",
+              static_cast<unsigned long long>(total.received_bytes),
+              static_cast<double>(total.received_bytes) / actions_d);
   std::printf("  CPU in window server %.2f s (%.0f us per action), load generator %.2f s (%.0f us per action)\n",
               server_cpu, server_cpu * 1e6 / actions_d, self_cpu, self_cpu * 1e6 / actions_d);
   if (pid > 0)
@@ -647,6 +656,8 @@ int run(const Options& o) {
                            {"threads", o.threads},
                            {"think_ms", o.think_ms},
                            {"ack", o.ack_event ? "event" : "reply"},
+                           {"views", o.deltas ? "delta" : "full"},
+                           {"received_bytes", total.received_bytes},
                            {"tables_started", total.tables_started},
                            {"idle_ready", total.idle_ready},
                            {"setup_s", setup_s},

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "atout/protocol/view_delta.hpp"
+
 namespace atout::loadgen {
 
 namespace {
@@ -174,6 +176,7 @@ void Connection::do_read() {
       return;
     }
     const auto data = self->buffer_.cdata();
+    if (self->w_.measuring) self->w_.stats.received_bytes += data.size();
     self->on_message_(std::string_view(static_cast<const char*>(data.data()), data.size()));
     self->buffer_.consume(self->buffer_.size());
     self->do_read();
@@ -193,6 +196,7 @@ TableBot::TableBot(WorkerState& w, int players, std::uint64_t seed)
       sent_(static_cast<std::size_t>(players)),
       pending_(static_cast<std::size_t>(players), false),
       pending_mark_(static_cast<std::size_t>(players)),
+      views_(static_cast<std::size_t>(players)),
       rng_(Seed{0x10AD, seed}),
       think_(w.ioc) {
   for (int s = 0; s < players; ++s) seats_.push_back(std::make_shared<Connection>(w));
@@ -221,7 +225,7 @@ void TableBot::connect(std::function<void(bool)> on_ready) {
 void TableBot::play() {
   for (std::size_t s = 0; s < seats_.size(); ++s)
     seats_[s]->send(R"({"type":"hello","protocol":1,"name":"load)" + std::to_string(s) +
-                    (w_.ack_event ? R"(","ack":"event"})" : R"("})"));
+                    (w_.ack_event ? R"(","ack":"event")" : R"(")") + (w_.deltas ? R"(,"views":"delta"})" : "}"));
   create_table();
 }
 
@@ -241,7 +245,31 @@ void TableBot::close() {
 void TableBot::on_message(int seat, std::string_view text) {
   if (w_.stopping) return;
   const auto s = static_cast<std::size_t>(seat);
-  if (contains(text, R"("type":"event")")) return on_event(seat, text);
+  if (contains(text, R"("type":"event")")) {
+    if (w_.deltas) views_[s] = nlohmann::json::parse(text);  // the new base of this seat's deltas
+    return on_event(seat, text);
+  }
+  if (w_.deltas && contains(text, R"("type":"delta")")) {
+    // Rebuilt whole (docs/protocol.md, Deltas), then read as any event is.
+    nlohmann::json d = nlohmann::json::parse(text);
+    nlohmann::json& view = views_[s];
+    // No base: the event just before.
+    const std::uint64_t base = d.value("base", d.value("seq", std::uint64_t{0}) - 1);
+    if (!view.is_object() || view["seq"] != base || d["table_id"] != view["table_id"]) {
+      ++w_.stats.errors["delta_out_of_step"];
+      return;
+    }
+    view.erase("id");
+    auto rebuilt = protocol::apply_view_delta(std::move(view), d["patch"]);
+    if (!rebuilt) {
+      ++w_.stats.errors["delta_refused"];
+      return;
+    }
+    view = std::move(*rebuilt);
+    view["seq"] = d["seq"];
+    if (d.contains("id")) view["id"] = d["id"];
+    return on_event(seat, view.dump());
+  }
   if (contains(text, R"("type":"accepted")")) {
     if (pending_[s]) accepted(s);
     return;

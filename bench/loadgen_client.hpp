@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,7 @@ struct WorkerStats {
   std::uint64_t matches = 0;      // finished inside the measuring window
   std::uint64_t connect_failures = 0;
   std::uint64_t closed_early = 0;               // connections the server closed while the run went on
+  std::uint64_t received_bytes = 0;             // the text of every message the tables' seats got, in the window
   std::map<std::string, std::uint64_t> errors;  // by protocol error code
   std::vector<std::uint32_t> rtt_us;            // request sent -> accepted, inside the window
   int tables_started = 0;
@@ -48,6 +50,7 @@ struct WorkerState {
   int turn_ms = 600'000;
   int think_ms = 0;        // a player's mean thinking time before each action; 0: none
   bool ack_event = false;  // hello with ack "event": an action's own event acknowledges it
+  bool deltas = false;     // hello with views "delta": events after the first come as deltas
   bool measuring = false;  // set by the main thread through a post
   bool stopping = false;
   std::function<void()> on_action;  // counts accepted actions across workers (for --actions)
@@ -101,6 +104,7 @@ class TableBot : public std::enable_shared_from_this<TableBot> {
   std::vector<Steady::time_point> sent_;  // per seat: when its pending action went out
   std::vector<bool> pending_;
   std::vector<std::string> pending_mark_;  // per seat, with ack "event": `"id":N,"kind":` of its pending action
+  std::vector<nlohmann::json> views_;      // per seat, with deltas: its last event, rebuilt whole
   std::string table_id_;
   Rng rng_;
   net::steady_timer think_;

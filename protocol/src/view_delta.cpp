@@ -1,8 +1,11 @@
 // Per-seat deltas: JSON merge patches (RFC 7396) between two views of one recipient, where an
-// array that only grew is sent as its new elements (the key with "+" after it).
+// array may be sent in a shorter form under its key with an operation after it: "+" its new
+// elements, "-" the indices of those it lost, "#" a table of objects.
 #include "atout/protocol/view_delta.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "message_json.hpp"
 
@@ -10,14 +13,63 @@ namespace atout::protocol {
 
 namespace {
 
-// `patch` applied to `target` in place; false when an append names no array.
+// `key` names an array operation when it ends in one of these (views have no such key).
+constexpr std::string_view kArrayOps = "+-#";
+
+// `target` with the elements at `indices` (ascending, each within it) removed; false otherwise.
+bool remove_at(json& target, const json& indices) {
+  if (!target.is_array() || !indices.is_array()) return false;
+  std::size_t next_allowed = 0;
+  for (const json& i : indices) {
+    if (!i.is_number_unsigned() || i.get<std::size_t>() < next_allowed || i.get<std::size_t>() >= target.size())
+      return false;
+    next_allowed = i.get<std::size_t>() + 1;
+  }
+  for (auto i = indices.rbegin(); i != indices.rend(); ++i)
+    target.erase(target.begin() + static_cast<std::ptrdiff_t>(i->get<std::size_t>()));
+  return true;
+}
+
+// The array of objects a table stands for: its first row names the keys, each other row gives one
+// object's values in that order, null where the object has no such key. nullopt if malformed.
+std::optional<json> from_table(const json& table) {
+  if (!table.is_array() || table.empty() || !table[0].is_array()) return std::nullopt;
+  const json& keys = table[0];
+  for (const json& k : keys)
+    if (!k.is_string()) return std::nullopt;
+  json out = json::array();
+  for (std::size_t r = 1; r < table.size(); ++r) {
+    const json& row = table[r];
+    if (!row.is_array() || row.size() != keys.size()) return std::nullopt;
+    json o = json::object();
+    for (std::size_t c = 0; c < keys.size(); ++c)
+      if (!row[c].is_null()) o[keys[c].get<std::string>()] = row[c];
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+// `patch` applied to `target` in place; false when an array operation does not fit.
 bool apply_into(json& target, const json& patch) {
   if (!target.is_object()) target = json::object();
   for (const auto& [key, value] : patch.items()) {
-    if (key.size() > 1 && key.back() == '+') {
-      const auto grown = target.find(key.substr(0, key.size() - 1));
-      if (grown == target.end() || !grown->is_array() || !value.is_array()) return false;
-      grown->insert(grown->end(), value.begin(), value.end());
+    const char op = key.size() > 1 ? key.back() : '\0';
+    if (op != '\0' && kArrayOps.find(op) != std::string_view::npos) {
+      const std::string name = key.substr(0, key.size() - 1);
+      if (op == '#') {
+        auto whole = from_table(value);
+        if (!whole) return false;
+        target[name] = std::move(*whole);
+        continue;
+      }
+      const auto old = target.find(name);
+      if (old == target.end()) return false;
+      if (op == '-') {
+        if (!remove_at(*old, value)) return false;
+      } else {
+        if (!old->is_array() || !value.is_array()) return false;
+        old->insert(old->end(), value.begin(), value.end());
+      }
     } else if (value.is_null()) {
       target.erase(key);
     } else if (value.is_object()) {
@@ -33,6 +85,62 @@ bool apply_into(json& target, const json& patch) {
 bool extends(const json& previous, const json& next) {
   return previous.is_array() && next.is_array() && !previous.empty() && next.size() > previous.size() &&
          std::equal(previous.begin(), previous.end(), next.begin());
+}
+
+// The indices of the elements `next` lost, when it is `previous` with some removed (order kept).
+std::optional<json> removed(const json& previous, const json& next) {
+  if (!previous.is_array() || !next.is_array() || next.size() >= previous.size()) return std::nullopt;
+  json gone = json::array();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < previous.size(); ++i) {
+    if (kept < next.size() && previous[i] == next[kept])
+      ++kept;
+    else
+      gone.push_back(i);
+  }
+  if (kept != next.size()) return std::nullopt;
+  return gone;
+}
+
+// `next` as a table (see from_table), when it is two or more objects.
+std::optional<json> as_table(const json& next) {
+  if (!next.is_array() || next.size() < 2) return std::nullopt;
+  std::vector<std::string> keys;
+  for (const json& e : next) {
+    if (!e.is_object()) return std::nullopt;
+    for (const auto& [k, v] : e.items())
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  }
+  json table = json::array({json(keys)});
+  for (const json& e : next) {
+    json row = json::array();
+    for (const std::string& k : keys) {
+      const auto v = e.find(k);
+      row.push_back(v == e.end() ? json(nullptr) : *v);
+    }
+    table.push_back(std::move(row));
+  }
+  return table;
+}
+
+// Puts into `patch` a short way to say that `key` is now the array `next` (`previous` when it was
+// one before): its new elements when it only grew; else the indices of those it lost, or else a
+// table, when that is shorter than the array whole; or else whole.
+void put_array(json& patch, const std::string& key, const json* previous, const json& next) {
+  if (previous && extends(*previous, next)) {
+    patch[key + "+"] = json(next.begin() + static_cast<std::ptrdiff_t>(previous->size()), next.end());
+    return;
+  }
+  std::string short_key;
+  std::optional<json> short_form;
+  if (previous && (short_form = removed(*previous, next)))
+    short_key = key + "-";
+  else if ((short_form = as_table(next)))
+    short_key = key + "#";
+  if (short_form && short_form->dump().size() + 1 < next.dump().size())
+    patch[short_key] = std::move(*short_form);
+  else
+    patch[key] = next;
 }
 
 }  // namespace
@@ -53,14 +161,12 @@ json view_delta(const json& previous, const json& next) {
     if (!next.contains(key)) patch[key] = nullptr;
   for (const auto& [key, value] : next.items()) {
     const auto old = previous.find(key);
-    if (old == previous.end()) {
-      patch[key] = value;
-    } else if (*old == value) {
-      continue;
-    } else if (old->is_object() && value.is_object()) {
-      patch[key] = view_delta(*old, value);
-    } else if (extends(*old, value)) {
-      patch[key + "+"] = json(value.begin() + static_cast<std::ptrdiff_t>(old->size()), value.end());
+    if (old != previous.end() && *old == value) continue;
+    if (value.is_array()) {
+      put_array(patch, key, old == previous.end() ? nullptr : &*old, value);
+    } else if (value.is_object()) {
+      // Key by key: from nothing when it was no object, so that its arrays get their short forms.
+      patch[key] = view_delta(old != previous.end() && old->is_object() ? *old : json::object(), value);
     } else {
       patch[key] = value;
     }
@@ -77,7 +183,8 @@ json to_json(const Delta& d) {
   json j = message("delta");
   j["table_id"] = d.table_id;
   j["seq"] = d.seq;
-  j["base"] = d.base;
+  // Live play always builds on the event just before: the base is then left out.
+  if (d.base + 1 != d.seq) j["base"] = d.base;
   j["patch"] = d.patch;
   put_id(j, d.id);
   return j;

@@ -52,6 +52,7 @@ Member RequestRouter::me() {
   }
   m.link = conn_.weak();
   m.ack = ack_;
+  m.views = views_;
   return m;
 }
 
@@ -114,6 +115,7 @@ void RequestRouter::handle(const protocol::Hello& r, const RequestId& id) {
   w.player_id = player_->id;
   w.name = player_->name;
   ack_ = r.ack;
+  views_ = r.views;
   // One connection per identity: a newer one takes over, and the older is told why it closes.
   if (auto previous = ctx_->sessions->bind(player_->id, conn_.id()))
     previous->kick(protocol::Goodbye{protocol::Goodbye::Reason::replaced, "a newer connection resumed " + player_->id},

@@ -212,6 +212,7 @@ void Table::do_leave(const Member& m, const RequestId& id) {
   if (seating_.unwatch(m.conn)) was_member = true;
   if (seating_.drop_owner(m.conn)) was_member = true;
   if (!was_member) return reply_not_member(m, ErrorCode::not_at_table, "you are not at " + id_, id);
+  delta_bases_.erase(m.conn);
   if (auto p = m.link.lock()) p->departed(id_);
   deliver(m.link, wire(protocol::Ok{"leave", id_}, id));
   changed();
@@ -287,6 +288,7 @@ void Table::do_remove_bot(const Member& m, int seat, const RequestId& id) {
 }
 
 void Table::do_detach(std::uint64_t conn) {
+  delta_bases_.erase(conn);
   bool touched = false;
   for (std::size_t s = 0; s < seating_.size(); ++s) {
     Seating::SeatSlot& slot = seating_.at(static_cast<Seat>(s));

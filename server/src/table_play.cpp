@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "atout/fallback.hpp"
+#include "atout/protocol/view_delta.hpp"
 #include "atout/server/table.hpp"
 
 namespace atout::server {
@@ -205,14 +206,27 @@ void Table::begin_deal(const DealInfo& d) {
 SeatView::Facts Table::facts() const { return SeatView::Facts{deal_, abandoned_by_, clocks_.turn_left()}; }
 
 void Table::send_snapshot(const Member& m, Seat seat) {
-  deliver(m.link,
-          wire(view_.event(*state_, seq_, EventKind::snapshot, seat, std::nullopt, std::nullopt, facts(), true)));
+  send_event(m, view_.event(*state_, seq_, EventKind::snapshot, seat, std::nullopt, std::nullopt, facts(), true));
+}
+
+void Table::send_event(const Member& m, const protocol::Event& e) {
+  if (m.views != protocol::Views::delta) return deliver(m.link, wire(e));
+  protocol::json view = protocol::event_view(e);
+  const auto base = delta_bases_.find(m.conn);
+  if (base == delta_bases_.end() || e.kind == EventKind::snapshot) {
+    deliver(m.link, wire(e));
+    delta_bases_[m.conn] = DeltaBase{e.seq, std::move(view)};
+    return;
+  }
+  const protocol::Delta d{id_, e.seq, base->second.seq, protocol::view_delta(base->second.view, view), e.id};
+  deliver(m.link, std::make_shared<const std::string>(protocol::serialize(d)));
+  base->second = DeltaBase{e.seq, std::move(view)};
 }
 
 void Table::send_since(const Member& m, Seat viewer, std::uint64_t last_seq) {
   const auto events = view_.since(*state_, seq_, viewer, last_seq, facts(), log_);
   if (!events) return send_snapshot(m, viewer);
-  for (const protocol::Event& e : *events) deliver(m.link, wire(e));
+  for (const protocol::Event& e : *events) send_event(m, e);
   // A resume ends on the current view and its legal actions: when no missed event is the current
   // one (nothing was missed, or a restart came after the last), a snapshot follows.
   if (events->empty() || events->back().seq != seq_) send_snapshot(m, viewer);
@@ -226,11 +240,17 @@ void Table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> 
     if (!Seating::connected(holder)) continue;
     protocol::Event e = view_.event(*state_, seq_, kind, static_cast<Seat>(s), last, hand_result, f, true);
     if (last && last->seat == static_cast<Seat>(s)) e.id = ack;
-    deliver(holder->link, wire(e));
+    send_event(*holder, e);
   }
   if (!seating_.watchers().empty()) {
-    const auto shared = wire(view_.event(*state_, seq_, kind, kNoSeat, last, hand_result, f, true));
-    for (const Member& s : seating_.watchers()) deliver(s.link, shared);
+    const protocol::Event e = view_.event(*state_, seq_, kind, kNoSeat, last, hand_result, f, true);
+    const auto shared = wire(e);
+    for (const Member& s : seating_.watchers()) {
+      if (s.views == protocol::Views::delta)
+        send_event(s, e);
+      else
+        deliver(s.link, shared);
+    }
   }
 }
 

@@ -12,7 +12,7 @@ TEST(ViewDelta, HoldsOnlyWhatChanged) {
   const json after = json::parse(R"({"kind":"action","observation":{"current":2,"hand":["KS"],
     "match_score":[0,0]},"turn_ms_left":29000,"commitment":{"hash":"ab","deal_number":0}})");
   const json patch = view_delta(before, after);
-  EXPECT_EQ(patch, json::parse(R"({"observation":{"current":2,"hand":["KS"]},"turn_ms_left":29000})"));
+  EXPECT_EQ(patch, json::parse(R"({"observation":{"current":2,"hand-":[0]},"turn_ms_left":29000})"));
   EXPECT_EQ(apply_view_delta(before, patch), after);
 }
 
@@ -39,14 +39,50 @@ TEST(ViewDelta, AnArrayThatOnlyGrewSendsItsNewElements) {
   const json after =
       json::parse(R"({"o":{"tricks":[{"l":0},{"l":2}],"bids":[{"t":"pass"}],"hand":["AS"],"trick":["7H","8H","9H"]}})");
   const json patch = view_delta(before, after);
-  // An empty array and a shrunk one are sent whole.
+  // An array that was empty is sent whole; one that shrank, as what it lost.
   EXPECT_EQ(patch,
-            json::parse(R"({"o":{"tricks+":[{"l":2}],"bids":[{"t":"pass"}],"hand":["AS"],"trick+":["8H","9H"]}})"));
+            json::parse(R"({"o":{"tricks+":[{"l":2}],"bids":[{"t":"pass"}],"hand-":[1],"trick+":["8H","9H"]}})"));
   EXPECT_EQ(apply_view_delta(before, patch), after);
   // An append to nothing, or to something that is not an array, is refused.
   EXPECT_FALSE(apply_view_delta(before, json::parse(R"({"o":{"missing+":[1]}})")).has_value());
   EXPECT_FALSE(apply_view_delta(json::parse(R"({"a":{"b":1}})"), json::parse(R"({"a+":[1]})")).has_value());
   EXPECT_FALSE(apply_view_delta(json::parse(R"({"a":[1]})"), json::parse(R"({"a+":2})")).has_value());
+}
+
+TEST(ViewDelta, AnArrayThatLostElementsSendsTheirIndices) {
+  const json before = json::parse(R"({"hand":["JS","9S","AH","7D","TC","KH","QD","8C"],"s":[8,8]})");
+  const json after = json::parse(R"({"hand":["9S","AH","7D","KH","QD"],"s":[7,8]})");
+  const json patch = view_delta(before, after);
+  EXPECT_EQ(patch, json::parse(R"({"hand-":[0,4,7],"s":[7,8]})"));
+  EXPECT_EQ(apply_view_delta(before, patch), after);
+  // Down to nothing, the plain form is shorter.
+  EXPECT_EQ(view_delta(json::parse(R"({"a":[1,2,3]})"), json::parse(R"({"a":[]})")), json::parse(R"({"a":[]})"));
+  // Indices out of order, repeated, out of range or not indices, and removals from no array, are refused.
+  for (const char* bad : {R"({"hand-":[3,1]})", R"({"hand-":[2,2]})", R"({"hand-":[8]})", R"({"hand-":[-1]})",
+                          R"({"hand-":["0"]})", R"({"hand-":2})", R"({"s-":[0],"x-":[0]})", R"({"none-":[0]})"})
+    EXPECT_FALSE(apply_view_delta(before, json::parse(bad)).has_value()) << bad;
+}
+
+TEST(ViewDelta, AnArrayOfObjectsMayComeAsATable) {
+  const json before = json::parse(R"({"o":{"legal":[]}})");
+  const json after = json::parse(R"({"o":{"legal":[{"type":"pass"},{"type":"bid","trump":"S","value":80},
+    {"type":"bid","trump":"H","value":80},{"type":"bid","trump":"D","value":90}]}})");
+  const json patch = view_delta(before, after);
+  EXPECT_EQ(patch, json::parse(R"({"o":{"legal#":[["type","trump","value"],["pass",null,null],["bid","S",80],
+    ["bid","H",80],["bid","D",90]]}})"));
+  EXPECT_EQ(apply_view_delta(before, patch), after);
+  // A new object is patched key by key from nothing, so its arrays get the short forms too.
+  const json grown = json::parse(R"({"r":{"hands":[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6}]}})");
+  const json from_nothing = view_delta(json::object(), grown);
+  EXPECT_TRUE(from_nothing["r"].contains("hands#")) << from_nothing;
+  EXPECT_EQ(apply_view_delta(json::object(), from_nothing), grown);
+  EXPECT_EQ(apply_view_delta(json::parse(R"({"r":7})"), from_nothing), grown);
+  // Malformed tables are refused: no key row, keys that are not strings, rows of the wrong length.
+  for (const char* bad : {R"({"t#":[]})", R"({"t#":[1,2]})", R"({"t#":[[1],[2]]})", R"({"t#":[["a"],[1,2]]})",
+                          R"({"t#":[["a"],3]})", R"({"t#":{"a":1}})"})
+    EXPECT_FALSE(apply_view_delta(before, json::parse(bad)).has_value()) << bad;
+  // A key row alone is an empty array.
+  EXPECT_EQ(apply_view_delta(before, json::parse(R"({"t#":[["a"]]})")), json::parse(R"({"o":{"legal":[]},"t":[]})"));
 }
 
 TEST(ViewDelta, RefusesAPatchThatIsNotAnObject) {
@@ -77,10 +113,13 @@ TEST(ViewDelta, DeltaMessageCarriesItsBase) {
   EXPECT_EQ(j.at("type"), "delta");
   EXPECT_EQ(j.at("table_id"), "t-2");
   EXPECT_EQ(j.at("seq"), 8);
-  EXPECT_EQ(j.at("base"), 7);
+  EXPECT_FALSE(j.contains("base")) << j;  // seq - 1: implied
   EXPECT_EQ(j.at("patch"), json({{"turn_ms_left", 5}}));
   EXPECT_EQ(j.at("id"), "a1");
   EXPECT_FALSE(json::parse(serialize(Delta{"t-2", 8, 7, json::object(), {}})).contains("id"));
+  // Any other base is given (after a replay, the base may be any earlier event).
+  EXPECT_EQ(json::parse(serialize(Delta{"t-2", 8, 5, json::object(), {}})).at("base"), 5);
+  EXPECT_EQ(json::parse(serialize(Delta{"t-2", 8, 9, json::object(), {}})).at("base"), 9);
 }
 
 }  // namespace

@@ -1,10 +1,13 @@
 // Hidden information: over 1,000 seeded matches of every variant, driven through the table actor
-// with recording peers, no message shows any recipient a card it may not know.
+// with recording peers, no message shows any recipient a card it may not know. In half the matches
+// every recipient asked for deltas: each delta is checked as sent, and again as the whole event it
+// rebuilds.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "atout/protocol/engine_json.hpp"
+#include "atout/protocol/view_delta.hpp"
 #include "atout/rng.hpp"
 #include "atout/server/table.hpp"
 #include "card_scan.hpp"
@@ -98,6 +101,7 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
   const int players = info.players;
   Rng policy(Seed{0x41D0u, static_cast<std::uint64_t>(p.shard)});
   std::uint64_t messages_checked = 0;
+  std::uint64_t deltas_checked = 0;
 
   for (int g = 0; g < p.matches; ++g) {
     Record header;
@@ -109,6 +113,8 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
     ASSERT_TRUE(created.state) << created.error->message;
     std::unique_ptr<State> shadow = create_state(header).state;
 
+    // Two matches in four with deltas, so that both forms meet the variant's options and not.
+    const bool deltas = (g / 2) % 2 == 1;
     net::io_context ioc;
     auto work = net::make_work_guard(ioc);
     TableInit init;
@@ -122,7 +128,10 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
     for (int r = 0; r <= players; ++r) {
       peers.push_back(std::make_shared<RecordingPeer>());
       members.push_back(member_for(peers.back(), static_cast<std::uint64_t>(r + 1), "p" + std::to_string(r)));
+      if (deltas) members.back().views = protocol::Views::delta;
     }
+    // With deltas, each recipient's last event rebuilt whole: the base of its next delta.
+    std::vector<nlohmann::json> rebuilt(static_cast<std::size_t>(players + 1));
     t->spectate(members[static_cast<std::size_t>(players)], {});
     for (int s = 0; s < players; ++s) t->sit(members[static_cast<std::size_t>(s)], s, {});
     ioc.poll();
@@ -153,8 +162,34 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
         CardSet allowed = known.all();
         if (!watcher) allowed |= before[static_cast<std::size_t>(r)] | after[static_cast<std::size_t>(r)];
         int events = 0;
-        for (const auto& text : peers[static_cast<std::size_t>(r)]->take()) {
+        for (auto text : peers[static_cast<std::size_t>(r)]->take()) {
           ++messages_checked;
+          if (deltas && text->find(R"("type":"delta")") != std::string::npos) {
+            // The delta as sent goes through the checks below, then the event it rebuilds.
+            ASSERT_TRUE((cards_in(*text) - allowed).empty())
+                << "recipient " << r << " sees " << to_string(cards_in(*text) - allowed) << " in " << *text;
+            ASSERT_EQ(text->find(match_seed), std::string::npos) << "recipient " << r << " sees the match seed";
+            if (!live_seed.empty()) {
+              ASSERT_EQ(text->find(live_seed), std::string::npos) << "recipient " << r << " sees the live seed";
+            }
+            ++deltas_checked;
+            const auto d = nlohmann::json::parse(*text);
+            nlohmann::json& view = rebuilt[static_cast<std::size_t>(r)];
+            ASSERT_EQ(d["seq"], seq) << "recipient " << r << ": " << *text;
+            ASSERT_EQ(d.value("base", seq - 1), seq - 1) << "recipient " << r << ": " << *text;
+            auto next = protocol::apply_view_delta(std::move(view), d["patch"]);
+            ASSERT_TRUE(next.has_value()) << *text;
+            view = std::move(*next);
+            nlohmann::json whole = view;
+            for (const char* k : {"table_id", "seq", "id"})
+              if (d.contains(k)) whole[k] = d[k];
+            whole["type"] = "event";
+            text = std::make_shared<const std::string>(whole.dump());
+          } else if (deltas && text->find(R"("type":"event")") != std::string::npos) {
+            nlohmann::json view = nlohmann::json::parse(*text);
+            for (const char* k : {"type", "table_id", "seq", "id"}) view.erase(k);
+            rebuilt[static_cast<std::size_t>(r)] = std::move(view);
+          }
           // Fair dealing: the seed of the hand in play, and the match seed it derives
           // from, appear nowhere before that hand is over.
           if (!live_seed.empty()) {
@@ -212,6 +247,9 @@ TEST_P(HiddenInformation, NoMessageShowsACardItsRecipientMayNotKnow) {
   }
   RecordProperty("messages_checked", std::to_string(messages_checked));
   EXPECT_GT(messages_checked, 0u);
+  if (p.matches >= 4) {
+    EXPECT_GT(deltas_checked, 0u);  // matches 2 and 3 are played with deltas
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, HiddenInformation, ::testing::ValuesIn(shards()),

@@ -9,6 +9,7 @@
 
 #include "atout/protocol/messages.hpp"
 #include "atout/protocol/request_errors.hpp"
+#include "atout/protocol/view_delta.hpp"
 
 namespace atout::protocol {
 namespace {
@@ -163,6 +164,7 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
                         to_json(Pong{}),
                         to_json(Error{}),
                         to_json(Event{}),
+                        to_json(Delta{}),
                         to_json(TableUpdate{summary}),
                         to_json(LobbyUpdate{summary}),
                         to_json(LobbyRemove{}),
@@ -173,7 +175,7 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
                         to_json(History{}),
                         to_json(Replay{})})
     types.insert(j["type"].get<std::string>());
-  EXPECT_EQ(types.size(), 39u);
+  EXPECT_EQ(types.size(), 40u);
   for (const std::string& t : types) {
     EXPECT_TRUE(std::filesystem::exists(std::string(ATOUT_SOURCE_DIR) + "/protocol/schema/" + t + ".json")) << t;
     EXPECT_NE(doc.find("### `" + t + "`"), std::string::npos) << t << " has no section in docs/protocol.md";

@@ -2,6 +2,7 @@
 // takes back a held seat from the last event seen, reconnects after a drop, follows a `redirect`
 // to the node that runs a table, and keeps what a reload needs (token, name, table, last seq, hand
 // results) in localStorage.
+import { DeltaViews } from './delta';
 import type { Action, BotLevel, ServerMessage } from './protocol';
 import { initial_state, new_table, reduce, type State, type TableState } from './state';
 
@@ -96,17 +97,29 @@ export class Client {
   private connect() {
     const ws = this.open_socket(this.url_);
     this.socket_ = ws;
+    // Events come as deltas (hello's `views`), each applied to the last whole event of its table
+    // on this socket: a new socket (a reconnection, or a redirect to another node) starts with
+    // none, since the server there sends a whole event first.
+    const views = new DeltaViews();
     ws.onopen = () => {
       this.retry_ms_ = 500;
       this.say_hello();
     };
     ws.onmessage = (ev) => {
-      if (typeof ev.data !== 'string') return;
+      // A socket left behind (redirected away) may still deliver: none of it is for us now.
+      if (this.socket_ !== ws || typeof ev.data !== 'string') return;
       let m: ServerMessage;
       try {
         m = JSON.parse(ev.data) as ServerMessage;
       } catch {
         return;
+      }
+      if (m.type === 'event') views.keep(m);
+      if (m.type === 'delta') {
+        const whole = views.rebuild(m);
+        // Out of step with the server (never expected): a new connection resumes from a whole view.
+        if (!whole) return ws.close();
+        m = whole;
       }
       this.on_message(m);
     };
@@ -125,7 +138,7 @@ export class Client {
   }
 
   private say_hello() {
-    const hello: Record<string, unknown> = { type: 'hello', protocol: 1 };
+    const hello: Record<string, unknown> = { type: 'hello', protocol: 1, views: 'delta' };
     const token = this.storage.getItem(kToken);
     if (token) hello.token = token;
     if (this.name) hello.name = this.name;

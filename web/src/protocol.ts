@@ -175,6 +175,16 @@ export interface EventMessage {
   replayed?: boolean;
 }
 
+// An event as the change from the connection's previous one at the table (hello's views: delta).
+export interface DeltaMessage {
+  type: 'delta';
+  id?: number | string;
+  table_id: string;
+  seq: number;
+  base?: number; // absent: seq - 1
+  patch: Record<string, unknown>;
+}
+
 export interface ErrorMessage {
   type: 'error';
   id?: number | string;
@@ -197,6 +207,7 @@ export interface ChatMessage {
 export type ServerMessage =
   | Welcome
   | EventMessage
+  | DeltaMessage
   | ErrorMessage
   | ChatMessage
   | { type: 'pong'; id?: number | string }
@@ -303,6 +314,7 @@ export const kReadFields: Record<string, string[]> = {
     'table_id', 'seq', 'kind', 'observation', 'last_action', 'commitment', 'hand_result', 'match_result', 'turn_ms_left',
     'replayed',
   ],
+  delta: ['table_id', 'seq', 'base', 'patch', 'id'],
   error: ['code', 'message', 'field', 'reason', 'table_id'],
   chat_message: ['table_id', 'player_id', 'name', 'seat', 'text'],
   variants: ['variants'],

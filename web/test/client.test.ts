@@ -94,6 +94,25 @@ describe('Client', () => {
     expect(again.client.state.table?.gaps).toBe(0);
   });
 
+  it('asks for deltas and applies them; a delta out of step closes the connection to resume', () => {
+    const { client, sockets } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    expect(sockets[0].sent[0]).toMatchObject({ type: 'hello', views: 'delta' });
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'seated', table_id: 't1', seat: 1, resumed: false });
+    sockets[0].receive(event(1, { kind: 'start' }));
+    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, patch: { kind: 'action', observation: { current: 2 } } });
+    expect(client.state.table?.last_seq).toBe(2);
+    expect(client.state.table?.event?.observation.current).toBe(2);
+    expect(client.state.table?.event?.observation.hand).toHaveLength(8);
+    let closed = 0;
+    sockets[0].close = () => void closed++;
+    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 4, base: 3, patch: { observation: { current: 0 } } });
+    expect(closed).toBe(1);
+    expect(client.state.table?.last_seq).toBe(2);
+  });
+
   it('starts again as a new guest when its token is unknown', () => {
     const storage = new Memory();
     storage.setItem('atout.token', kToken);
@@ -252,5 +271,34 @@ describe('Client', () => {
     expect(sockets[1].sent[0]).toMatchObject({ type: 'hello', resume: [{ table_id: 't1', last_seq: 5 }] });
     sockets[1].receive({ ...welcome, resumed: true });
     expect(sockets[1].types()).not.toContain('sit');
+  });
+
+  it('after a redirect, applies no delta to a base from the old node, and ignores the old socket', () => {
+    const { client, sockets } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'seated', table_id: 't1', seat: 1, resumed: false });
+    sockets[0].receive(event(1, { kind: 'start' }));
+    sockets[0].receive({ type: 'redirect', table_id: 't1', url: 'ws://node-c/ws' });
+    // The old node's socket is not read any more, even if it still delivers.
+    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, patch: { observation: { current: 3 } } });
+    expect(client.state.table?.last_seq).toBe(1);
+    sockets[1].onopen?.({});
+    expect(sockets[1].sent[0]).toMatchObject({ type: 'hello', views: 'delta', resume: [{ table_id: 't1', last_seq: 1 }] });
+    sockets[1].receive({ ...welcome, resumed: true });
+    // A delta on the new socket before any whole event there has no base: the socket is closed.
+    let closed = 0;
+    sockets[1].close = () => void closed++;
+    sockets[1].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, patch: { observation: { current: 3 } } });
+    expect(closed).toBe(1);
+    expect(client.state.table?.last_seq).toBe(1);
+    // The whole event the new node sends first is the base of the next delta.
+    sockets[1].receive(event(2, { replayed: true }));
+    sockets[1].receive({ type: 'delta', table_id: 't1', seq: 3, base: 2, patch: { observation: { current: 0 } } });
+    expect(closed).toBe(1);
+    expect(client.state.table?.last_seq).toBe(3);
+    expect(client.state.table?.event?.observation.current).toBe(0);
+    expect(client.state.table?.event?.observation.hand).toHaveLength(8);
   });
 });

@@ -17,18 +17,26 @@ namespace atout::protocol {
 json event_view(const Event& e);
 
 // The patch that turns `previous` into `next`: a JSON merge patch (RFC 7396) — the keys whose value
-// changed, recursively for objects on both sides, `null` for a key that is gone, other values
-// whole — except that an array that only grew at its end is sent as its new elements, under its
-// key with "+" after it (`"tricks+": [...]`). `next` must hold no `null` and no key ending in "+"
-// (views never do), or the patch could not say it.
+// changed, recursively for objects, `null` for a key that is gone, other values whole — except
+// that an array is sent in the shortest of these forms, the key followed by an operation:
+//   "key+": [elements]     the array grew: these elements are appended;
+//   "key-": [indices]      the array lost these elements (ascending indices into the old array);
+//   "key#": [[k1, k2, ...], [v1, v2, ...], ...]
+//                          the array whole, as a table of objects: the first row names the keys,
+//                          each other row is one object's values in that order, null where the
+//                          object has no such key;
+// or else whole, under the plain key. `next` must hold no `null` and no key ending in "+", "-" or
+// "#" (views never do), or the patch could not say it.
 json view_delta(const json& previous, const json& next);
 
-// `view` with `delta` applied. A delta that is not an object, or that appends to something that is
-// not an array, is refused (nullopt).
+// `view` with `delta` applied. A delta that is not an object, or an array operation that does not
+// fit (an append or removal on something that is not an array, an index out of order or out of
+// range, a malformed table), is refused (nullopt).
 std::optional<json> apply_view_delta(json view, const json& delta);
 
 // A `delta` message: the event `seq` at `table_id`, as the change from the recipient's event
-// `base`. `id` as for an event (hello's `ack: "event"`, the actor's own copy).
+// `base` (left out of the message when it is `seq - 1`, as in live play). `id` as for an event
+// (hello's `ack: "event"`, the actor's own copy).
 struct Delta {
   std::string table_id;
   std::uint64_t seq = 0;

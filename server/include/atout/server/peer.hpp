@@ -29,7 +29,8 @@ struct Member {
   std::string player_id;
   std::string name;
   std::weak_ptr<Peer> link;
-  protocol::Ack ack = protocol::Ack::reply;  // as its hello asked
+  protocol::Ack ack = protocol::Ack::reply;       // as its hello asked
+  protocol::Views views = protocol::Views::full;  // events whole, or as deltas (hello's `views`)
 };
 
 // A message in its wire form, shared by every recipient it goes to.

@@ -79,7 +79,8 @@ class RequestRouter {
   std::shared_ptr<Context> ctx_;
   Connection& conn_;
   std::optional<Player> player_;
-  protocol::Ack ack_ = protocol::Ack::reply;  // how its actions are acknowledged (hello's `ack`)
+  protocol::Ack ack_ = protocol::Ack::reply;       // how its actions are acknowledged (hello's `ack`)
+  protocol::Views views_ = protocol::Views::full;  // how its events come (hello's `views`)
   std::unordered_map<std::string, std::weak_ptr<Table>> tables_;
   MessageCredits chat_credits_;
   Clock::time_point now_;  // when the request being handled was read

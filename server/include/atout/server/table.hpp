@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "atout/protocol/messages.hpp"
@@ -141,6 +142,9 @@ class Table : public std::enable_shared_from_this<Table> {
   void reply_not_member(const Member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
   SeatView::Facts facts() const;
   void send_snapshot(const Member& m, Seat seat);
+  // Sends `e` to `m`: whole, or for a connection that asked for deltas, as the change from the
+  // last event it got here (whole when it has none, and for a snapshot).
+  void send_event(const Member& m, const protocol::Event& e);
   // Sends `m` the events after `last_seq` as `viewer` saw them; a snapshot when there are too
   // many or `last_seq` is not one of this table's.
   void send_since(const Member& m, Seat viewer, std::uint64_t last_seq);
@@ -179,6 +183,12 @@ class Table : public std::enable_shared_from_this<Table> {
   std::optional<Seat> abandoned_by_;
   int hands_stored_ = 0;
   std::optional<protocol::DealCommitment> deal_;  // of the live hand, made once when it is dealt
+  // The last view sent to each connection (by id) that asked for deltas: the base of its next one.
+  struct DeltaBase {
+    std::uint64_t seq = 0;
+    protocol::json view;
+  };
+  std::unordered_map<std::uint64_t, DeltaBase> delta_bases_;
 };
 
 }  // namespace atout::server
