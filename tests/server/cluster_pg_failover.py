@@ -19,6 +19,7 @@ the table over, and resumes there. The checks:
     gap, and each acknowledged action is the one its event shows;
   - the database holds each acknowledged action once, under the seq it was acknowledged with, by
     its seat, and nothing else.
+CLUSTER_TEST_DEBUG=1 prints every message the players receive while they play.
 """
 import asyncio
 import json
@@ -73,6 +74,8 @@ class Player:
         self.rebuilds = []  # (seq, observation) of each snapshot of a rebuilt table
         self.view_before = None  # the last view before any rebuild
         self.acting = True
+        self.pace = 0.0  # seconds at least between two actions (the server limits message rates)
+        self.acted_at = 0.0
         self.next_id = 1
         self.legal = []
         self.waiting_for = None  # the id of the action awaiting its reply
@@ -136,7 +139,9 @@ class Player:
     async def play(self, until):
         """Handles messages, acting on our turns while `acting`, until `until()` holds."""
         while not until():
-            if self.acting and self.legal and self.waiting_for is None:
+            if self.acting and self.legal and self.waiting_for is None and \
+                    time.monotonic() >= self.acted_at + self.pace:
+                self.acted_at = time.monotonic()
                 action = self.legal[0]
                 self.legal = []
                 self.waiting_for = (await self.send({"type": "action", "table_id": self.table_id,
