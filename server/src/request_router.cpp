@@ -2,8 +2,6 @@
 // handing the request to the lobby, a table or the archive.
 #include "atout/server/request_router.hpp"
 
-#include <thread>
-
 #include "atout/server/cluster/cluster_node.hpp"
 #include "atout/server/error_wire.hpp"
 #include "atout/server/table.hpp"
@@ -15,9 +13,6 @@ using protocol::ErrorCode;
 using protocol::RequestId;
 
 namespace {
-
-constexpr int kUnknownTokenRetries = 5;
-constexpr auto kUnknownTokenWait = std::chrono::milliseconds(4);
 
 // A table this node does not have: in a cluster, another node may own it; the client is then sent
 // there with `redirect`, else it gets `error`. The look-up waits on Redis, so it runs on the
@@ -80,6 +75,14 @@ void RequestRouter::leave_all() {
 // ---- Requests ------------------------------------------------------------------------------------
 
 void RequestRouter::handle(std::string_view text, Clock::time_point now) {
+  if (awaiting_token_) {
+    // A client that pipelines a little behind its hello is served in order; one that floods is not.
+    if (held_.size() >= kMaxHeldRequests)
+      return reply_error(ErrorCode::too_fast, "wait for the welcome before sending more",
+                         protocol::parse_request(text).id);
+    held_.emplace_back(std::string(text), now);
+    return;
+  }
   now_ = now;
   protocol::ParsedRequest parsed = protocol::parse_request(text);
   if (auto* e = std::get_if<protocol::Error>(&parsed.body))
@@ -94,24 +97,52 @@ void RequestRouter::handle(std::string_view text, Clock::time_point now) {
 
 void RequestRouter::handle(const protocol::Hello& r, const RequestId& id) {
   if (player_) return reply_error(ErrorCode::already_identified, "this connection is already " + player_->id, id);
-  protocol::Welcome w;
-  if (r.token) {
-    auto who = ctx_->players->resume(*r.token);
-    // In a cluster, a guest made on another node a moment ago may not be committed yet (its
-    // node's writer gathers writes for --commit-window-ms): look again, briefly.
-    for (int i = 0; !who && ctx_->cluster && i < kUnknownTokenRetries; ++i) {
-      std::this_thread::sleep_for(kUnknownTokenWait);
-      who = ctx_->players->resume(*r.token);
-    }
-    if (!who) return reply_error(ErrorCode::unknown_token, "no player has that token", id);
-    player_ = *who;
-    w.token = *r.token;
-    w.resumed = true;
-  } else {
-    auto issued = ctx_->players->create_guest(r.name);
-    player_ = issued.who;
-    w.token = std::move(issued.token);
+  if (r.token) return resume_token(r, id, 0);
+  auto issued = ctx_->players->create_guest(r.name);
+  greet(std::move(issued.who), std::move(issued.token), false, r, id);
+}
+
+void RequestRouter::resume_token(protocol::Hello r, RequestId id, int tries) {
+  awaiting_token_ = false;
+  if (!conn_.open()) return;
+  auto who = ctx_->players->resume(*r.token);
+  if (!who && ctx_->retry_unknown_tokens && tries < kUnknownTokenRetries) {
+    // Wait on a timer rather than on this I/O thread, which serves other connections too; what
+    // this connection sends meanwhile is held and handled after the hello, as it was sent.
+    awaiting_token_ = true;
+    if (!token_timer_) token_timer_ = ctx_->clock->make_timer(net::make_strand(conn_.executor()));
+    token_timer_->wait_until(ctx_->clock->now() + kUnknownTokenWait,
+                             [this, link = conn_.weak(), r = std::move(r), id = std::move(id), tries]() mutable {
+                               auto self = link.lock();
+                               if (!self) return;
+                               self->post([this, self, r = std::move(r), id = std::move(id), tries]() mutable {
+                                 resume_token(std::move(r), std::move(id), tries + 1);
+                               });
+                             });
+    return;
   }
+  if (!who) {
+    reply_error(ErrorCode::unknown_token, "no player has that token", id);
+  } else {
+    std::string token = *r.token;
+    greet(std::move(*who), std::move(token), true, r, id);
+  }
+  release_held();
+}
+
+void RequestRouter::release_held() {
+  while (!awaiting_token_ && !held_.empty()) {
+    auto [text, at] = std::move(held_.front());
+    held_.pop_front();
+    handle(text, at);
+  }
+}
+
+void RequestRouter::greet(Player who, std::string token, bool resumed, const protocol::Hello& r, const RequestId& id) {
+  protocol::Welcome w;
+  player_ = std::move(who);
+  w.token = std::move(token);
+  w.resumed = resumed;
   w.player_id = player_->id;
   w.name = player_->name;
   ack_ = r.ack;

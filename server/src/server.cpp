@@ -114,6 +114,7 @@ std::optional<std::string> Server::join_cluster() {
   spdlog::info("cluster: node {} registered at {} as {} (leases of {} ms)", cfg_.node_id, cfg_.redis, cfg_.public_url,
                cfg_.lease.count());
   ctx_->cluster = node;
+  ctx_->retry_unknown_tokens = true;
   // Leases are taken and given up on the node's thread: the lobby strand never waits on Redis.
   ctx_->lobby->use_ownership(
       Lobby::Ownership{[node](const std::string& t) { node->post([node, t] { node->own(t); }); },

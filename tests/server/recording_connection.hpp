@@ -37,6 +37,7 @@ class RecordingConnection : public Connection, public std::enable_shared_from_th
   bool open() const override { return open_; }
   void reply(std::shared_ptr<const std::string> message) override { record(std::move(message)); }
   void post(std::function<void()> fn) override { net::post(ioc_, std::move(fn)); }
+  net::any_io_executor executor() override { return ioc_.get_executor(); }
   std::weak_ptr<Connection> weak() override { return weak_from_this(); }
   RequestRouter& router() override { return router_; }
   // The connection's message credits, as a session holds them (the transport's own one per message

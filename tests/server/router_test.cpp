@@ -6,7 +6,9 @@
 #include <thread>
 
 #include "atout/server/request_router.hpp"
+#include "atout/sha256.hpp"
 #include "atout/store/store.hpp"
+#include "fake_clock.hpp"
 #include "recording_connection.hpp"
 
 namespace atout::server::testing {
@@ -376,6 +378,142 @@ TEST_F(RouterTest, EndingLeavesEveryTableAndATableJoinedLaterLetsGo) {
   late->router().handle(R"({"type":"spectate","table_id":")" + id + "\"}", now_);
   run();
   EXPECT_EQ(spectators(*ann), 0);
+}
+
+// In a cluster a token issued on another node a moment ago may not be committed yet: the hello
+// waits for it on a timer, a few times, without blocking the I/O thread.
+class UnknownTokenTest : public RouterTest {
+ protected:
+  UnknownTokenTest() {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("atout-router-token-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    std::string error;
+    db_ = store::Store::open((dir_ / "atout.db").string(), {}, error);
+    EXPECT_TRUE(db_) << error;
+    ctx_->players = std::make_shared<server::Players>(db_);
+    ctx_->retry_unknown_tokens = true;
+    ctx_->clock = clock_;
+  }
+  ~UnknownTokenTest() override {
+    clock_->drop_pending();
+    ctx_->players.reset();
+    db_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  // Another node commits a guest with `token`.
+  void commit_elsewhere(const std::string& token) {
+    db_->add_player("pelsewhere", "ann", to_hex(sha256(token)), 0);
+    db_->flush();
+  }
+  // Sends `request` with an id and returns the id, without waiting for anything.
+  int send(RecordingConnection& c, json request) {
+    request["id"] = next_id_;
+    c.router().handle(request.dump(), now_);
+    return next_id_++;
+  }
+  void wait_once() {
+    clock_->advance(RequestRouter::kUnknownTokenWait);
+    run();
+  }
+  json hello_with(const std::string& token) { return {{"type", "hello"}, {"protocol", 1}, {"token", token}}; }
+
+  std::shared_ptr<FakeClock> clock_ = std::make_shared<FakeClock>();
+  std::filesystem::path dir_;
+  std::shared_ptr<store::Store> db_;
+  const std::string token_ = std::string(64, 'b');
+};
+
+TEST_F(UnknownTokenTest, ATokenCommittedDuringTheWaitResumesAndTheRequestsBehindItAreServedAfterIt) {
+  auto c = connect();
+  const int hello_id = send(*c, hello_with(token_));
+  const int list_id = send(*c, {{"type", "list_variants"}});
+  run();
+  // Nothing answered yet, and handle() returned: the wait is a timer's, not the thread's.
+  EXPECT_TRUE(c->take().empty());
+  wait_once();
+  EXPECT_TRUE(c->take().empty());
+  commit_elsewhere(token_);
+  wait_once();
+  const auto replies = c->take();
+  ASSERT_EQ(replies.size(), 2u) << json(replies);
+  // A resumed welcome waits for the lobby's list of held seats, so a reply to a later request may
+  // overtake it (as without a wait); what matters is that the later request came after the hello.
+  const json* welcome = find_type(replies, "welcome");
+  ASSERT_TRUE(welcome) << json(replies);
+  EXPECT_EQ((*welcome)["id"], hello_id);
+  EXPECT_EQ((*welcome)["player_id"], "pelsewhere");
+  EXPECT_EQ((*welcome)["resumed"], true);
+  const json* variants = find_type(replies, "variants");
+  ASSERT_TRUE(variants) << json(replies);
+  EXPECT_EQ((*variants)["id"], list_id);
+  EXPECT_EQ(one(*c, {{"type", "ping"}})["type"], "pong");
+}
+
+TEST_F(UnknownTokenTest, ATokenThatNeverAppearsIsRefusedAfterTheLastTryAndTheHeldRequestsAreAnswered) {
+  auto c = connect();
+  const int hello_id = send(*c, hello_with(token_));
+  const int list_id = send(*c, {{"type", "list_tables"}});
+  run();
+  for (int i = 0; i < RequestRouter::kUnknownTokenRetries - 1; ++i) {
+    wait_once();
+    EXPECT_TRUE(c->take().empty()) << "answered after " << i + 1 << " waits";
+  }
+  wait_once();
+  const auto replies = c->take();
+  ASSERT_EQ(replies.size(), 2u) << json(replies);
+  EXPECT_EQ(error_code(replies[0]), "unknown_token");
+  EXPECT_EQ(replies[0]["id"], hello_id);
+  // The request held behind the refused hello is handled as if it came after it.
+  EXPECT_EQ(error_code(replies[1]), "hello_required");
+  EXPECT_EQ(replies[1]["id"], list_id);
+  // No timer is left pending, and a later hello is served at once.
+  wait_once();
+  EXPECT_TRUE(c->take().empty());
+  EXPECT_EQ(hello(*c, "ann")["type"], "welcome");
+}
+
+TEST_F(UnknownTokenTest, OtherConnectionsAreServedWhileAHelloWaits) {
+  auto waiting = connect();
+  send(*waiting, hello_with(token_));
+  auto other = player("bob");
+  EXPECT_EQ(one(*other, {{"type", "ping"}})["type"], "pong");
+  EXPECT_TRUE(waiting->take().empty());
+}
+
+TEST_F(UnknownTokenTest, AFloodBehindAWaitingHelloIsRefused) {
+  auto c = connect();
+  send(*c, hello_with(token_));
+  for (std::size_t i = 0; i < RequestRouter::kMaxHeldRequests; ++i) send(*c, {{"type", "ping"}});
+  const int over = send(*c, {{"type", "ping"}});
+  run();
+  const auto refused = c->take();
+  ASSERT_EQ(refused.size(), 1u) << json(refused);
+  EXPECT_EQ(error_code(refused[0]), "too_fast");
+  EXPECT_EQ(refused[0]["id"], over);
+  for (int i = 0; i < RequestRouter::kUnknownTokenRetries; ++i) wait_once();
+  const auto replies = c->take();
+  ASSERT_EQ(replies.size(), 1u + RequestRouter::kMaxHeldRequests) << json(replies);
+  EXPECT_EQ(error_code(replies[0]), "unknown_token");
+  for (std::size_t i = 1; i < replies.size(); ++i) EXPECT_EQ(replies[i]["type"], "pong");
+}
+
+TEST_F(UnknownTokenTest, AConnectionThatEndsWhileItsHelloWaitsIsLeftAlone) {
+  auto c = connect();
+  send(*c, hello_with(token_));
+  send(*c, {{"type", "ping"}});
+  run();
+  c->end();
+  commit_elsewhere(token_);
+  for (int i = 0; i < RequestRouter::kUnknownTokenRetries; ++i) wait_once();
+  EXPECT_TRUE(c->take().empty());
+}
+
+TEST_F(UnknownTokenTest, WithoutAClusterAnUnknownTokenIsRefusedAtOnce) {
+  ctx_->retry_unknown_tokens = false;
+  auto c = connect();
+  EXPECT_EQ(error_code(one(*c, hello_with(token_))), "unknown_token");
 }
 
 }  // namespace

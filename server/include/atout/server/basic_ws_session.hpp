@@ -42,6 +42,7 @@ class BasicWsSession final : public WsSession, public std::enable_shared_from_th
   bool open() const override { return state_ == State::open; }
   void reply(std::shared_ptr<const std::string> message) override { on_send(std::move(message)); }
   void post(std::function<void()> fn) override;
+  net::any_io_executor executor() override { return ws_.get_executor(); }
   std::weak_ptr<Connection> weak() override { return this->weak_from_this(); }
   std::optional<std::chrono::milliseconds> spend(double credits, std::chrono::steady_clock::time_point now) override {
     if (credits_.take(now, credits)) return std::nullopt;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
 
 namespace atout::server {
@@ -26,6 +27,8 @@ class Connection : public Peer {
   virtual void reply(std::shared_ptr<const std::string> message) = 0;
   // Runs `fn` on the connection's executor.
   virtual void post(std::function<void()> fn) = 0;
+  // The connection's executor, for timers whose handlers then post() back to it.
+  virtual net::any_io_executor executor() = 0;
   // For callbacks that must not keep the connection alive.
   virtual std::weak_ptr<Connection> weak() = 0;
   virtual RequestRouter& router() = 0;

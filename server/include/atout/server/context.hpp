@@ -14,6 +14,7 @@
 #include "atout/server/players.hpp"
 #include "atout/server/sessions.hpp"
 #include "atout/server/static_files.hpp"
+#include "atout/server/table_clock.hpp"
 
 namespace atout::server {
 
@@ -39,6 +40,11 @@ struct Context {
   std::shared_ptr<ConnLimiter> conns = std::make_shared<ConnLimiter>(0, metrics);
   // This node of a cluster (--redis); null: a single server.
   std::shared_ptr<cluster::ClusterNode> cluster;
+  // A hello whose token is unknown is looked up again a few times, a few milliseconds apart: set in
+  // a cluster, where a guest made on another node a moment ago may not be committed yet.
+  bool retry_unknown_tokens = false;
+  // What those waits are timed by (tests pass a fake clock).
+  std::shared_ptr<TableClock> clock = steady_table_clock();
   std::shared_ptr<HttpReadLimiter> http_reads =
       std::make_shared<HttpReadLimiter>(SessionLimits{}.http_burst, SessionLimits{}.http_rate);
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "atout/server/connection.hpp"
 #include "atout/server/context.hpp"
 #include "atout/server/limits.hpp"
+#include "atout/server/table_clock.hpp"
 
 namespace atout::server {
 
@@ -27,6 +29,12 @@ class RequestRouter {
   static constexpr double kChatRate = 1;
   // Close code of a connection that a newer one with the same identity replaces.
   static constexpr std::uint16_t kCloseReplaced = 4001;
+  // In a cluster, an unknown token is looked up this many times more, this long apart (a guest made
+  // on another node a moment ago may not be committed yet).
+  static constexpr int kUnknownTokenRetries = 5;
+  static constexpr std::chrono::milliseconds kUnknownTokenWait{4};
+  // Requests that may arrive while such a hello waits; they are handled after it, in order.
+  static constexpr std::size_t kMaxHeldRequests = 16;
 
   RequestRouter(std::shared_ptr<Context> ctx, Connection& conn, Clock::time_point now = Clock::now());
 
@@ -47,6 +55,13 @@ class RequestRouter {
 
  private:
   void handle(const protocol::Hello& r, const protocol::RequestId& id);
+  // Looks the hello's token up (try `tries`); when it is unknown and more tries are allowed, waits
+  // on a timer, without blocking the I/O thread, and tries again.
+  void resume_token(protocol::Hello r, protocol::RequestId id, int tries);
+  // The hello is answered: the player is `who`, with `token`.
+  void greet(Player who, std::string token, bool resumed, const protocol::Hello& r, const protocol::RequestId& id);
+  // Handles the requests that arrived while a hello waited, until one waits again.
+  void release_held();
   void handle(const protocol::ListVariants& r, const protocol::RequestId& id);
   void handle(const protocol::ListTables& r, const protocol::RequestId& id);
   void handle(const protocol::SubscribeLobby& r, const protocol::RequestId& id);
@@ -83,7 +98,10 @@ class RequestRouter {
   protocol::Views views_ = protocol::Views::full;  // how its events come (hello's `views`)
   std::unordered_map<std::string, std::weak_ptr<Table>> tables_;
   MessageCredits chat_credits_;
-  Clock::time_point now_;  // when the request being handled was read
+  Clock::time_point now_;                    // when the request being handled was read
+  std::unique_ptr<TableTimer> token_timer_;  // made at the first wait
+  bool awaiting_token_ = false;
+  std::deque<std::pair<std::string, Clock::time_point>> held_;  // frames read meanwhile, and when
 };
 
 }  // namespace atout::server
