@@ -1,7 +1,7 @@
 // Figures for bench/RESULTS.md: the time from opening / to an interactive lobby (the variants
 // listed), median of 7 fresh page loads, against a baseline from the same run: opening a static
 // file of the same server (the browser's and the server's fixed cost of a page load).
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { AtoutServer } from './support';
 
 let server: AtoutServer;
@@ -14,9 +14,11 @@ test.afterAll(async () => {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-test('figures: opening / to an interactive lobby', async ({ browser }) => {
-  const lobby: number[] = [];
+// Seven fresh browser contexts: in each, the baseline (a static file of the same server), then
+// `after_open` on a page that has just opened `/`, which returns its marks (ms since opening `/`).
+async function seven_loads(browser: Browser, after_open: (page: Page, since: () => number) => Promise<number[]>) {
   const baseline: number[] = [];
+  const marks: number[][] = [];
   for (let i = 0; i < 7; ++i) {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -25,10 +27,19 @@ test('figures: opening / to an interactive lobby', async ({ browser }) => {
     baseline.push(Date.now() - start);
     start = Date.now();
     await page.goto(`${server.url}/`);
-    await expect(page.locator('#variant option').first()).toBeAttached();
-    lobby.push(Date.now() - start);
+    marks.push(await after_open(page, () => Date.now() - start));
     await context.close();
   }
+  // One list per mark, across the seven loads.
+  return { baseline, marks: marks[0].map((_, k) => marks.map((m) => m[k])) };
+}
+
+test('figures: opening / to an interactive lobby', async ({ browser }) => {
+  const { baseline, marks } = await seven_loads(browser, async (page, since) => {
+    await expect(page.locator('#variant option').first()).toBeAttached();
+    return [since()];
+  });
+  const [lobby] = marks;
   console.log(`figures: / to interactive lobby median ${median(lobby)} ms; baseline (static file) median ${median(baseline)} ms`);
   expect(median(lobby)).toBeLessThan(5000);
 });
@@ -37,24 +48,14 @@ test('figures: opening / to an interactive lobby', async ({ browser }) => {
 // "Play against the computer", the table created with three bots, the deal, and the bots' bids
 // before the person's turn (rules bots, the default level). Baseline: the same static file load.
 test('figures: opening / to a playable table against bots', async ({ browser }) => {
-  const playable: number[] = [];
-  const dealt: number[] = [];
-  const baseline: number[] = [];
-  for (let i = 0; i < 7; ++i) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    let start = Date.now();
-    await page.goto(`${server.url}/favicon.svg`);
-    baseline.push(Date.now() - start);
-    start = Date.now();
-    await page.goto(`${server.url}/`);
+  const { baseline, marks } = await seven_loads(browser, async (page, since) => {
     await page.getByRole('button', { name: 'Play against the computer' }).click();
     await expect(page.locator('.hand .card-button').first()).toBeVisible();
-    dealt.push(Date.now() - start);
+    const dealt = since();
     await expect(page.locator('.hand .card-button.legal, .actions button').first()).toBeVisible();
-    playable.push(Date.now() - start);
-    await context.close();
-  }
+    return [dealt, since()];
+  });
+  const [dealt, playable] = marks;
   console.log(
     `figures: / to a table against bots: hand shown median ${median(dealt)} ms, the person's turn median ` +
       `${median(playable)} ms; baseline (static file) median ${median(baseline)} ms`,
