@@ -50,8 +50,9 @@ configure_asan() {
 }
 configure_opt() {
   cmake -S "$root" -B "$opt" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATOUT_WERROR=ON \
-    -DATOUT_BUILD_BENCH=OFF -DATOUT_BUILD_SERVER=OFF -DATOUT_NODE_ADDON=ON
-  cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests atout_protocol_tests atout_duel_node
+    -DATOUT_BUILD_BENCH=OFF -DATOUT_NODE_ADDON=ON
+  cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests atout_protocol_tests atout_table_tests \
+    atout_duel_node
 }
 run_colyseus() {
   # The Colyseus peer of the benchmarks (bench/peers/colyseus): its room keeps the duel's rules and
@@ -77,6 +78,7 @@ run_tsan() {
   # Without address-space randomisation: older TSan runtimes misread newer kernels' layouts.
   local norandom=()
   if setarch "$(uname -m)" -R true 2>/dev/null; then norandom=(setarch "$(uname -m)" -R); fi
+  # The same suites as tests/CMakeLists.txt's list of the files built under TSan.
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "${norandom[@]}" "$tsan/tests/atout_server_tests" \
     --gtest_filter='Concurrency.*:*Loopback.*:Lobby.*:BadInput.*:Http.*:Persist*.*' --gtest_brief=1
 }
@@ -134,8 +136,9 @@ stage "simulations (optimised)" run_sims
 stage "colyseus peer (node)" run_colyseus
 stage "build fuzz targets (clang)" build_fuzz
 stage "build tsan server tests" configure_tsan
-# ThreadSanitizer: only the server tests that run threads (the hidden-information sweep is
-# single-threaded and already runs under ASan).
+# ThreadSanitizer: only the server tests that run threads (the TSan build compiles only the files
+# that hold them; the hidden-information sweep is single-threaded and runs in the optimised build,
+# its first shards under ASan).
 stage "server tests (tsan)" run_tsan
 stage "build asan+ubsan" configure_asan
 stage "web client (vitest, chromium)" run_web
