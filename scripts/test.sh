@@ -45,12 +45,13 @@ later_shards='Sim\.[^ ]*_[1-9][0-9]*( |$)'
 
 configure_asan() {
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON -DATOUT_PCH=ON -DATOUT_PG_TESTS=ON -DATOUT_TEST_REDIS=ON
+    -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON -DATOUT_PCH=ON -DATOUT_UNITY=ON -DATOUT_PG_TESTS=ON \
+    -DATOUT_TEST_REDIS=ON
   cmake --build "$build" -j "$jobs"
 }
 configure_opt() {
   cmake -S "$root" -B "$opt" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATOUT_WERROR=ON \
-    -DATOUT_BUILD_BENCH=OFF -DATOUT_NODE_ADDON=ON
+    -DATOUT_BUILD_BENCH=OFF -DATOUT_NODE_ADDON=ON -DATOUT_PCH=ON -DATOUT_UNITY=ON
   cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests atout_protocol_tests atout_table_tests \
     atout_duel_node
 }
@@ -71,7 +72,7 @@ run_sims() {
 }
 configure_tsan() {
   cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DATOUT_WERROR=ON -DATOUT_TSAN=ON -DATOUT_BUILD_BENCH=OFF -DATOUT_PCH=ON
+    -DATOUT_WERROR=ON -DATOUT_TSAN=ON -DATOUT_BUILD_BENCH=OFF -DATOUT_PCH=ON -DATOUT_UNITY=ON
   cmake --build "$tsan" -j "$jobs" --target atout_server_tests
 }
 run_tsan() {
