@@ -101,4 +101,23 @@ json to_json(const Replay& m, const RequestId& id) {
   return j;
 }
 
+json to_json(const Analysis& m, const RequestId& id) {
+  json j = {{"type", "analysis"}};
+  put_id(j, id);
+  j["match_id"] = m.match_id;
+  j["deal_number"] = m.deal_number;
+  j["declarer"] = m.declarer == kNoSeat ? json(nullptr) : json(m.declarer);
+  json plays = json::array();
+  for (const PlayAnalysis& p : m.plays)
+    plays.push_back({{"action", p.action},
+                     {"seat", p.seat},
+                     {"card", to_json(p.card)},
+                     {"value", p.value},
+                     {"best", p.best},
+                     {"cost", p.cost},
+                     {"best_cards", to_json(p.best_cards)}});
+  j["plays"] = plays;
+  return j;
+}
+
 }  // namespace atout::protocol

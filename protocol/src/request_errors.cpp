@@ -30,6 +30,7 @@ const std::vector<RequestErrors>& request_errors() {
       {"get_leaderboard", {missing_field, invalid_field, unknown_ladder}},
       {"get_history", {missing_field, invalid_field, unknown_player}},
       {"get_replay", {missing_field, invalid_field, unknown_match, match_not_finished}},
+      {"get_analysis", {missing_field, invalid_field, unknown_match, match_not_finished, too_fast}},
   };
   return table;
 }

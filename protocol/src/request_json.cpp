@@ -79,6 +79,7 @@ json request_body(const GetHistory& g) {
   return {{"player_id", g.player_id}, {"offset", g.page.offset}, {"limit", g.page.limit}};
 }
 json request_body(const GetReplay& g) { return {{"match_id", g.match_id}}; }
+json request_body(const GetAnalysis& g) { return {{"match_id", g.match_id}, {"deal_number", g.deal_number}}; }
 
 template <typename T>
 constexpr std::string_view request_type();
@@ -157,6 +158,10 @@ constexpr std::string_view request_type<GetHistory>() {
 template <>
 constexpr std::string_view request_type<GetReplay>() {
   return "get_replay";
+}
+template <>
+constexpr std::string_view request_type<GetAnalysis>() {
+  return "get_analysis";
 }
 
 }  // namespace

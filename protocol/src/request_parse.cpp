@@ -372,6 +372,11 @@ std::optional<Error> read_get_history(const json& j, GetHistory& g) {
 std::optional<Error> read_get_replay(const json& j, GetReplay& g) {
   return require_string(j, "match_id", g.match_id, kMaxLookupIdLength);
 }
+std::optional<Error> read_get_analysis(const json& j, GetAnalysis& g) {
+  if (auto e = require_string(j, "match_id", g.match_id, kMaxLookupIdLength)) return e;
+  if (!j.contains("deal_number")) return missing("deal_number");
+  return read_page_field(j, "deal_number", 0, GetAnalysis::kMaxDeal, g.deal_number);
+}
 
 }  // namespace
 
@@ -468,6 +473,8 @@ ParsedRequest parse_request(std::string_view text) {
     out.body = read_with<GetHistory>(j, read_get_history);
   } else if (type == "get_replay") {
     out.body = read_with<GetReplay>(j, read_get_replay);
+  } else if (type == "get_analysis") {
+    out.body = read_with<GetAnalysis>(j, read_get_analysis);
   } else {
     std::string shown = type.substr(0, 64);
     return fail(make_error(ErrorCode::unknown_type, "unknown message type '" + shown + "'"));

@@ -28,6 +28,11 @@ std::optional<nlohmann::json> archive_request(std::string_view target) {
     add_query_fields(query, {"offset", "limit"}, {}, request, 32);
   } else if (starts("/api/matches/") && ends("/replay") && path.size() >= 13 + 7) {
     request = {{"type", "get_replay"}, {"match_id", std::string(path.substr(13, path.size() - 13 - 7))}};
+  } else if (starts("/api/matches/") && ends("/analysis") && path.size() >= 13 + 9) {
+    request = {{"type", "get_analysis"}, {"match_id", std::string(path.substr(13, path.size() - 13 - 9))}};
+    nlohmann::json query_fields = nlohmann::json::object();
+    add_query_fields(query, {"deal"}, {}, query_fields);
+    if (query_fields.contains("deal")) request["deal_number"] = query_fields["deal"];
   } else {
     return std::nullopt;
   }

@@ -2,6 +2,7 @@
 // nothing private (no token, no invite code, no seed of a match still being played).
 #include "atout/server/archive.hpp"
 
+#include "atout/bots/analysis.hpp"
 #include "atout/protocol/engine_json.hpp"
 #include "atout/server/api_routes.hpp"
 #include "atout/server/stored_match.hpp"
@@ -20,7 +21,8 @@ protocol::RatingInfo rating_info(const store::RatingRow& r) {
 
 }  // namespace
 
-Archive::Archive(std::shared_ptr<store::Store> store) : store_(std::move(store)) {}
+Archive::Archive(std::shared_ptr<store::Store> store, int max_analyses)
+    : store_(std::move(store)), max_analyses_(max_analyses) {}
 
 Archive::~Archive() { stop(); }
 
@@ -29,6 +31,23 @@ void Archive::settle() { store_->flush(); }
 void Archive::stop() {
   pool_.stop();
   pool_.join();
+  analysis_pool_.stop();
+  analysis_pool_.join();
+}
+
+void Archive::ask(protocol::GetAnalysis request, std::string viewer, std::function<void(Reply)> then) {
+  if (analyses_.fetch_add(1) >= max_analyses_) {
+    analyses_.fetch_sub(1);
+    return then(make_error(ErrorCode::too_fast,
+                           "the server is analysing as many deals as it will at once; ask again "
+                           "in a few seconds"));
+  }
+  net::post(analysis_pool_, [this, request = std::move(request), viewer = std::move(viewer), then = std::move(then)] {
+    settle();
+    Reply reply = read(request, viewer);
+    analyses_.fetch_sub(1);
+    then(std::move(reply));
+  });
 }
 
 Archive::Reply Archive::read(const protocol::GetProfile& r, const std::string&) {
@@ -118,6 +137,43 @@ Archive::Reply Archive::read(const protocol::GetReplay& r, const std::string&) {
   return out;
 }
 
+Archive::Reply Archive::read(const protocol::GetAnalysis& r, const std::string&) {
+  {
+    std::lock_guard lock(cache_mutex_);
+    for (auto it = cache_.begin(); it != cache_.end(); ++it)
+      if (it->match_id == r.match_id && it->deal_number == r.deal_number) {
+        cache_.splice(cache_.begin(), cache_, it);
+        return cache_.front();
+      }
+  }
+  // The same checks as a replay: nothing of a match still being played is analysed.
+  Reply replay = read(protocol::GetReplay{r.match_id});
+  if (std::holds_alternative<protocol::Error>(replay)) return replay;
+  const Record& record = std::get<protocol::Replay>(replay).record;
+  bots::Solver solver;
+  const bots::AnalysisResult result = bots::analyse_deal(record, r.deal_number, solver);
+  if (result.error) {
+    if (result.error->code == "no_such_deal") {
+      protocol::Error e =
+          make_error(ErrorCode::invalid_field, "match " + r.match_id + " has no deal " + std::to_string(r.deal_number));
+      e.field = "deal_number";
+      return e;
+    }
+    return make_error(ErrorCode::internal_error,
+                      "match " + r.match_id + " could not be analysed: " + result.error->message);
+  }
+  protocol::Analysis out;
+  out.match_id = r.match_id;
+  out.deal_number = r.deal_number;
+  out.declarer = result.analysis->declarer;
+  for (const bots::PlayCost& p : result.analysis->plays)
+    out.plays.push_back({p.action, p.seat, p.card, p.value, p.best, p.cost, p.best_cards});
+  std::lock_guard lock(cache_mutex_);
+  cache_.push_front(out);
+  if (cache_.size() > kCachedAnalyses) cache_.pop_back();
+  return out;
+}
+
 std::string Archive::message(const Reply& r, const protocol::RequestId& id) {
   return std::visit([&](const auto& m) { return protocol::serialize(m, id); }, r);
 }
@@ -137,6 +193,9 @@ std::pair<http::status, std::string> Archive::http_response(const Reply& r) {
         break;
       case ErrorCode::match_not_finished:
         status = http::status::conflict;
+        break;
+      case ErrorCode::too_fast:
+        status = http::status::too_many_requests;
         break;
       default:
         break;
@@ -166,7 +225,8 @@ bool http_api(Archive& a, std::string_view target, std::function<void(http::stat
       [&](const auto& r) {
         using R = std::decay_t<decltype(r)>;
         if constexpr (std::is_same_v<R, protocol::GetProfile> || std::is_same_v<R, protocol::GetLeaderboard> ||
-                      std::is_same_v<R, protocol::GetHistory> || std::is_same_v<R, protocol::GetReplay>)
+                      std::is_same_v<R, protocol::GetHistory> || std::is_same_v<R, protocol::GetReplay> ||
+                      std::is_same_v<R, protocol::GetAnalysis>)
           a.ask(r, std::string(), answer);
       },
       std::get<protocol::Request>(parsed.body));

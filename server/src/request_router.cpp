@@ -299,5 +299,6 @@ void RequestRouter::handle(const protocol::GetProfile& r, const RequestId& id) {
 void RequestRouter::handle(const protocol::GetLeaderboard& r, const RequestId& id) { ask_archive(r, id); }
 void RequestRouter::handle(const protocol::GetHistory& r, const RequestId& id) { ask_archive(r, id); }
 void RequestRouter::handle(const protocol::GetReplay& r, const RequestId& id) { ask_archive(r, id); }
+void RequestRouter::handle(const protocol::GetAnalysis& r, const RequestId& id) { ask_archive(r, id); }
 
 }  // namespace atout::server

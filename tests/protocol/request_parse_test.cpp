@@ -145,6 +145,12 @@ std::vector<BadRequest> bad_requests() {
       {R"({"type":"get_history","player_id":"p1","limit":101})", ErrorCode::invalid_field, "limit"},
       {R"({"type":"get_replay"})", ErrorCode::missing_field, "match_id"},
       {R"({"type":"get_replay","match_id":false})", ErrorCode::invalid_field, "match_id"},
+      {R"({"type":"get_analysis","deal_number":0})", ErrorCode::missing_field, "match_id"},
+      {R"({"type":"get_analysis","match_id":"m1"})", ErrorCode::missing_field, "deal_number"},
+      {R"({"type":"get_analysis","match_id":"m1","deal_number":-1})", ErrorCode::invalid_field, "deal_number"},
+      {R"({"type":"get_analysis","match_id":"m1","deal_number":10000})", ErrorCode::invalid_field, "deal_number"},
+      {R"({"type":"get_analysis","match_id":"m1","deal_number":"2"})", ErrorCode::invalid_field, "deal_number"},
+      {R"({"type":"get_analysis","match_id":"m1","deal_number":1.5})", ErrorCode::invalid_field, "deal_number"},
   };
 }
 

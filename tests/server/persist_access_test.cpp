@@ -2,6 +2,8 @@
 // error, and nothing private in any reply.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <thread>
 
 #include "atout/fair_deal.hpp"
@@ -12,8 +14,16 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// The per-address limit on /api/ reads is tested on its own (lobby_bounds_test); this test makes
+// more reads at once than its default burst allows.
+Config roomy_reads() {
+  Config c;
+  c.http_burst = 200;
+  return c;
+}
+
 struct AccessFixture {
-  LiveServer server;
+  LiveServer server{roomy_reads()};
   MessageLog log;
   Rng rng{Seed{0xACCu, 7}};
   TableRun finished;  // a rated `simple` match played to its end
@@ -218,6 +228,68 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
   expect_http_error(f.get("/api/matches//replay"), 400, "invalid_field");
   expect_http_error(f.get("/api/matches/" + std::string(65, 'a') + "/replay"), 400, "invalid_field");
   EXPECT_EQ(f.get("/api/nothing").status, 404u);
+
+  // ---- analysis: every card of a played deal, valued with every hand known
+  // Each deal names its taker (null when all passed); the first deal with cards played is checked
+  // card by card.
+  int deal = -1;
+  json analysis;
+  for (std::size_t i = 0; i < hands.size(); ++i) {
+    const json a = f.ask({{"type", "get_analysis"}, {"match_id", f.finished.match_id}, {"deal_number", i}});
+    EXPECT_EQ(a["type"], "analysis") << a;
+    EXPECT_EQ(a["deal_number"], i);
+    const json& contract = hands[i]["contract"];
+    EXPECT_EQ(a["declarer"], contract.is_null() ? json(nullptr) : contract["taker"]) << i;
+    if (deal < 0 && !a["plays"].empty()) {
+      deal = static_cast<int>(i);
+      analysis = a;
+    }
+  }
+  ASSERT_GE(deal, 0) << "no deal of the finished match had a card played";
+  const json& plays = analysis["plays"];
+  ASSERT_FALSE(plays.empty());
+  const json& actions = replay["actions"];
+  std::size_t k = 0;
+  for (std::size_t i = plays.front()["action"]; i <= plays.back()["action"]; ++i) {
+    // Every card of the deal is there, in order, as the replay has it.
+    if (actions[i]["type"] != "play") continue;
+    ASSERT_LT(k, plays.size());
+    const json& p = plays[k];
+    EXPECT_EQ(p["action"], i);
+    EXPECT_EQ(p["seat"], actions[i]["seat"]);
+    EXPECT_EQ(p["card"], actions[i]["card"]);
+    EXPECT_EQ(p["cost"], std::abs(p["best"].get<int>() - p["value"].get<int>()));
+    const bool best = std::find(p["best_cards"].begin(), p["best_cards"].end(), p["card"]) != p["best_cards"].end();
+    EXPECT_EQ(best, p["cost"] == 0) << p;
+    // With best play after each card, the next seat's best is what this card left.
+    if (k + 1 < plays.size()) {
+      EXPECT_EQ(plays[k + 1]["best"], p["value"]) << k;
+    }
+    ++k;
+  }
+  EXPECT_EQ(k, plays.size());
+  const HttpReply analysis_http =
+      f.get("/api/matches/" + f.finished.match_id + "/analysis?deal=" + std::to_string(deal));
+  EXPECT_EQ(analysis_http.status, 200u);
+  EXPECT_EQ(json::parse(analysis_http.body)["plays"], plays);
+  const int past = static_cast<int>(replay["deals"].size());
+  expect_error(f.ask({{"type", "get_analysis"}, {"match_id", f.finished.match_id}, {"deal_number", past}}),
+               "invalid_field", "deal_number");
+  expect_error(f.ask({{"type", "get_analysis"}, {"match_id", f.running.match_id}, {"deal_number", 0}}),
+               "match_not_finished");
+  expect_error(f.ask({{"type", "get_analysis"}, {"match_id", "no-such-match"}, {"deal_number", 0}}), "unknown_match");
+  expect_error(f.ask_bad({{"type", "get_analysis"}, {"match_id", f.finished.match_id}}), "missing_field",
+               "deal_number");
+  expect_error(f.ask_bad({{"type", "get_analysis"}, {"match_id", f.finished.match_id}, {"deal_number", -1}}),
+               "invalid_field", "deal_number");
+  expect_error(f.ask_bad({{"type", "get_analysis"}, {"deal_number", 0}}), "missing_field", "match_id");
+  const std::string base = "/api/matches/" + f.finished.match_id + "/analysis";
+  expect_http_error(f.get(base), 400, "missing_field");
+  expect_http_error(f.get(base + "?deal=one"), 400, "invalid_field");
+  expect_http_error(f.get(base + "?deal=10000"), 400, "invalid_field");
+  expect_http_error(f.get(base + "?deal=" + std::to_string(past)), 400, "invalid_field");
+  expect_http_error(f.get("/api/matches/" + f.running.match_id + "/analysis?deal=0"), 409, "match_not_finished");
+  expect_http_error(f.get("/api/matches/no-such-match/analysis?deal=0"), 404, "unknown_match");
 
   // ---- nothing private in any reply: no token, no seed or invite of the running match
   std::vector<std::string> secrets;

@@ -56,7 +56,8 @@ std::vector<Request> sample_requests() {
           GetProfile{"p1"},
           GetLeaderboard{"belot", Page{40, 100}},
           GetHistory{"p1", Page{0, 5}},
-          GetReplay{"0123456789abcdef"}};
+          GetReplay{"0123456789abcdef"},
+          GetAnalysis{"0123456789abcdef", 3}};
 }
 
 TEST(Requests, RoundTripThroughJson) {
@@ -173,9 +174,10 @@ TEST(Messages, EveryTypeHasASchemaAndADocSection) {
                         to_json(Profile{}),
                         to_json(Leaderboard{}),
                         to_json(History{}),
-                        to_json(Replay{})})
+                        to_json(Replay{}),
+                        to_json(Analysis{})})
     types.insert(j["type"].get<std::string>());
-  EXPECT_EQ(types.size(), 40u);
+  EXPECT_EQ(types.size(), 42u);
   for (const std::string& t : types) {
     EXPECT_TRUE(std::filesystem::exists(std::string(ATOUT_SOURCE_DIR) + "/protocol/schema/" + t + ".json")) << t;
     EXPECT_NE(doc.find("### `" + t + "`"), std::string::npos) << t << " has no section in docs/protocol.md";

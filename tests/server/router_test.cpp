@@ -358,6 +358,12 @@ TEST_F(RouterTest, ArchiveRequestsAreAnsweredFromTheStore) {
   EXPECT_EQ(error_code(answer({{"type", "get_profile"}, {"player_id", "p404"}})), "unknown_player");
   EXPECT_EQ(error_code(answer({{"type", "get_history"}, {"player_id", "p404"}})), "unknown_player");
   EXPECT_EQ(error_code(answer({{"type", "get_replay"}, {"match_id", "m404"}})), "unknown_match");
+  EXPECT_EQ(error_code(answer({{"type", "get_analysis"}, {"match_id", "m404"}, {"deal_number", 0}})), "unknown_match");
+  // Analyses past the bound are refused at once, before any read.
+  ctx_->archive = std::make_shared<Archive>(db, 0);
+  EXPECT_EQ(error_code(answer({{"type", "get_analysis"}, {"match_id", "m404"}, {"deal_number", 0}})), "too_fast");
+  EXPECT_EQ(Archive::http_response(protocol::make_error(protocol::ErrorCode::too_fast, "busy")).first,
+            http::status::too_many_requests);
   ctx_->archive.reset();
   db.reset();
   std::filesystem::remove_all(dir);

@@ -88,9 +88,29 @@ struct Replay {
   std::vector<std::optional<BotLevel>> by_bot{};
 };
 
+// One card of a deal, valued with every hand known: the declaring side's final points with best
+// play after it (`value`) and after the best card its seat held (`best`); `cost` is what the card
+// gave away, in points of its own side.
+struct PlayAnalysis {
+  std::size_t action = 0;  // index of the play in the replay's actions
+  Seat seat = 0;
+  Card card;
+  int value = 0;
+  int best = 0;
+  int cost = 0;
+  CardSet best_cards;
+};
+struct Analysis {
+  std::string match_id;
+  int deal_number = 0;
+  Seat declarer = kNoSeat;          // kNoSeat when the deal had no play
+  std::vector<PlayAnalysis> plays;  // in the order played
+};
+
 json to_json(const Profile& m, const RequestId& id = {});
 json to_json(const Leaderboard& m, const RequestId& id = {});
 json to_json(const History& m, const RequestId& id = {});
 json to_json(const Replay& m, const RequestId& id = {});
+json to_json(const Analysis& m, const RequestId& id = {});
 
 }  // namespace atout::protocol

@@ -154,10 +154,16 @@ struct GetHistory {
 struct GetReplay {
   std::string match_id;
 };
+// The double-dummy cost of every card of one deal of an ended match.
+struct GetAnalysis {
+  std::string match_id;
+  int deal_number = 0;
+  static constexpr int kMaxDeal = 9999;
+};
 
-using Request =
-    std::variant<Hello, ListVariants, ListTables, SubscribeLobby, UnsubscribeLobby, CreateTable, Sit, Spectate, Stand,
-                 Leave, Act, AddBot, RemoveBot, Ping, Chat, GetProfile, GetLeaderboard, GetHistory, GetReplay>;
+using Request = std::variant<Hello, ListVariants, ListTables, SubscribeLobby, UnsubscribeLobby, CreateTable, Sit,
+                             Spectate, Stand, Leave, Act, AddBot, RemoveBot, Ping, Chat, GetProfile, GetLeaderboard,
+                             GetHistory, GetReplay, GetAnalysis>;
 
 // The `type` string of a request.
 std::string_view type_of(const Request& r);

@@ -2,8 +2,11 @@
 // requests and the HTTP API. Reads run on the archive's own thread, never on an I/O thread.
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <variant>
@@ -19,10 +22,14 @@ namespace atout::server {
 
 class Archive {
  public:
-  using Reply =
-      std::variant<protocol::Profile, protocol::Leaderboard, protocol::History, protocol::Replay, protocol::Error>;
+  using Reply = std::variant<protocol::Profile, protocol::Leaderboard, protocol::History, protocol::Replay,
+                             protocol::Analysis, protocol::Error>;
+  // Analyses waiting or running at once; more are refused with too_fast until one is done.
+  static constexpr int kMaxAnalyses = 4;
+  // Deals whose analysis is kept, the most recently asked first.
+  static constexpr std::size_t kCachedAnalyses = 64;
 
-  explicit Archive(std::shared_ptr<store::Store> store);
+  explicit Archive(std::shared_ptr<store::Store> store, int max_analyses = kMaxAnalyses);
   ~Archive();
   Archive(const Archive&) = delete;
   Archive& operator=(const Archive&) = delete;
@@ -38,6 +45,9 @@ class Archive {
       then(read(request, viewer));
     });
   }
+  // An analysis runs on a thread of its own: it may take seconds, and the other reads stay quick.
+  // Past `max_analyses` at once, `then` gets too_fast at once, on the caller's thread.
+  void ask(protocol::GetAnalysis request, std::string viewer, std::function<void(Reply)> then);
   // Finishes the reads under way; later ones are dropped. Call before the store goes.
   void stop();
 
@@ -47,6 +57,8 @@ class Archive {
   Reply read(const protocol::GetLeaderboard& r, const std::string& viewer = {});
   Reply read(const protocol::GetHistory& r, const std::string& viewer = {});
   Reply read(const protocol::GetReplay& r, const std::string& viewer = {});
+  // Solves the deal (or finds it solved before): up to seconds of CPU.
+  Reply read(const protocol::GetAnalysis& r, const std::string& viewer = {});
 
   // The reply as a WebSocket message, and as an HTTP status and body ({"error": code,
   // "message": ...} for an error).
@@ -60,10 +72,17 @@ class Archive {
   std::shared_ptr<store::Store> store_;
   // One thread: reads are short indexed queries, and the store has one reading connection.
   net::thread_pool pool_{1};
+  // Analyses: one at a time, bounded, and the latest kept.
+  net::thread_pool analysis_pool_{1};
+  const int max_analyses_;
+  std::atomic<int> analyses_{0};
+  std::mutex cache_mutex_;
+  std::list<protocol::Analysis> cache_;  // most recently asked first
 };
 
-// Answers GET /api/players/<id>, /api/players/<id>/matches, /api/leaderboard/<ladder> and
-// /api/matches/<id>/replay (`target` with its query); false when `target` is none of these.
+// Answers GET /api/players/<id>, /api/players/<id>/matches, /api/leaderboard/<ladder>,
+// /api/matches/<id>/replay and /api/matches/<id>/analysis?deal=<n> (`target` with its query);
+// false when `target` is none of these.
 bool http_api(Archive& a, std::string_view target, std::function<void(http::status, std::string)> respond);
 
 }  // namespace atout::server

@@ -80,6 +80,7 @@ class RequestRouter {
   void handle(const protocol::GetLeaderboard& r, const protocol::RequestId& id);
   void handle(const protocol::GetHistory& r, const protocol::RequestId& id);
   void handle(const protocol::GetReplay& r, const protocol::RequestId& id);
+  void handle(const protocol::GetAnalysis& r, const protocol::RequestId& id);
   // Asks the archive, off the I/O threads, and sends its reply.
   template <typename Request>
   void ask_archive(const Request& r, const protocol::RequestId& id);
