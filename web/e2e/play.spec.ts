@@ -10,6 +10,15 @@ import { AtoutServer, ScriptedPlayer } from './support';
 
 const kShots = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'web-screenshots');
 
+// A full-page screenshot at desktop size and one at phone size (held upright), kept under
+// build/web-screenshots/ for a person to look at.
+async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: `${kShots}/desktop-${name}.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${kShots}/phone-${name}.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 let server: AtoutServer;
 const players: ScriptedPlayer[] = [];
 
@@ -66,6 +75,7 @@ test('a person plays a French match to the end; a spectator sees no hidden card;
   // A French table, with the shortest match target the variant allows.
   await page.locator('#variant').selectOption('french');
   await page.locator('#opt-target').selectOption('501');
+  await shoot(page, 'lobby');
   await page.getByRole('button', { name: 'Create table' }).click();
   const table = page.getByTestId('table');
   await expect(table).toBeVisible();
@@ -100,6 +110,7 @@ test('a person plays a French match to the end; a spectator sees no hidden card;
   let clicks = 0;
   let refused_once = false;
   let reloaded = false;
+  let shot_bidding = false;
   while (!(await result.isVisible())) {
     const seq = (await page.getByTestId('table').getAttribute('data-seq')) ?? '';
     if ((await legal_card.count()) > 0) {
@@ -114,10 +125,7 @@ test('a person plays a French match to the end; a spectator sees no hidden card;
       if (!reloaded && clicks >= 6) {
         // Mid-hand, on the person's turn: reload, and come back to the same position.
         const hand = await hand_of(page);
-        await page.screenshot({ path: `${kShots}/desktop-table.png`, fullPage: true });
-        await page.setViewportSize({ width: 390, height: 844 });
-        await page.screenshot({ path: `${kShots}/phone-table.png`, fullPage: true });
-        await page.setViewportSize({ width: 1280, height: 800 });
+        await shoot(page, 'table');
         await page.reload();
         await expect(page.getByTestId('table')).toHaveAttribute('data-seq', seq);
         await expect.poll(() => hand_of(page)).toEqual(hand);
@@ -129,6 +137,10 @@ test('a person plays a French match to the end; a spectator sees no hidden card;
       }
       await legal_card.click();
     } else if ((await action.count()) > 0) {
+      if (!shot_bidding) {
+        await shoot(page, 'bidding');
+        shot_bidding = true;
+      }
       await action.click();
     } else {
       await page.waitForTimeout(20);
@@ -147,7 +159,7 @@ test('a person plays a French match to the end; a spectator sees no hidden card;
   expect(shown).toBe(history.matches[0].match_score.join('-'));
   expect(Math.max(...history.matches[0].match_score)).toBeGreaterThanOrEqual(501);
   await expect(page.getByTestId('hand-result').first()).toBeVisible();
-  await page.screenshot({ path: `${kShots}/desktop-end.png`, fullPage: true });
+  await shoot(page, 'end');
 
   // The spectator: no hand on the page, and no frame with a hand or a legal action, whether a
   // whole event or a delta (checked as sent, and as the event it rebuilds).

@@ -90,9 +90,25 @@ test('a finished match: its replay, its player, the leaderboard', async ({ page 
   for (let i = 0; i < first_play; ++i) await page.keyboard.press('ArrowRight');
   await expect(board).toHaveAttribute('data-step', String(first_play));
   for (const seat of [0, 1, 2, 3]) await expect(page.getByTestId(`replay-seat-${seat}`).locator('.card')).toHaveCount(8);
-  await page.screenshot({ path: `${kShots}/desktop-replay.png`, fullPage: true });
   await page.keyboard.press('ArrowRight');
   const leader = replay.actions[first_play].seat;
+  // The first card's double-dummy cost, as the server's analysis of the deal gives it: random
+  // bots play, so the page shows a best card or the points given away and the best cards.
+  let costed: any;
+  for (const d of replay.deals) {
+    const analysis = await server.api(`/api/matches/${stored.match_id}/analysis?deal=${d.deal_number}`);
+    costed ??= analysis.plays.find((p: { action: number }) => p.action === first_play);
+    if (costed) break;
+  }
+  expect(costed.card).toBe(replay.actions[first_play].card);
+  await expect(page.getByTestId('replay-cost')).toHaveAttribute('data-cost', String(costed.cost));
+  await expect(page.getByTestId('replay-cost')).toContainText(costed.cost === 0 ? 'a best card' : `gave away ${costed.cost} points`);
+  await expect(page.getByTestId('replay-given')).toContainText(`${seat_name(leader)} ${costed.cost}`);
+  await page.screenshot({ path: `${kShots}/desktop-replay.png`, fullPage: true });
+  // A bid shows no cost.
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('replay-cost')).toHaveCount(0);
+  await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('replay-trick').locator('.played')).toHaveCount(1);
   await expect(page.getByTestId('replay-trick')).toContainText(seat_name(leader));
   await expect(page.getByTestId(`replay-seat-${leader}`).locator('.card')).toHaveCount(7);

@@ -1,5 +1,5 @@
 // Reads of the server's HTTP API (/api/...): the JSON, or an error with the server's code.
-import type { History, Leaderboard, Profile, Replay, VariantInfo } from './protocol';
+import type { Analysis, History, Leaderboard, Profile, Replay, VariantInfo } from './protocol';
 
 export class ApiError extends Error {
   constructor(
@@ -29,6 +29,8 @@ const enc = encodeURIComponent;
 export const kPage = 50; // entries per page of a history or a leaderboard
 export const api = {
   replay: (match_id: string, f?: Fetch) => get_json<Replay>(`/api/matches/${enc(match_id)}/replay`, f),
+  analysis: (match_id: string, deal: number, f?: Fetch) =>
+    get_json<Analysis>(`/api/matches/${enc(match_id)}/analysis?deal=${deal}`, f),
   profile: (player_id: string, f?: Fetch) => get_json<Profile>(`/api/players/${enc(player_id)}`, f),
   history: (player_id: string, offset = 0, f?: Fetch) =>
     get_json<History>(`/api/players/${enc(player_id)}/matches?offset=${offset}&limit=${kPage}`, f),

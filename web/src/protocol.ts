@@ -234,6 +234,25 @@ export interface ReplaySeat {
 }
 
 // An ended match: an atout-record/1 record (its actions, each with its seat) and how it ended.
+// One card of an ended deal valued with every hand known (GET /api/matches/<id>/analysis?deal=n):
+// the declaring side's final points after it and after the seat's best card, and the difference.
+export interface PlayAnalysis {
+  action: number; // index in the replay's actions
+  seat: Seat;
+  card: Card;
+  value: number;
+  best: number;
+  cost: number;
+  best_cards: Card[];
+}
+
+export interface Analysis {
+  match_id: string;
+  deal_number: number;
+  declarer: Seat | null;
+  plays: PlayAnalysis[];
+}
+
 export interface Replay {
   variant: string;
   options: Record<string, boolean | number | string>;
@@ -337,4 +356,5 @@ export const kReadFields: Record<string, string[]> = {
   profile: ['player_id', 'name', 'created_at', 'last_seen', 'ratings'],
   history: ['player_id', 'offset', 'limit', 'matches'],
   leaderboard: ['ladder', 'offset', 'limit', 'total', 'entries'],
+  analysis: ['match_id', 'deal_number', 'declarer', 'plays'],
 };

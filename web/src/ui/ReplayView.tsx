@@ -39,6 +39,47 @@ function contract_of(r: Replay, d: ReplayDeal): SeatedAction | undefined {
     .pop();
 }
 
+// The double-dummy cost of the card just played, and what each seat gave away in the deal: read
+// from the server's analysis of the deal, once per deal shown.
+function DealAnalysisView({ replay, deal, at, names }: {
+  replay: Replay;
+  deal: ReplayDeal;
+  at?: number;
+  names: (seat: number) => string;
+}) {
+  const { i18n } = useEnv();
+  const played = replay.actions.slice(deal.first, deal.end).some((a) => a.type === 'play');
+  const key = played ? `${replay.match_id}/${deal.deal_number}` : '';
+  const { data, error } = useApi(key, () =>
+    played ? api.analysis(replay.match_id, deal.deal_number) : Promise.resolve(null),
+  );
+  if (!played) return null;
+  const play = data?.plays.find((p) => p.action === at);
+  const given = new Map<number, number>();
+  for (const p of data?.plays ?? []) if (p.action <= (at ?? -1)) given.set(p.seat, (given.get(p.seat) ?? 0) + p.cost);
+  return (
+    <section class="analysis" aria-label={i18n.t('dd_title')} data-testid="replay-analysis">
+      <h3>{i18n.t('dd_title')}</h3>
+      <ApiError code={error} />
+      {!data && !error && <p>{i18n.t('dd_loading')}</p>}
+      {play && (
+        <p data-testid="replay-cost" data-cost={play.cost}>
+          {names(play.seat)}: {i18n.card(play.card)} ·{' '}
+          {play.cost === 0
+            ? i18n.t('dd_best')
+            : i18n.t('dd_cost', { points: play.cost, cards: play.best_cards.map((c) => i18n.card(c)).join(', ') })}
+        </p>
+      )}
+      {data && (
+        <p data-testid="replay-given">
+          {i18n.t('dd_totals')}:{' '}
+          {Array.from({ length: players_of(replay) }, (_, seat) => `${names(seat)} ${given.get(seat) ?? 0}`).join(' · ')}
+        </p>
+      )}
+    </section>
+  );
+}
+
 function ReplayBoard({ replay }: { replay: Replay }) {
   const { i18n } = useEnv();
   const deals = useMemo(() => split_deals(replay), [replay]);
@@ -151,6 +192,7 @@ function ReplayBoard({ replay }: { replay: Replay }) {
           {view.last_by_bot !== undefined && ` ${i18n.t('by_bot', { level: i18n.level(view.last_by_bot) })}`}
         </p>
       )}
+      {deal && <DealAnalysisView replay={replay} deal={deal} at={view.step > 0 ? view.step - 1 : undefined} names={names} />}
       {view.finished && replay.match_score && (
         <section class="result" role="status" data-testid="replay-final" data-score={replay.match_score.join('-')}>
           <h3>{i18n.t('final_score')}</h3>
