@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "atout/bots/analysis.hpp"
 #include "atout/bots/solver.hpp"
 #include "bots/positions.hpp"
 
@@ -52,6 +53,41 @@ BENCHMARK_CAPTURE(solve, coinche_no_trumps_every_card, "coinche", Trump::no_trum
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(solve, coinche_all_trumps_every_card, "coinche", Trump::all_trumps(), true)
     ->Unit(benchmark::kMillisecond);
+
+// Records of one deal with a contract each, played at random (cards preferred over concessions),
+// for the analysis of every card of a deal, as a replay page asks for it.
+std::vector<Record> played_deals(const char* variant, int n) {
+  std::vector<Record> out;
+  Rng rng(Seed{0xa4a1, 0x75e});
+  for (std::uint64_t m = 0; static_cast<int>(out.size()) < n; ++m) {
+    Record header;
+    header.variant = variant;
+    header.deal.seed = Seed{0xdea1, m};
+    auto state = create_state(header).state;
+    while (!state->is_terminal() && state->hand_results().empty()) {
+      std::vector<Action> legal = state->legal_actions();
+      std::vector<Action> cards;
+      for (const Action& a : legal)
+        if (a.type == ActionType::play) cards.push_back(a);
+      const std::vector<Action>& pool = cards.empty() ? legal : cards;
+      state->apply(pool[rng.below(static_cast<std::uint32_t>(pool.size()))]);
+    }
+    if (!state->hand_results().empty() && state->hand_results().front().contract) out.push_back(state->record());
+  }
+  return out;
+}
+
+void analyse(benchmark::State& st, const char* variant) {
+  const std::vector<Record> records = played_deals(variant, 16);
+  bots::Solver solver;
+  std::size_t i = 0;
+  for (auto _ : st) benchmark::DoNotOptimize(bots::analyse_deal(records[i++ % records.size()], 0, solver));
+}
+
+// Every card of one deal, as the replay page's analysis does it.
+BENCHMARK_CAPTURE(analyse, french_deal, "french")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(analyse, coinche_deal, "coinche")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(analyse, belot_deal, "belot")->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
