@@ -254,12 +254,18 @@ export class Client {
     if (t) this.send({ type: 'remove_bot', table_id: t.table_id, seat });
   }
 
+  // A private table is only found with its invite: the one this page knows for it goes along.
   sit(table_id: string, seat?: number) {
-    this.send(seat === undefined ? { type: 'sit', table_id } : { type: 'sit', table_id, seat });
+    this.send({ type: 'sit', table_id, ...(seat === undefined ? {} : { seat }), ...this.invite_for(table_id) });
   }
 
   spectate(table_id: string) {
-    this.send({ type: 'spectate', table_id });
+    this.send({ type: 'spectate', table_id, ...this.invite_for(table_id) });
+  }
+
+  private invite_for(table_id: string): { invite?: string } {
+    const t = this.state_.table;
+    return t && t.table_id === table_id && t.invite ? { invite: t.invite } : {};
   }
 
   act(action: Action) {

@@ -166,6 +166,27 @@ describe('Client', () => {
     expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'action', table_id: 't7', action: { type: 'play', card: 'JS' } });
   });
 
+  it('sits in the private table it creates with its invite, which alone names it', () => {
+    const { client, sockets } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    client.create_table('duel', {}, true);
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'create_table', private: true });
+    const invite = 'fedcba9876543210fedcba9876543210';
+    sockets[0].receive({ type: 'table_created', table: { table_id: 't5' }, invite });
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'sit', table_id: 't5', invite });
+    sockets[0].receive({ type: 'seated', table_id: 't5', seat: 0, resumed: false });
+    // Stood up and sat again, or watching: the invite still goes along.
+    client.sit('t5', 1);
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'sit', table_id: 't5', seat: 1, invite });
+    client.spectate('t5');
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'spectate', table_id: 't5', invite });
+    // Another table's sit carries no invite.
+    client.sit('t6');
+    expect(sockets[0].sent.at(-1)).toEqual({ type: 'sit', table_id: 't6', id: sockets[0].sent.at(-1)!.id });
+  });
+
   it('plays against the computer: one create_table with bots, and no sit of its own', () => {
     const { client, sockets } = setup();
     client.start();
