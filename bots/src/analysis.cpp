@@ -55,6 +55,8 @@ AnalysisResult analyse_deal(const Record& record, int deal, Solver& solver) {
     if (state.apply(ra.seat, ra.action) != Refusal::none)
       return fail("unreadable_record", "action " + std::to_string(i) + " is refused by the rules");
   }
+  // The deal in progress at the record's end counts even before its first action.
+  if (!seen && state.deal().hand == deal) seen = true;
   if (!seen) return fail("no_such_deal", "the match has no deal " + std::to_string(deal));
   // A deal conceded before its first card still had a declarer.
   for (const HandResult& h : state.hand_results())

@@ -147,12 +147,17 @@ TEST(Analysis, ADealTheMatchNeverReachedIsRefused) {
   const int deal = play_one_deal("french", 4, record);
   ASSERT_GE(deal, 0);
   Solver solver;
-  for (int bad : {-1, deal + 1, 1000}) {
+  for (int bad : {-1, deal + 2, 1000}) {
     const AnalysisResult r = analyse_deal(record, bad, solver);
     EXPECT_FALSE(r.analysis);
     ASSERT_TRUE(r.error);
     EXPECT_EQ(r.error->code, "no_such_deal") << bad;
   }
+  // The record ends where the next deal was dealt: that deal exists, with nothing played yet.
+  const AnalysisResult next = analyse_deal(record, deal + 1, solver);
+  ASSERT_FALSE(next.error) << next.error->message;
+  EXPECT_TRUE(next.analysis->plays.empty());
+  EXPECT_EQ(next.analysis->declarer, kNoSeat);
 }
 
 TEST(Analysis, ARecordTheRulesRefuseIsUnreadable) {

@@ -42,8 +42,8 @@ struct AnalysisResult {
   std::optional<AnalysisError> error;
 };
 
-// Replays `record` and solves the position before every card of deal `deal`. The record must
-// replay cleanly. Costs one solve of every legal card per card played: up to a few seconds for an
+// Replays `record` and solves the position before every card of deal `deal`: a deal the record
+// played, or the one it ends in (even with no action yet). The record must replay cleanly. Costs one solve of every legal card per card played: up to a few seconds for an
 // unlucky deal of four hands, so run it away from anything that must answer quickly.
 AnalysisResult analyse_deal(const Record& record, int deal, Solver& solver);
 
