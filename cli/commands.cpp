@@ -11,81 +11,18 @@
 #include "atout/rng.hpp"
 #include "atout/state.hpp"
 #include "flags.hpp"
+#include "record_input.hpp"
 
 namespace atout::cli {
 
 namespace {
 using protocol::json;
 
-std::string describe(Refusal r) {
-  switch (r) {
-    case Refusal::game_over:
-      return "the match is already over";
-    case Refusal::not_your_turn:
-      return "it is not this seat's turn";
-    case Refusal::wrong_phase:
-      return "this action is not taken in the current phase";
-    case Refusal::card_not_in_hand:
-      return "the seat does not hold this card (or it was already played)";
-    case Refusal::must_follow_suit:
-      return "the seat must follow the suit led";
-    case Refusal::must_beat:
-      return "the seat must play a higher card of the suit led";
-    case Refusal::must_trump:
-      return "the seat cannot follow and must trump";
-    case Refusal::must_overtrump:
-      return "the seat must overtrump";
-    case Refusal::must_undertrump:
-      return "the seat cannot overtrump and must still play a trump";
-    case Refusal::bid_too_low:
-      return "the bid does not beat the last bid";
-    case Refusal::invalid_bid:
-      return "this bid is not allowed in this variant";
-    case Refusal::invalid_trump:
-      return "this trump cannot be taken now";
-    case Refusal::cannot_double:
-      return "there is no opposing bid to double";
-    case Refusal::cannot_redouble:
-      return "there is no double against this side to redouble";
-    case Refusal::not_announced:
-      return "this combination was not announced";
-    case Refusal::invalid_combination:
-      return "these cards are not a combination the seat holds";
-    case Refusal::not_allowed:
-      return "this action is not available to this seat now";
-    case Refusal::none:
-      break;
-  }
-  return "refused";
-}
-
 // The inputs of replay and legal: they take no flags, so every argument but -h is an input.
 FlagsOutcome inputs_of(const std::vector<std::string>& args, const std::string& cmd, std::ostream& err,
                        std::vector<std::string>& inputs) {
   std::vector<Flag> none;
   return parse_flags(none, args, cmd, err, &inputs);
-}
-
-// Reads FILE or '-' (standard input) into `text`.
-bool read_input(const std::vector<std::string>& args, std::istream& in, std::string& text, std::string& error) {
-  if (args.size() != 1) {
-    error = "expected exactly one input: a file name, or - for standard input";
-    return false;
-  }
-  std::stringstream buf;
-  if (args[0] == "-") {
-    buf << in.rdbuf();
-  } else {
-    std::error_code ec;
-    std::ifstream f(args[0], std::ios::binary);
-    if (!f || std::filesystem::is_directory(args[0], ec)) {
-      error = "cannot read '" + args[0] + "'";
-      return false;
-    }
-    buf << f.rdbuf();
-  }
-  text = buf.str();
-  return true;
 }
 
 json result_json(const State& s) {
@@ -103,29 +40,6 @@ json result_json(const State& s) {
   return j;
 }
 
-// Parses and replays a record; prints the error and returns a non-zero code on failure.
-int load(const std::string& cmd, const json& j, std::ostream& err, std::unique_ptr<State>& state) {
-  auto rec = protocol::parse_record(j);
-  if (!rec) {
-    err << "atout " << cmd << ": bad record: " << rec.error << "\n";
-    return kExitBadInput;
-  }
-  ReplayResult r = replay(*rec.value);
-  if (r.error) {
-    err << "atout " << cmd << ": " << r.error->code << ": " << r.error->message << "\n";
-    return kExitBadInput;
-  }
-  if (r.refusal != Refusal::none) {
-    const RecordedAction& a = rec.value->actions[r.failed_index];
-    const Seat seat = a.seat == kNoSeat ? r.state->current_player() : a.seat;
-    const std::string who = seat == kNoSeat ? "with no seat to act" : "by seat " + std::to_string(seat);
-    err << "atout " << cmd << ": action " << r.failed_index << " (" << to_string(a.action) << " " << who
-        << ") refused: " << to_string(r.refusal) << ": " << describe(r.refusal) << "\n";
-    return kExitRefused;
-  }
-  state = std::move(r.state);
-  return kExitOk;
-}
 }  // namespace
 
 int run_replay(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -150,7 +64,7 @@ int run_replay(const std::vector<std::string>& args, std::istream& in, std::ostr
     return kExitBadInput;
   }
   std::unique_ptr<State> state;
-  if (int rc = load("replay", *j.value, err, state)) return rc;
+  if (int rc = load_record("replay", *j.value, err, state)) return rc;
   out << result_json(*state).dump(2) << "\n";
   return kExitOk;
 }
@@ -230,7 +144,7 @@ int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostre
   if (j.value->is_object() && !j.value->contains("deal") && j.value->contains("hand"))
     return legal_for_position(*j.value, out, err);
   std::unique_ptr<State> state;
-  if (int rc = load("legal", *j.value, err, state)) return rc;
+  if (int rc = load_record("legal", *j.value, err, state)) return rc;
   const Seat seat = state->current_player();
   json legal = json::array();
   for (const Action& a : state->legal_actions()) legal.push_back(protocol::to_json(a));

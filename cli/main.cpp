@@ -15,6 +15,8 @@ commands:
   verify-deal       check a revealed deal seed against its published commitment
   backup            copy a server's database online into a new file
   arena             play two bot levels on the same deals, sides swapped, and compare them
+  analyse FILE|-    the points each card of a record gave away against double-dummy best play
+  solve FILE|-      each legal card's double-dummy value at the end of a record
 
 Run 'atout <command> --help' for a command's options.
 )";
@@ -37,6 +39,8 @@ int main(int argc, char** argv) {
   if (cmd == "simulate") return atout::cli::run_simulate(args, std::cout, std::cerr);
   if (cmd == "backup") return atout::cli::run_backup(args, std::cout, std::cerr);
   if (cmd == "arena") return atout::cli::run_arena(args, std::cout, std::cerr);
+  if (cmd == "analyse") return atout::cli::run_analyse(args, std::cin, std::cout, std::cerr);
+  if (cmd == "solve") return atout::cli::run_solve(args, std::cin, std::cout, std::cerr);
   if (cmd == "verify-deal") return atout::cli::run_verify_deal(args, std::cout, std::cerr);
   std::cerr << "atout: unknown command '" << cmd << "'\n" << kUsage;
   return atout::cli::kExitBadInput;

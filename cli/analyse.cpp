@@ -1,0 +1,134 @@
+// analyse and solve: the double-dummy solver on a record whose deals are known (every record of a
+// seeded or fixed deal is: the engine deals its cards again).
+#include <iostream>
+
+#include "atout/bots/analysis.hpp"
+#include "atout/bots/solver.hpp"
+#include "commands.hpp"
+#include "flags.hpp"
+#include "record_input.hpp"
+
+namespace atout::cli {
+
+namespace {
+using protocol::json;
+
+// Reads the input and replays it; the state at its end in `state`, the record in `record`.
+int read_record(const std::string& cmd, const std::vector<std::string>& inputs, std::istream& in, std::ostream& err,
+                std::unique_ptr<State>& state) {
+  std::string text, error;
+  if (!read_input(inputs, in, text, error)) {
+    err << "atout " << cmd << ": " << error << "\n";
+    return kExitBadInput;
+  }
+  auto j = protocol::parse_text(text);
+  if (!j) {
+    err << "atout " << cmd << ": " << j.error << "\n";
+    return kExitBadInput;
+  }
+  return load_record(cmd, *j.value, err, state);
+}
+
+json play_json(const bots::PlayCost& p) {
+  return {{"action", p.action},
+          {"seat", p.seat},
+          {"card", protocol::to_json(p.card)},
+          {"value", p.value},
+          {"best", p.best},
+          {"cost", p.cost},
+          {"best_cards", protocol::to_json(p.best_cards)}};
+}
+}  // namespace
+
+int run_analyse(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  std::string deal_text;
+  std::vector<Flag> flags = {{"--deal", &deal_text}};
+  std::vector<std::string> inputs;
+  const FlagsOutcome parsed = parse_flags(flags, args, "analyse", err, &inputs);
+  if (parsed == FlagsOutcome::bad) return kExitBadInput;
+  if (parsed == FlagsOutcome::help) {
+    out << "usage: atout analyse FILE|- [--deal N]\n\n"
+           "Reads a record (a replay from the server is one) and, for every card played, solves the\n"
+           "position before it with every hand known: the declaring side's final points with best\n"
+           "play after the card (value) and after the seat's best card (best), and the points the card\n"
+           "gave away (cost). Prints JSON: each deal's cards, and each seat's total cost. --deal N\n"
+           "analyses deal N alone (numbered from 0). A deal of four hands takes up to seconds.\n";
+    return kExitOk;
+  }
+  int only = -1;
+  if (flags[0].given) {
+    try {
+      std::size_t used = 0;
+      only = std::stoi(deal_text, &used);
+      if (used != deal_text.size()) only = -1;
+    } catch (const std::exception&) {
+      only = -1;
+    }
+    if (only < 0) {
+      err << "atout analyse: --deal must be a whole number from 0\n";
+      return kExitBadInput;
+    }
+  }
+  std::unique_ptr<State> state;
+  if (int rc = read_record("analyse", inputs, in, err, state)) return rc;
+  const Record& record = state->record();
+  // Deals dealt so far: the finished ones, and the one in progress if it has begun.
+  const int dealt = state->deal().hand + 1;
+  if (only >= dealt) {
+    err << "atout analyse: the record has no deal " << only << " (deals 0 to " << dealt - 1 << ")\n";
+    return kExitBadInput;
+  }
+  bots::Solver solver;
+  json deals = json::array();
+  std::vector<int> given(static_cast<std::size_t>(state->players()), 0);
+  for (int d = only < 0 ? 0 : only; d < (only < 0 ? dealt : only + 1); ++d) {
+    const bots::AnalysisResult r = bots::analyse_deal(record, d, solver);
+    if (r.error) {
+      err << "atout analyse: deal " << d << ": " << r.error->message << "\n";
+      return kExitBadInput;
+    }
+    json plays = json::array();
+    for (const bots::PlayCost& p : r.analysis->plays) {
+      plays.push_back(play_json(p));
+      given[static_cast<std::size_t>(p.seat)] += p.cost;
+    }
+    deals.push_back({{"deal_number", d},
+                     {"declarer", r.analysis->declarer == kNoSeat ? json(nullptr) : json(r.analysis->declarer)},
+                     {"plays", plays}});
+  }
+  out << json{{"variant", record.variant}, {"deals", deals}, {"cost_by_seat", given}}.dump(2) << "\n";
+  return kExitOk;
+}
+
+int run_solve(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> inputs;
+  std::vector<Flag> none;
+  const FlagsOutcome parsed = parse_flags(none, args, "solve", err, &inputs);
+  if (parsed == FlagsOutcome::bad) return kExitBadInput;
+  if (parsed == FlagsOutcome::help) {
+    out << "usage: atout solve FILE|-\n\n"
+           "Reads a record that ends in the play phase and prints, for the seat to play, each legal\n"
+           "card's double-dummy value: the declaring side's final points in the deal (card points and\n"
+           "last trick, or the capot value) with every hand known and best play by both sides after it.\n";
+    return kExitOk;
+  }
+  std::unique_ptr<State> state;
+  if (int rc = read_record("solve", inputs, in, err, state)) return rc;
+  const std::optional<bots::Position> p = bots::position_from(*state);
+  if (!p) {
+    err << "atout solve: the record ends in phase '" << to_string(state->phase()) << "', not with a card to play\n";
+    return kExitBadInput;
+  }
+  bots::Solver solver;
+  const bots::Solution s = solver.solve(*p);
+  json cards = json::array();
+  for (const bots::CardValue& c : s.cards) cards.push_back({{"card", protocol::to_json(c.card)}, {"value", c.value}});
+  out << json{{"seat", p->current}, {"declarer", state->observation(kNoSeat).contract->taker},
+              {"value", s.value},   {"best", protocol::to_json(s.best)},
+              {"cards", cards},     {"nodes", s.nodes}}
+             .dump(2)
+      << "\n";
+  return kExitOk;
+}
+
+}  // namespace atout::cli
