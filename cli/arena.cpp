@@ -24,16 +24,6 @@ int arena_help(std::ostream& out) {
   return kExitOk;
 }
 
-std::optional<long long> whole(const std::string& text, long long lo, long long hi) {
-  try {
-    std::size_t used = 0;
-    const long long v = std::stoll(text, &used);
-    if (used == text.size() && v >= lo && v <= hi) return v;
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
 // Elo difference for a share of points won, kept finite at 0 and 1.
 double elo(double share, double n) {
   const double p = std::clamp(share, 0.5 / n, 1 - 0.5 / n);
@@ -97,10 +87,10 @@ int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostr
     err << "atout arena: --a and --b must be random, rules or sampling\n";
     return kExitBadInput;
   }
-  const auto deals = whole(deals_text, 1, 1'000'000);
-  const auto seed = whole(seed_text, 0, 1'000'000'000'000LL);
-  const auto worlds = whole(worlds_text, 1, 10'000);
-  const auto matches = whole(matches_text, 0, 100'000);
+  const auto deals = whole_number(deals_text, 1, 1'000'000);
+  const auto seed = whole_number(seed_text, 0, 1'000'000'000'000LL);
+  const auto worlds = whole_number(worlds_text, 1, 10'000);
+  const auto matches = whole_number(matches_text, 0, 100'000);
   if (!deals || !seed || !worlds || !matches) {
     err << "atout arena: --deals (1 to 1000000), --seed (a whole number), --worlds (1 to 10000) and --matches (0 to "
            "100000) must be whole numbers\n";

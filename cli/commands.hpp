@@ -15,6 +15,7 @@ int run_verify_deal(const std::vector<std::string>& args, std::ostream& out, std
 int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_analyse(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err);
 int run_solve(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err);
+int run_hint(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err);
 
 // Exit codes: 0 success, 1 a rule refused an action, 2 bad input or usage.
 inline constexpr int kExitOk = 0;

@@ -45,4 +45,14 @@ FlagsOutcome parse_flags(std::vector<Flag>& flags, const std::vector<std::string
   return FlagsOutcome::ok;
 }
 
+std::optional<long long> whole_number(const std::string& text, long long lo, long long hi) {
+  try {
+    std::size_t used = 0;
+    const long long v = std::stoll(text, &used);
+    if (used == text.size() && v >= lo && v <= hi) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
 }  // namespace atout::cli

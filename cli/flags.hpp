@@ -2,6 +2,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,9 @@ enum class FlagsOutcome { ok, help, bad };
 // words. Arguments no flag takes are left in `extra` when it is given, else refused as unknown.
 FlagsOutcome parse_flags(std::vector<Flag>& flags, const std::vector<std::string>& args, const std::string& cmd,
                          std::ostream& err, std::vector<std::string>* extra = nullptr);
+
+// `text` as a whole number from `lo` to `hi`; nullopt for anything else (a sign alone, trailing
+// characters, out of range).
+std::optional<long long> whole_number(const std::string& text, long long lo, long long hi);
 
 }  // namespace atout::cli

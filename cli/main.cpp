@@ -17,6 +17,7 @@ commands:
   arena             play two bot levels on the same deals, sides swapped, and compare them
   analyse FILE|-    the points each card of a record gave away against double-dummy best play
   solve FILE|-      each legal card's double-dummy value at the end of a record
+  hint FILE|-       what a bot would do for the seat to act at the end of a record, and why
 
 Run 'atout <command> --help' for a command's options.
 )";
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   if (cmd == "arena") return atout::cli::run_arena(args, std::cout, std::cerr);
   if (cmd == "analyse") return atout::cli::run_analyse(args, std::cin, std::cout, std::cerr);
   if (cmd == "solve") return atout::cli::run_solve(args, std::cin, std::cout, std::cerr);
+  if (cmd == "hint") return atout::cli::run_hint(args, std::cin, std::cout, std::cerr);
   if (cmd == "verify-deal") return atout::cli::run_verify_deal(args, std::cout, std::cerr);
   std::cerr << "atout: unknown command '" << cmd << "'\n" << kUsage;
   return atout::cli::kExitBadInput;

@@ -1,8 +1,11 @@
-// analyse and solve: the double-dummy solver on a record whose deals are known (every record of a
-// seeded or fixed deal is: the engine deals its cards again).
+// analyse, solve and hint: looking into the positions of a record. analyse and solve use the
+// double-dummy solver, which needs every hand: a record names its deals, so the engine deals the
+// same cards again. hint asks a bot, which sees only what the seat to act sees.
+#include "atout/bots/analysis.hpp"
+
 #include <iostream>
 
-#include "atout/bots/analysis.hpp"
+#include "atout/bots/bot.hpp"
 #include "atout/bots/solver.hpp"
 #include "commands.hpp"
 #include "flags.hpp"
@@ -57,17 +60,12 @@ int run_analyse(const std::vector<std::string>& args, std::istream& in, std::ost
   }
   int only = -1;
   if (flags[0].given) {
-    try {
-      std::size_t used = 0;
-      only = std::stoi(deal_text, &used);
-      if (used != deal_text.size()) only = -1;
-    } catch (const std::exception&) {
-      only = -1;
-    }
-    if (only < 0) {
+    const auto d = whole_number(deal_text, 0, 1'000'000);
+    if (!d) {
       err << "atout analyse: --deal must be a whole number from 0\n";
       return kExitBadInput;
     }
+    only = static_cast<int>(*d);
   }
   std::unique_ptr<State> state;
   if (int rc = read_record("analyse", inputs, in, err, state)) return rc;
@@ -126,6 +124,56 @@ int run_solve(const std::vector<std::string>& args, std::istream& in, std::ostre
   out << json{{"seat", p->current}, {"declarer", state->observation(kNoSeat).contract->taker},
               {"value", s.value},   {"best", protocol::to_json(s.best)},
               {"cards", cards},     {"nodes", s.nodes}}
+             .dump(2)
+      << "\n";
+  return kExitOk;
+}
+
+int run_hint(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  std::string level_text = "sampling", worlds_text = "20", seed_text = "1";
+  std::vector<Flag> flags = {{"--level", &level_text}, {"--worlds", &worlds_text}, {"--seed", &seed_text}};
+  std::vector<std::string> inputs;
+  const FlagsOutcome parsed = parse_flags(flags, args, "hint", err, &inputs);
+  if (parsed == FlagsOutcome::bad) return kExitBadInput;
+  if (parsed == FlagsOutcome::help) {
+    out << "usage: atout hint FILE|- [--level L] [--worlds W] [--seed S]\n\n"
+           "Reads a record and asks a bot what the seat to act at its end should do, seeing only what\n"
+           "that seat sees. Prints the action and the bot's reason: for the sampling bot's cards, how\n"
+           "many consistent deals it solved and each legal card's average of the declaring side's\n"
+           "points over them. L is random, rules or sampling (default); W fixes the sampled deals\n"
+           "(1 to 10000, default 20) and S the bot's randomness (default 1), so a hint is reproducible.\n";
+    return kExitOk;
+  }
+  const auto level = bots::parse_level(level_text);
+  if (!level) {
+    err << "atout hint: --level must be random, rules or sampling, not '" << level_text << "'\n";
+    return kExitBadInput;
+  }
+  const auto worlds = whole_number(worlds_text, 1, 10'000);
+  const auto seed = whole_number(seed_text, 0, 1'000'000'000'000LL);
+  if (!worlds || !seed) {
+    err << "atout hint: --worlds (1 to 10000) and --seed (a whole number) need whole numbers\n";
+    return kExitBadInput;
+  }
+  std::unique_ptr<State> state;
+  if (int rc = read_record("hint", inputs, in, err, state)) return rc;
+  const Seat seat = state->current_player();
+  if (seat == kNoSeat) {
+    err << "atout hint: the match in the record is over; no seat is to act\n";
+    return kExitBadInput;
+  }
+  const Observation view = state->observation(seat);
+  bots::Request request;
+  request.level = *level;
+  request.view = &view;
+  request.options = &state->record().options;
+  request.seed = static_cast<std::uint64_t>(*seed);
+  request.budget.worlds = static_cast<int>(*worlds);
+  const bots::Decision d = bots::decide(request);
+  out << json{{"seat", seat},
+              {"level", bots::to_string(*level)},
+              {"action", protocol::to_json(d.action)},
+              {"reason", d.reason}}
              .dump(2)
       << "\n";
   return kExitOk;

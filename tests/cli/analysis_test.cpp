@@ -1,6 +1,9 @@
-// `atout analyse` and `atout solve`: the double-dummy solver on records, their agreement with each
-// other and with what the deals scored, and every way bad input fails.
+// `atout analyse`, `atout solve` and `atout hint`: the double-dummy solver on records, their
+// agreement with each other and with what the deals scored, a bot's advice, and every way bad
+// input fails.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "cli_support.hpp"
 
@@ -125,6 +128,55 @@ TEST(CliSolve, BadInputFailsClearly) {
   EXPECT_TRUE(
       fails_with(run_cli({"solve", "-", "--deal", "1"}, record_text(record_json(*s))), kExitBadInput, {"one input"}));
   EXPECT_TRUE(exited_with(run_cli({"solve", "--help"}), kExitOk));
+}
+
+TEST(CliHint, ABotsChoiceForTheSeatToActWithItsReasons) {
+  // Mid-play: the sampling bot solves its worlds and names each legal card's average.
+  auto s = new_match("french", json::object(), kDeal);
+  Rng rng(kPolicy);
+  ASSERT_TRUE(play_random(*s, rng, [](const State& st) {
+    return st.phase() == Phase::playing && st.observation(kNoSeat).trick.count == 1;
+  }));
+  const std::string record = record_text(record_json(*s));
+  const CliRun r = run_cli({"hint", "-", "--worlds", "6", "--seed", "9"}, record);
+  ASSERT_TRUE(exited_with(r, kExitOk)) << describe(r);
+  const json out = output_json(r);
+  EXPECT_EQ(out["seat"], s->current_player());
+  EXPECT_EQ(out["level"], "sampling");
+  std::vector<json> legal;
+  for (const Action& a : s->legal_actions()) legal.push_back(protocol::to_json(a));
+  EXPECT_NE(std::find(legal.begin(), legal.end(), out["action"]), legal.end()) << out;
+  const std::string reason = out["reason"];
+  if (legal.size() > 1) {
+    EXPECT_NE(reason.find("6 worlds"), std::string::npos) << reason;
+    for (const json& a : legal) EXPECT_NE(reason.find(a["card"].get<std::string>()), std::string::npos) << reason;
+  }
+  // The same seed gives the same hint.
+  EXPECT_EQ(run_cli({"hint", "-", "--worlds", "6", "--seed", "9"}, record).out, r.out);
+
+  // In the auction, the rules bot's bid, a legal one.
+  auto bidding = new_match("french", json::object(), kDeal);
+  const CliRun b = run_cli({"hint", "-", "--level", "rules"}, record_text(record_json(*bidding)));
+  ASSERT_TRUE(exited_with(b, kExitOk)) << describe(b);
+  legal.clear();
+  for (const Action& a : bidding->legal_actions()) legal.push_back(protocol::to_json(a));
+  EXPECT_NE(std::find(legal.begin(), legal.end(), output_json(b)["action"]), legal.end()) << b.out;
+  EXPECT_FALSE(output_json(b)["reason"].get<std::string>().empty());
+}
+
+TEST(CliHint, BadInputFailsClearly) {
+  auto s = new_match("french", json::object(), kDeal);
+  const std::string record = record_text(record_json(*s));
+  EXPECT_TRUE(fails_with(run_cli({"hint", "-", "--level", "expert"}, record), kExitBadInput, {"--level", "expert"}));
+  EXPECT_TRUE(fails_with(run_cli({"hint", "-", "--worlds", "0"}, record), kExitBadInput, {"--worlds"}));
+  EXPECT_TRUE(fails_with(run_cli({"hint", "-", "--worlds", "many"}, record), kExitBadInput, {"--worlds"}));
+  EXPECT_TRUE(fails_with(run_cli({"hint", "-", "--seed", "-4"}, record), kExitBadInput, {"--seed"}));
+  EXPECT_TRUE(fails_with(run_cli({"hint"}, record), kExitBadInput, {"exactly one input"}));
+  // A finished match has nobody to advise.
+  Rng rng(kPolicy);
+  ASSERT_TRUE(play_random(*s, rng));
+  EXPECT_TRUE(fails_with(run_cli({"hint", "-"}, record_text(record_json(*s))), kExitBadInput, {"over"}));
+  EXPECT_TRUE(exited_with(run_cli({"hint", "--help"}), kExitOk));
 }
 
 }  // namespace
