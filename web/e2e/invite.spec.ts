@@ -69,7 +69,7 @@ test('two people at a private table through its invite link, and a third watchin
   const results = ann.page.getByTestId('hand-result');
   let steps = 0;
   let checked = 0;
-  while ((await results.count()) === 0 && !(await ann.page.getByTestId('match-result').isVisible())) {
+  for (;;) {
     let acted = false;
     for (const page of players) {
       // A legal card, else a take (so that the hand is played), else the first thing offered.
@@ -97,6 +97,9 @@ test('two people at a private table through its invite link, and a third watchin
     const seq = (await table.getAttribute('data-seq')) ?? '';
     await expect(bob.page.getByTestId('table')).toHaveAttribute('data-seq', seq);
     await expect(watched).toHaveAttribute('data-seq', seq);
+    // The step that ended the hand also dealt the next one: its hands reuse the cards of the
+    // last trick, which every page may show. The check is made within the hand.
+    if ((await results.count()) > 0) break;
     const held = new Set([...(await hand_of(ann.page)), ...(await hand_of(bob.page))]);
     expect(held.size).toBeGreaterThan(0);
     for (const c of await cards_shown(cid.page)) expect(held.has(c), `the watcher's page shows ${c}`).toBe(false);
@@ -104,7 +107,7 @@ test('two people at a private table through its invite link, and a third watchin
     ++checked;
   }
   expect(steps).toBeGreaterThan(10);
-  expect(checked).toBe(steps);
+  expect(checked).toBe(steps - 1);
 
   // Every frame the watcher got: no hand, no seat, no legal action, whole or as a delta.
   let events = 0;
