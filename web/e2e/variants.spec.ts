@@ -30,7 +30,9 @@ const kForms: Record<string, string> = {
 // table. Announcing needs declarations made by hand (`declare: manual`, where a variant has the
 // option) and a hand that holds one, so it is counted wherever it comes.
 const kPlan: { variant: string; forms: string[]; max_hands: number; options?: Record<string, string> }[] = [
-  { variant: 'coinche', forms: ['coinche', 'bid_value'], max_hands: 4, options: { declare: 'manual' } },
+  // Random bots may bid past every value the person could name before its turn, hand after hand:
+  // a run met four such coinche hands in a row, so coinche may take more.
+  { variant: 'coinche', forms: ['coinche', 'bid_value'], max_hands: 10, options: { declare: 'manual' } },
   { variant: 'bazar', forms: ['capot_bid', 'double'], max_hands: 4 },
   { variant: 'belot', forms: ['double'], max_hands: 4, options: { declare: 'manual' } },
   { variant: 'duel', forms: ['take'], max_hands: 4, options: { declare: 'manual' } },
