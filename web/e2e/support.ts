@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { expect } from '@playwright/test';
+import { DeltaViews } from '../src/delta';
+import type { DeltaMessage, EventMessage } from '../src/protocol';
 
 // import.meta.dirname would need Node 20.11; the client supports Node 18.20 (Debian 12's).
 const kRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -141,4 +144,29 @@ export class ScriptedPlayer {
   close() {
     this.ws.close();
   }
+}
+
+// Checks every frame a spectator received: no hand, no seat and no legal action, in a whole event
+// or in a delta (as sent, and as the event it rebuilds). Returns how many of each it saw.
+export function expect_public_frames(frames: string[]): { events: number; deltas: number } {
+  let events = 0;
+  let deltas = 0;
+  const views = new DeltaViews();
+  for (const raw of frames) {
+    let m = JSON.parse(raw);
+    if (m.type === 'event') views.keep(m as EventMessage);
+    if (m.type === 'delta') {
+      ++deltas;
+      const o = m.patch.observation ?? {};
+      for (const k of ['hand', 'hand+', 'hand-', 'hand#', 'seat', 'legal+', 'legal#']) expect(o[k], raw).toBeUndefined();
+      m = views.rebuild(m as DeltaMessage);
+      expect(m, raw).toBeDefined();
+    }
+    if (m.type !== 'event') continue;
+    ++events;
+    expect(m.observation.hand, raw).toBeUndefined();
+    expect(m.observation.seat, raw).toBeUndefined();
+    expect(m.observation.legal, raw).toEqual([]);
+  }
+  return { events, deltas };
 }
