@@ -43,8 +43,9 @@ struct AnalysisResult {
 };
 
 // Replays `record` and solves the position before every card of deal `deal`: a deal the record
-// played, or the one it ends in (even with no action yet). The record must replay cleanly. Costs one solve of every legal card per card played: up to a few seconds for an
-// unlucky deal of four hands, so run it away from anything that must answer quickly.
+// played, or the one it ends in (even with no action yet). The record must replay cleanly. Costs
+// one solve of every legal card per card played: up to a few seconds for an unlucky deal of four
+// hands, so run it away from anything that must answer quickly.
 AnalysisResult analyse_deal(const Record& record, int deal, Solver& solver);
 
 }  // namespace atout::bots
