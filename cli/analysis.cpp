@@ -16,22 +16,6 @@ namespace atout::cli {
 namespace {
 using protocol::json;
 
-// Reads the input and replays it; the state at its end in `state`, the record in `record`.
-int read_record(const std::string& cmd, const std::vector<std::string>& inputs, std::istream& in, std::ostream& err,
-                std::unique_ptr<State>& state) {
-  std::string text, error;
-  if (!read_input(inputs, in, text, error)) {
-    err << "atout " << cmd << ": " << error << "\n";
-    return kExitBadInput;
-  }
-  auto j = protocol::parse_text(text);
-  if (!j) {
-    err << "atout " << cmd << ": " << j.error << "\n";
-    return kExitBadInput;
-  }
-  return load_record(cmd, *j.value, err, state);
-}
-
 json play_json(const bots::PlayCost& p) {
   return {{"action", p.action},
           {"seat", p.seat},

@@ -53,18 +53,8 @@ int run_replay(const std::vector<std::string>& args, std::istream& in, std::ostr
            "on input that is not a well-formed record.\n";
     return kExitOk;
   }
-  std::string text, error;
-  if (!read_input(inputs, in, text, error)) {
-    err << "atout replay: " << error << "\n";
-    return kExitBadInput;
-  }
-  auto j = protocol::parse_text(text);
-  if (!j) {
-    err << "atout replay: " << j.error << "\n";
-    return kExitBadInput;
-  }
   std::unique_ptr<State> state;
-  if (int rc = load_record("replay", *j.value, err, state)) return rc;
+  if (int rc = read_record("replay", inputs, in, err, state)) return rc;
   out << result_json(*state).dump(2) << "\n";
   return kExitOk;
 }
@@ -131,20 +121,11 @@ int run_legal(const std::vector<std::string>& args, std::istream& in, std::ostre
            " \"trick\": {\"cards\": [cards in play order]}}, prints that seat's legal plays.\n";
     return kExitOk;
   }
-  std::string text, error;
-  if (!read_input(inputs, in, text, error)) {
-    err << "atout legal: " << error << "\n";
-    return kExitBadInput;
-  }
-  auto j = protocol::parse_text(text);
-  if (!j) {
-    err << "atout legal: " << j.error << "\n";
-    return kExitBadInput;
-  }
-  if (j.value->is_object() && !j.value->contains("deal") && j.value->contains("hand"))
-    return legal_for_position(*j.value, out, err);
+  json j;
+  if (int rc = read_json("legal", inputs, in, err, j)) return rc;
+  if (j.is_object() && !j.contains("deal") && j.contains("hand")) return legal_for_position(j, out, err);
   std::unique_ptr<State> state;
-  if (int rc = load_record("legal", *j.value, err, state)) return rc;
+  if (int rc = load_record("legal", j, err, state)) return rc;
   const Seat seat = state->current_player();
   json legal = json::array();
   for (const Action& a : state->legal_actions()) legal.push_back(protocol::to_json(a));

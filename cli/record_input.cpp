@@ -54,10 +54,11 @@ std::string describe(Refusal r) {
   return "refused";
 }
 
-bool read_input(const std::vector<std::string>& args, std::istream& in, std::string& text, std::string& error) {
+int read_json(const std::string& cmd, const std::vector<std::string>& args, std::istream& in, std::ostream& err,
+              json& out) {
   if (args.size() != 1) {
-    error = "expected exactly one input: a file name, or - for standard input";
-    return false;
+    err << "atout " << cmd << ": expected exactly one input: a file name, or - for standard input\n";
+    return kExitBadInput;
   }
   std::stringstream buf;
   if (args[0] == "-") {
@@ -66,13 +67,18 @@ bool read_input(const std::vector<std::string>& args, std::istream& in, std::str
     std::error_code ec;
     std::ifstream f(args[0], std::ios::binary);
     if (!f || std::filesystem::is_directory(args[0], ec)) {
-      error = "cannot read '" + args[0] + "'";
-      return false;
+      err << "atout " << cmd << ": cannot read '" << args[0] << "'\n";
+      return kExitBadInput;
     }
     buf << f.rdbuf();
   }
-  text = buf.str();
-  return true;
+  auto j = protocol::parse_text(buf.str());
+  if (!j) {
+    err << "atout " << cmd << ": " << j.error << "\n";
+    return kExitBadInput;
+  }
+  out = std::move(*j.value);
+  return kExitOk;
 }
 
 int load_record(const std::string& cmd, const json& j, std::ostream& err, std::unique_ptr<State>& state) {
@@ -96,6 +102,13 @@ int load_record(const std::string& cmd, const json& j, std::ostream& err, std::u
   }
   state = std::move(r.state);
   return kExitOk;
+}
+
+int read_record(const std::string& cmd, const std::vector<std::string>& args, std::istream& in, std::ostream& err,
+                std::unique_ptr<State>& state) {
+  json j;
+  if (int rc = read_json(cmd, args, in, err, j)) return rc;
+  return load_record(cmd, j, err, state);
 }
 
 }  // namespace atout::cli

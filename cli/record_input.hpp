@@ -12,14 +12,19 @@
 
 namespace atout::cli {
 
-// Reads FILE or '-' (standard input) into `text`; false, with `error` set, when `args` is not one
-// readable input.
-bool read_input(const std::vector<std::string>& args, std::istream& in, std::string& text, std::string& error);
+// Reads FILE or '-' (standard input), the one input in `args`, as JSON into `out`. On failure,
+// writes "atout <cmd>: ..." to `err` and returns kExitBadInput.
+int read_json(const std::string& cmd, const std::vector<std::string>& args, std::istream& in, std::ostream& err,
+              protocol::json& out);
 
 // Parses and replays a record into `state`. On failure, writes "atout <cmd>: ..." to `err` and
 // returns kExitBadInput (not a record, or a header the engine does not start) or kExitRefused
 // (an action refused, named by its index and reason).
 int load_record(const std::string& cmd, const protocol::json& j, std::ostream& err, std::unique_ptr<State>& state);
+
+// read_json, then load_record.
+int read_record(const std::string& cmd, const std::vector<std::string>& args, std::istream& in, std::ostream& err,
+                std::unique_ptr<State>& state);
 
 // What a refusal means, in words.
 std::string describe(Refusal r);
