@@ -19,6 +19,9 @@ The colyseus cases run the same duel load against a Colyseus server (bench/peers
 README.md): colyseus (closed loop), colyseus-thinkMS (paced) and colyseus-idle; their Atout
 counterparts are duel, duel-thinkMS and idle. When both of a pair run, the report ends with
 Atout's figures against Colyseus's, round by round.
+
+Any atout-loadgen case but abuse can take a "-tls" suffix (duel-tls, idle-tls, french-think50-tls):
+the same load over TLS (wss://), for a with/without comparison in the same rounds.
 """
 import argparse
 import json
@@ -48,7 +51,19 @@ VARIANTS = ("french", "duel", "coinche", "belot", "bazar", "simple")
 COLYSEUS_PAIRS = {"colyseus": "duel", "colyseus-idle": "idle"}
 
 
+# The "-tls" cases (duel-tls, idle-tls, ...): the same load over wss://, the server given the
+# repository's test certificate (its key is public: for loopback measurements only).
+TLS_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "tls"
+TLS_ARGS = ["--tls-ca", str(TLS_DIR / "server-a.crt"), f"--server-arg=--tls-cert={TLS_DIR / 'server-a.crt'}",
+            f"--server-arg=--tls-key={TLS_DIR / 'server-a.key'}"]
+
+
 def case(name):
+    if name.endswith("-tls"):
+        plain = case(name[:-4])
+        if plain is None or plain[1] != "loadgen" or name.startswith("abuse"):
+            return None
+        return (plain[0] + TLS_ARGS, "loadgen")
     if name in CASES:
         return CASES[name]
     if name == "colyseus-idle":
@@ -76,7 +91,7 @@ def run_case(a, name, build):
         cmd = ["node", f"{PEERS}/colyseus/loadgen.js", "--addon", f"{build}/bench/peers/colyseus/atout_duel.node",
                "--duration", dur] + args
     else:
-        dur = "1" if name == "idle" else str(a.duration)
+        dur = "1" if name in ("idle", "idle-tls") else str(a.duration)
         # The abuse case drives every build with this build's generator (a baseline's may predate
         # --abuse); it is the server that is compared.
         tool = a.build if name == "abuse" else build
@@ -165,7 +180,8 @@ def main():
     names = a.cases.split(",")
     for n in names:
         if case(n) is None:
-            sys.exit(f"unknown case {n}; known: {', '.join(CASES)}, VARIANT or VARIANT-thinkMS ({', '.join(VARIANTS)})")
+            sys.exit(f"unknown case {n}; known: {', '.join(CASES)}, VARIANT or VARIANT-thinkMS ({', '.join(VARIANTS)}), "
+                     "each of those with -tls")
     if not 1 <= a.rounds <= 50 or not 1 <= a.duration <= 120 or not 1 <= a.tables <= 100000:
         sys.exit("--rounds 1..50, --duration 1..120 and --tables 1..100000")
     builds = [a.build] + ([a.baseline] if a.baseline else [])

@@ -46,6 +46,7 @@ struct Options {
   int think_ms = 0;
   bool ack_event = false;  // hello's ack: "event"
   bool deltas = false;     // hello's views: "delta"
+  std::string tls_ca;      // set: wss://, trusting this certificate authority (PEM)
   // --abuse: the window is played in slices of abuse_slice_ms, every other one with an abuser (see
   // abuse_ws and abuse_http); the tables' p99 over the slices without and with it is reported, and
   // compared when abuse_check > 0. Alternating slices compare like with like: the hands of a
@@ -142,6 +143,11 @@ Options parse(int argc, char** argv) {
       ->check(CLI::Range(0.0, 10'000.0));
   app.add_flag("--deltas", o.deltas,
                "ask for per-seat deltas (hello's views: delta): each seat rebuilds its\nevents from them");
+  app.add_option("--tls-ca", o.tls_ca,
+                 "connect over TLS (wss://), trusting the certificate authority in\nthis PEM file alone; the "
+                 "server's certificate must name --host.\nWith --spawn, give the server its certificate: "
+                 "--server-arg=--tls-cert=F\n--server-arg=--tls-key=F")
+      ->check(CLI::ExistingFile);
   std::string ack = "reply";
   app.add_option("--ack", ack,
                  "how actions are acknowledged (hello's ack): reply (an accepted\nreply, then the event), or "
@@ -161,6 +167,7 @@ Options parse(int argc, char** argv) {
   if (o.port != 0 && !o.spawn.empty()) bad_flag("give --port or --spawn, not both");
   if (o.tables == 0 && o.idle == 0) bad_flag("nothing to do: --tables and --idle are both 0");
   if (o.abuse_check > 0 && !o.abuse) bad_flag("--abuse-check needs --abuse");
+  if (o.abuse && !o.tls_ca.empty()) bad_flag("--abuse speaks plain HTTP and WebSocket: not with --tls-ca");
   return o;
 }
 
@@ -444,11 +451,23 @@ int run(const Options& o) {
     return 1;
   }
 
+  std::unique_ptr<ssl::context> tls;
+  if (!o.tls_ca.empty()) {
+    try {
+      tls = client_tls(o.tls_ca);
+    } catch (const std::exception& e) {
+      std::cerr << "atout-loadgen: cannot read --tls-ca " << o.tls_ca << ": " << e.what() << "\n";
+      stop_server(server);
+      return 2;
+    }
+  }
+
   std::atomic<std::uint64_t> accepted{0};
   std::vector<std::unique_ptr<Worker>> workers;
   for (int i = 0; i < o.threads; ++i) {
     auto w = std::make_unique<Worker>();
     w->state.server = endpoint;
+    w->state.tls = tls.get();
     for (int a = 0; a < o.sources; ++a)
       w->state.sources.push_back(net::ip::address_v4(0x7f000002u + static_cast<unsigned>(a)));
     w->state.variant = o.variant;
@@ -497,12 +516,24 @@ int run(const Options& o) {
     on_worker(*w, [&] {
       for (auto& b : w->bots) b->play();
     });
-  auto started = [&] {
-    int n = 0;
-    for (auto& w : workers) on_worker(*w, [&] { n += w->state.stats.tables_started; });
-    return n;
+  // Tables started, and tables that never will (a seat could not connect).
+  auto settled = [&] {
+    int started = 0, failed = 0;
+    for (auto& w : workers)
+      on_worker(*w, [&] {
+        started += w->state.stats.tables_started;
+        failed += w->state.stats.tables_failed;
+      });
+    return std::pair{started, failed};
   };
-  const bool tables_ok = connected_ok && wait_until([&] { return started() >= o.tables; }, std::chrono::seconds(300));
+  const bool tables_ok = connected_ok &&
+                         wait_until(
+                             [&] {
+                               const auto [started, failed] = settled();
+                               return started + failed >= o.tables;
+                             },
+                             std::chrono::seconds(300)) &&
+                         settled().second == 0;
   const double setup_s = std::chrono::duration<double>(Steady::now() - setup_start).count();
   const long rss_tables = rss_kib(pid);
 
@@ -571,6 +602,7 @@ int run(const Options& o) {
     total.closed_early += s.closed_early;
     total.received_bytes += s.received_bytes;
     total.tables_started += s.tables_started;
+    total.tables_failed += s.tables_failed;
     total.idle_ready += s.idle_ready;
     for (const auto& [code, n] : s.errors) total.errors[code] += n;
     rtts.insert(rtts.end(), s.rtt_us.begin(), s.rtt_us.end());
@@ -604,9 +636,9 @@ int run(const Options& o) {
 
   std::printf(
       "atout-loadgen: %d table(s) of %s (%d connections), %d idle connection(s), %d thread(s), think %d ms, ack "
-      "%s, views %s\n",
+      "%s, views %s, %s\n",
       o.tables, o.variant.c_str(), o.tables * players, o.idle, o.threads, o.think_ms, o.ack_event ? "event" : "reply",
-      o.deltas ? "delta" : "full");
+      o.deltas ? "delta" : "full", o.tls_ca.empty() ? "plain ws://" : "TLS wss://");
   std::printf("  set-up        %.1f s; tables started %d of %d; idle connections ready %d of %d\n", setup_s,
               total.tables_started, o.tables, total.idle_ready, o.idle);
   std::printf("  window        %.2f s; accepted actions %llu (%.0f /s); matches finished %llu\n", window_s,
@@ -657,6 +689,7 @@ int run(const Options& o) {
                            {"think_ms", o.think_ms},
                            {"ack", o.ack_event ? "event" : "reply"},
                            {"views", o.deltas ? "delta" : "full"},
+                           {"tls", !o.tls_ca.empty()},
                            {"received_bytes", total.received_bytes},
                            {"tables_started", total.tables_started},
                            {"idle_ready", total.idle_ready},

@@ -116,37 +116,71 @@ double percentile(const std::vector<std::uint32_t>& sorted, double p) {
 
 // ---- connection ----------------------------------------------------------------------------------
 
-Connection::Connection(WorkerState& w) : w_(w), ws_(w.ioc) {}
+std::unique_ptr<ssl::context> client_tls(const std::string& ca_file) {
+  auto ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
+  ctx->set_verify_mode(ssl::verify_peer);
+  ctx->load_verify_file(ca_file);
+  return ctx;
+}
+
+// Over TLS when the worker has a client context.
+Connection::Stream Connection::make_stream(WorkerState& w) {
+  if (w.tls) return Stream(std::in_place_index<1>, w.ioc, *w.tls);
+  return Stream(std::in_place_index<0>, w.ioc);
+}
+
+Connection::Connection(WorkerState& w) : w_(w), ws_(make_stream(w)) {}
+
+tcp::socket& Connection::socket() {
+  return with_ws([](auto& ws) -> tcp::socket& { return beast::get_lowest_layer(ws).socket(); });
+}
 
 void Connection::start(OpenFn on_open, MessageFn on_message) {
   on_message_ = std::move(on_message);
-  beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
+  with_ws([](auto& ws) { beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(30)); });
   if (!w_.sources.empty()) {
     // Bound before connecting: each source address has its own range of ephemeral ports.
-    auto& socket = beast::get_lowest_layer(ws_).socket();
     const auto& source = w_.sources[w_.next_source++ % w_.sources.size()];
     beast::error_code ec;
-    socket.open(source.is_v4() ? tcp::v4() : tcp::v6(), ec);
-    if (!ec) socket.bind(tcp::endpoint(source, 0), ec);
+    socket().open(source.is_v4() ? tcp::v4() : tcp::v6(), ec);
+    if (!ec) socket().bind(tcp::endpoint(source, 0), ec);
     if (ec) {
       net::post(w_.ioc, [on_open = std::move(on_open)]() mutable { on_open(false); });
       return;
     }
   }
-  beast::get_lowest_layer(ws_).async_connect(
-      w_.server, [self = shared_from_this(), on_open = std::move(on_open)](beast::error_code ec) mutable {
-        if (ec) return on_open(false);
-        beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true));
-        const std::string host = self->w_.server.address().to_string() + ":" + std::to_string(self->w_.server.port());
-        self->ws_.async_handshake(host, "/ws", [self, on_open = std::move(on_open)](beast::error_code hs_ec) mutable {
-          beast::get_lowest_layer(self->ws_).expires_never();
-          if (hs_ec) return on_open(false);
-          self->open_ = true;
-          self->ws_.text(true);
-          on_open(true);
-          self->do_read();
+  with_ws([&](auto& ws) {
+    beast::get_lowest_layer(ws).async_connect(
+        w_.server, [self = shared_from_this(), on_open = std::move(on_open)](beast::error_code ec) mutable {
+          if (ec) return on_open(false);
+          self->socket().set_option(tcp::no_delay(true));
+          auto* tls = std::get_if<TlsWs>(&self->ws_);
+          if (!tls) return self->upgrade(std::move(on_open));
+          // The server's certificate must name the address connected to.
+          tls->next_layer().set_verify_callback(ssl::host_name_verification(self->w_.server.address().to_string()));
+          tls->next_layer().async_handshake(ssl::stream_base::client,
+                                            [self, on_open = std::move(on_open)](beast::error_code tls_ec) mutable {
+                                              if (tls_ec) return on_open(false);
+                                              self->upgrade(std::move(on_open));
+                                            });
         });
-      });
+  });
+}
+
+// The WebSocket handshake, once connected (and over TLS, once its handshake is done).
+void Connection::upgrade(OpenFn on_open) {
+  const std::string host = w_.server.address().to_string() + ":" + std::to_string(w_.server.port());
+  with_ws([&](auto& ws) {
+    ws.async_handshake(host, "/ws",
+                       [self = shared_from_this(), on_open = std::move(on_open)](beast::error_code ec) mutable {
+                         self->with_ws([](auto& s) { beast::get_lowest_layer(s).expires_never(); });
+                         if (ec) return on_open(false);
+                         self->open_ = true;
+                         self->with_ws([](auto& s) { s.text(true); });
+                         on_open(true);
+                         self->do_read();
+                       });
+  });
 }
 
 void Connection::send(std::string text) {
@@ -157,36 +191,40 @@ void Connection::send(std::string text) {
 
 void Connection::do_write() {
   writing_ = true;
-  ws_.async_write(net::buffer(out_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    self->writing_ = false;
-    if (ec) {
-      self->out_.clear();
-      return;
-    }
-    self->out_.pop_front();
-    if (!self->out_.empty()) self->do_write();
+  with_ws([&](auto& ws) {
+    ws.async_write(net::buffer(out_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      self->writing_ = false;
+      if (ec) {
+        self->out_.clear();
+        return;
+      }
+      self->out_.pop_front();
+      if (!self->out_.empty()) self->do_write();
+    });
   });
 }
 
 void Connection::do_read() {
-  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    if (ec) {
-      if (self->open_ && !self->w_.stopping) ++self->w_.stats.closed_early;
-      self->open_ = false;
-      return;
-    }
-    const auto data = self->buffer_.cdata();
-    if (self->w_.measuring) self->w_.stats.received_bytes += data.size();
-    self->on_message_(std::string_view(static_cast<const char*>(data.data()), data.size()));
-    self->buffer_.consume(self->buffer_.size());
-    self->do_read();
+  with_ws([&](auto& ws) {
+    ws.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) {
+        if (self->open_ && !self->w_.stopping) ++self->w_.stats.closed_early;
+        self->open_ = false;
+        return;
+      }
+      const auto data = self->buffer_.cdata();
+      if (self->w_.measuring) self->w_.stats.received_bytes += data.size();
+      self->on_message_(std::string_view(static_cast<const char*>(data.data()), data.size()));
+      self->buffer_.consume(self->buffer_.size());
+      self->do_read();
+    });
   });
 }
 
 void Connection::close() {
   open_ = false;
   beast::error_code ignored;
-  beast::get_lowest_layer(ws_).socket().close(ignored);
+  socket().close(ignored);
 }
 
 // ---- table_bot -----------------------------------------------------------------------------------
@@ -211,6 +249,7 @@ void TableBot::connect(std::function<void(bool)> on_ready) {
           if (!ok) {
             self->failed_ = true;
             ++self->w_.stats.connect_failures;
+            ++self->w_.stats.tables_failed;
             return (*shared_ready)(false);
           }
           if (++self->connected_ == static_cast<int>(self->seats_.size())) (*shared_ready)(true);

@@ -12,10 +12,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "atout/rng.hpp"
 #include "atout/server/net.hpp"
+#include "atout/server/tls_context.hpp"
 
 namespace atout::loadgen {
 
@@ -23,6 +25,7 @@ namespace net = server::net;
 namespace beast = server::beast;
 namespace websocket = server::websocket;
 using tcp = server::tcp;
+namespace ssl = server::ssl;
 using Steady = std::chrono::steady_clock;
 
 // What one worker counted; merged by the main thread once the workers have stopped.
@@ -36,6 +39,7 @@ struct WorkerStats {
   std::map<std::string, std::uint64_t> errors;  // by protocol error code
   std::vector<std::uint32_t> rtt_us;            // request sent -> accepted, inside the window
   int tables_started = 0;
+  int tables_failed = 0;  // a seat could not connect
   int idle_ready = 0;
 };
 
@@ -46,6 +50,7 @@ struct WorkerState {
   tcp::endpoint server;
   std::vector<net::ip::address> sources;  // local addresses the connections bind to in turn; empty: any
   std::size_t next_source = 0;
+  ssl::context* tls = nullptr;  // set: connections are wss:// and trust what this context trusts
   std::string variant;
   int turn_ms = 600'000;
   int think_ms = 0;        // a player's mean thinking time before each action; 0: none
@@ -69,11 +74,23 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool is_open() const { return open_; }
 
  private:
+  using PlainWs = websocket::stream<beast::tcp_stream>;
+  using TlsWs = websocket::stream<server::TlsStream>;
+  using Stream = std::variant<PlainWs, TlsWs>;
+
+  static Stream make_stream(WorkerState& w);
+  void upgrade(OpenFn on_open);
   void do_read();
   void do_write();
+  tcp::socket& socket();
+  // Calls `f` with the WebSocket stream, plain or over TLS.
+  template <class F>
+  decltype(auto) with_ws(F&& f) {
+    return std::visit(std::forward<F>(f), ws_);
+  }
 
   WorkerState& w_;
-  websocket::stream<beast::tcp_stream> ws_;
+  Stream ws_;
   beast::flat_buffer buffer_;
   std::deque<std::string> out_;
   MessageFn on_message_;
@@ -120,6 +137,10 @@ double cpu_seconds(int pid);
 void raise_fd_limit();
 // The `p` quantile (0 to 1) of `sorted` round trips in µs, in ms; 0 when there are none.
 double percentile(const std::vector<std::uint32_t>& sorted, double p);
+
+// A client TLS context that trusts the certificates in `ca_file` (PEM) alone; throws when the file
+// cannot be read.
+std::unique_ptr<ssl::context> client_tls(const std::string& ca_file);
 
 // Opens one connection, says hello and then only answers pings.
 void open_idle(WorkerState& w, std::vector<std::shared_ptr<Connection>>& keep, std::function<void(bool)> done);
