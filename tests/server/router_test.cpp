@@ -9,6 +9,7 @@
 #include "atout/sha256.hpp"
 #include "atout/store/store.hpp"
 #include "fake_clock.hpp"
+#include "persist_support.hpp"
 #include "recording_connection.hpp"
 
 namespace atout::server::testing {
@@ -331,12 +332,10 @@ TEST_F(RouterTest, ArchiveRequestsWithoutAStoreAreRefused) {
 }
 
 TEST_F(RouterTest, ArchiveRequestsAreAnsweredFromTheStore) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("atout-router-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-                    std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-  std::filesystem::create_directories(dir);
+  // Named by process and count: ctest runs tests in parallel processes, where `this` can repeat.
+  const TempDir dir;
   std::string error;
-  std::shared_ptr<store::Store> db = store::Store::open((dir / "atout.db").string(), {}, error);
+  std::shared_ptr<store::Store> db = store::Store::open(dir.file("atout.db"), {}, error);
   ASSERT_TRUE(db) << error;
   ctx_->archive = std::make_shared<Archive>(db);
   auto ann = player("ann");
@@ -366,7 +365,6 @@ TEST_F(RouterTest, ArchiveRequestsAreAnsweredFromTheStore) {
             http::status::too_many_requests);
   ctx_->archive.reset();
   db.reset();
-  std::filesystem::remove_all(dir);
 }
 
 TEST_F(RouterTest, EndingLeavesEveryTableAndATableJoinedLaterLetsGo) {
@@ -391,12 +389,8 @@ TEST_F(RouterTest, EndingLeavesEveryTableAndATableJoinedLaterLetsGo) {
 class UnknownTokenTest : public RouterTest {
  protected:
   UnknownTokenTest() {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("atout-router-token-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
     std::string error;
-    db_ = store::Store::open((dir_ / "atout.db").string(), {}, error);
+    db_ = store::Store::open(dir_.file("atout.db"), {}, error);
     EXPECT_TRUE(db_) << error;
     ctx_->players = std::make_shared<server::Players>(db_);
     ctx_->retry_unknown_tokens = true;
@@ -406,7 +400,6 @@ class UnknownTokenTest : public RouterTest {
     clock_->drop_pending();
     ctx_->players.reset();
     db_.reset();
-    std::filesystem::remove_all(dir_);
   }
   // Another node commits a guest with `token`.
   void commit_elsewhere(const std::string& token) {
@@ -426,7 +419,7 @@ class UnknownTokenTest : public RouterTest {
   json hello_with(const std::string& token) { return {{"type", "hello"}, {"protocol", 1}, {"token", token}}; }
 
   std::shared_ptr<FakeClock> clock_ = std::make_shared<FakeClock>();
-  std::filesystem::path dir_;
+  TempDir dir_;  // named by process and count: ctest runs tests in parallel processes
   std::shared_ptr<store::Store> db_;
   const std::string token_ = std::string(64, 'b');
 };
