@@ -61,7 +61,7 @@ TLS_ARGS = ["--tls-ca", str(TLS_DIR / "server-a.crt"), f"--server-arg=--tls-cert
 def case(name):
     if name.endswith("-tls"):
         plain = case(name[:-4])
-        if plain is None or plain[1] != "loadgen" or name.startswith("abuse"):
+        if plain is None or plain[1] != "loadgen" or name == "abuse-tls":
             return None
         return (plain[0] + TLS_ARGS, "loadgen")
     if name in CASES:
@@ -91,7 +91,7 @@ def run_case(a, name, build):
         cmd = ["node", f"{PEERS}/colyseus/loadgen.js", "--addon", f"{build}/bench/peers/colyseus/atout_duel.node",
                "--duration", dur] + args
     else:
-        dur = "1" if name in ("idle", "idle-tls") else str(a.duration)
+        dur = "1" if name.removesuffix("-tls") == "idle" else str(a.duration)
         # The abuse case drives every build with this build's generator (a baseline's may predate
         # --abuse); it is the server that is compared.
         tool = a.build if name == "abuse" else build

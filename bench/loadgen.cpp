@@ -436,6 +436,16 @@ bool wait_until(const std::function<bool()>& pred, std::chrono::seconds limit) {
 
 int run(const Options& o) {
   raise_fd_limit();
+  // Read before any server is started, so that a bad file costs nothing.
+  std::unique_ptr<ssl::context> tls;
+  if (!o.tls_ca.empty()) {
+    try {
+      tls = client_tls(o.tls_ca);
+    } catch (const std::exception& e) {
+      std::cerr << "atout-loadgen: cannot read --tls-ca " << o.tls_ca << ": " << e.what() << "\n";
+      return 2;
+    }
+  }
   Spawned server;
   int port = o.port;
   int pid = o.server_pid;
@@ -449,17 +459,6 @@ int run(const Options& o) {
     std::cerr << "atout-loadgen: no server at " << o.host << ":" << port << "\n";
     stop_server(server);
     return 1;
-  }
-
-  std::unique_ptr<ssl::context> tls;
-  if (!o.tls_ca.empty()) {
-    try {
-      tls = client_tls(o.tls_ca);
-    } catch (const std::exception& e) {
-      std::cerr << "atout-loadgen: cannot read --tls-ca " << o.tls_ca << ": " << e.what() << "\n";
-      stop_server(server);
-      return 2;
-    }
   }
 
   std::atomic<std::uint64_t> accepted{0};
