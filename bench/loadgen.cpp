@@ -18,6 +18,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "atout/state.hpp"
@@ -89,7 +90,8 @@ Options parse(int argc, char** argv) {
   app.add_option("--port", o.port, "the server's port (or use --spawn)")->check(CLI::Range(1, 65535));
   app.add_option("--host", o.host, "the server's address (loopback only)")->capture_default_str()->check(loopback);
   app.add_option("--spawn", o.spawn,
-                 "start this atout-server on a free port (127.0.0.1, --max-conns-per-ip 0)\nand stop it at the end")
+                 "start this atout-server on a free port (127.0.0.1, --max-conns-per-ip 0,\nand unless --abuse no "
+                 "message-rate bound) and stop it at the end")
       ->check(executable);
   app.add_option("--server-threads", o.server_threads, "--threads for the spawned server")
       ->capture_default_str()
@@ -218,6 +220,19 @@ Spawned spawn_server(const Options& o, unsigned short port) {
                                    "warn",
                                    "--db",
                                    s.db.string()};
+  // A closed loop's players act far faster than people: at a few tables each connection sends
+  // hundreds of messages a second and would be closed for flooding (--msg-burst, --msg-rate). So
+  // those bounds are lifted, unless a --server-arg sets them or under --abuse, where they are part
+  // of what is measured.
+  const auto given = [&o](std::string_view flag) {
+    return std::any_of(o.server_args.begin(), o.server_args.end(),
+                       [flag](const std::string& a) { return a.rfind(flag, 0) == 0; });
+  };
+  for (const char* flag : {"--msg-burst", "--msg-rate"})
+    if (!o.abuse && !given(flag)) {
+      args.emplace_back(flag);
+      args.emplace_back("1000000");
+    }
   args.insert(args.end(), o.server_args.begin(), o.server_args.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
