@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -108,8 +109,10 @@ Totals run(const std::string& variant, int matches, std::uint64_t seed, int dump
         } else {
           t.seat_full += full;
           t.seat_delta += delta.size();
-          // The same message with a JSON Patch in place of the merge patch.
-          t.seat_json_patch += delta.size() - patch_size + json::diff(last[i], view).dump().size();
+          // The same message with a JSON Patch under a "patch" key in place of the merge patch's keys
+          // (the patch's text without its braces).
+          t.seat_json_patch +=
+              delta.size() - (patch_size - 2) + std::strlen(R"(,"patch":)") + json::diff(last[i], view).dump().size();
         }
         last[i] = std::move(view);
       }

@@ -290,24 +290,14 @@ void TableBot::on_message(int seat, std::string_view text) {
   }
   if (w_.deltas && contains(text, R"("type":"delta")")) {
     // Rebuilt whole (docs/protocol.md, Deltas), then read as any event is.
-    nlohmann::json d = nlohmann::json::parse(text);
-    nlohmann::json& view = views_[s];
-    // No base: the event just before.
-    const std::uint64_t base = d.value("base", d.value("seq", std::uint64_t{0}) - 1);
-    if (!view.is_object() || view["seq"] != base || d["table_id"] != view["table_id"]) {
+    nlohmann::json& held = views_[s];
+    auto rebuilt = protocol::rebuild_event(held, nlohmann::json::parse(text));
+    if (!rebuilt) {
       ++w_.stats.errors["delta_out_of_step"];
       return;
     }
-    view.erase("id");
-    auto rebuilt = protocol::apply_view_delta(std::move(view), d["patch"]);
-    if (!rebuilt) {
-      ++w_.stats.errors["delta_refused"];
-      return;
-    }
-    view = std::move(*rebuilt);
-    view["seq"] = d["seq"];
-    if (d.contains("id")) view["id"] = d["id"];
-    return on_event(seat, view.dump());
+    held = std::move(*rebuilt);
+    return on_event(seat, held.dump());
   }
   if (contains(text, R"("type":"accepted")")) {
     if (pending_[s]) accepted(s);

@@ -4,6 +4,8 @@
 #include "atout/protocol/view_delta.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 #include <string_view>
 #include <vector>
 
@@ -15,6 +17,9 @@ namespace {
 
 // `key` names an array operation when it ends in one of these (views have no such key).
 constexpr std::string_view kArrayOps = "+-#";
+
+// The keys that frame an event or a delta message; a view (and so a patch) has none of them.
+constexpr std::array<std::string_view, 5> kFrame{"type", "table_id", "seq", "base", "id"};
 
 // `target` with the elements at `indices` (ascending, each within it) removed; false otherwise.
 bool remove_at(json& target, const json& indices) {
@@ -147,10 +152,7 @@ void put_array(json& patch, const std::string& key, const json* previous, const 
 
 json event_view(const Event& e) {
   json j = to_json(e);
-  j.erase("type");
-  j.erase("table_id");
-  j.erase("seq");
-  j.erase("id");
+  for (const std::string_view k : kFrame) j.erase(std::string(k));
   return j;
 }
 
@@ -182,14 +184,50 @@ std::optional<json> apply_view_delta(json view, const json& delta) {
 json to_json(const Delta& d) {
   json j = message("delta");
   j["table_id"] = d.table_id;
-  j["seq"] = d.seq;
-  // Live play always builds on the event just before: the base is then left out.
-  if (d.base + 1 != d.seq) j["base"] = d.base;
-  j["patch"] = d.patch;
+  // Live play always builds on the event just before: seq and base are then left out.
+  if (d.base + 1 != d.seq) {
+    j["seq"] = d.seq;
+    j["base"] = d.base;
+  }
+  assert(d.patch.is_object());
+  for (const auto& [key, value] : d.patch.items()) {
+    // A view has no key of the frame, so its patch cannot either.
+    assert(std::find(kFrame.begin(), kFrame.end(), key) == kFrame.end());
+    j[key] = value;
+  }
   put_id(j, d.id);
   return j;
 }
 
 std::string serialize(const Delta& d) { return to_json(d).dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::optional<json> rebuild_event(const json& held, const json& delta_message) {
+  const json& d = delta_message;
+  if (!held.is_object() || !d.is_object() || d.value("type", "") != "delta") return std::nullopt;
+  const auto held_seq = held.find("seq");
+  const auto table = held.find("table_id");
+  if (held_seq == held.end() || !held_seq->is_number_unsigned() || table == held.end() ||
+      d.value("table_id", json()) != *table)
+    return std::nullopt;
+  std::uint64_t seq = held_seq->get<std::uint64_t>() + 1;
+  if (d.contains("seq") || d.contains("base")) {
+    const json& s = d.value("seq", json());
+    if (!s.is_number_unsigned() || d.value("base", json()) != *held_seq) return std::nullopt;
+    seq = s.get<std::uint64_t>();
+  }
+  json view = held;
+  json patch = d;
+  for (const std::string_view k : kFrame) {
+    view.erase(std::string(k));
+    patch.erase(std::string(k));
+  }
+  auto whole = apply_view_delta(std::move(view), patch);
+  if (!whole) return std::nullopt;
+  (*whole)["type"] = "event";
+  (*whole)["table_id"] = *table;
+  (*whole)["seq"] = seq;
+  if (d.contains("id")) (*whole)["id"] = d["id"];
+  return whole;
+}
 
 }  // namespace atout::protocol

@@ -108,18 +108,67 @@ TEST(ViewDelta, EventViewDropsTheFrame) {
   EXPECT_TRUE(v.contains("observation"));
 }
 
-TEST(ViewDelta, DeltaMessageCarriesItsBase) {
-  const json j = json::parse(serialize(Delta{"t-2", 8, 7, json{{"turn_ms_left", 5}}, std::string("a1")}));
-  EXPECT_EQ(j.at("type"), "delta");
-  EXPECT_EQ(j.at("table_id"), "t-2");
-  EXPECT_EQ(j.at("seq"), 8);
-  EXPECT_FALSE(j.contains("base")) << j;  // seq - 1: implied
-  EXPECT_EQ(j.at("patch"), json({{"turn_ms_left", 5}}));
-  EXPECT_EQ(j.at("id"), "a1");
+TEST(ViewDelta, DeltaMessageCarriesThePatchBesideItsFrame) {
+  const json j = json::parse(
+      serialize(Delta{"t-2", 8, 7, json{{"turn_ms_left", 5}, {"observation", {{"current", 1}}}}, std::string("a1")}));
+  EXPECT_EQ(j, json::parse(R"({"type":"delta","table_id":"t-2","turn_ms_left":5,"observation":{"current":1},
+    "id":"a1"})"));  // seq and base left out: base is seq - 1
   EXPECT_FALSE(json::parse(serialize(Delta{"t-2", 8, 7, json::object(), {}})).contains("id"));
-  // Any other base is given (after a replay, the base may be any earlier event).
-  EXPECT_EQ(json::parse(serialize(Delta{"t-2", 8, 5, json::object(), {}})).at("base"), 5);
+  // Any other base is given with seq (after a replay, the base may be any earlier event).
+  const json later = json::parse(serialize(Delta{"t-2", 8, 5, json::object(), {}}));
+  EXPECT_EQ(later.at("seq"), 8);
+  EXPECT_EQ(later.at("base"), 5);
   EXPECT_EQ(json::parse(serialize(Delta{"t-2", 8, 9, json::object(), {}})).at("base"), 9);
+}
+
+const json kHeld = json::parse(R"({"type":"event","table_id":"t-2","seq":7,"id":"a0","kind":"action",
+  "observation":{"current":1,"hand":["AS","KS"]},"turn_ms_left":30000})");
+
+TEST(ViewDelta, RebuildsTheEventAfterTheOneHeld) {
+  const auto e = rebuild_event(kHeld, json::parse(R"({"type":"delta","table_id":"t-2",
+    "observation":{"current":2,"hand-":[0]},"turn_ms_left":null})"));
+  ASSERT_TRUE(e.has_value());
+  // The held event's id was its own: only the delta's id is carried over.
+  EXPECT_EQ(*e, json::parse(R"({"type":"event","table_id":"t-2","seq":8,"kind":"action",
+    "observation":{"current":2,"hand":["KS"]}})"));
+  const auto with_id = rebuild_event(*e, json::parse(R"({"type":"delta","table_id":"t-2","id":3,"kind":"x"})"));
+  ASSERT_TRUE(with_id.has_value());
+  EXPECT_EQ(with_id->at("seq"), 9);
+  EXPECT_EQ(with_id->at("id"), 3);
+  EXPECT_EQ(with_id->at("kind"), "x");
+}
+
+TEST(ViewDelta, RebuildsWithAnExplicitBaseOnlyWhenItIsTheOneHeld) {
+  const auto e = rebuild_event(kHeld, json::parse(R"({"type":"delta","table_id":"t-2","seq":12,"base":7})"));
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->at("seq"), 12);
+  EXPECT_EQ(e->at("observation"), kHeld.at("observation"));
+  for (const char* other : {
+           R"({"type":"delta","table_id":"t-2","seq":12,"base":6})",  // another base
+           R"({"type":"delta","table_id":"t-2","seq":12})",           // seq without base
+           R"({"type":"delta","table_id":"t-2","base":7})",           // base without seq
+           R"({"type":"delta","table_id":"t-2","seq":-1,"base":7})",  // no seq
+           R"({"type":"delta","table_id":"t-2","seq":"8","base":7})",
+       })
+    EXPECT_FALSE(rebuild_event(kHeld, json::parse(other)).has_value()) << other;
+}
+
+TEST(ViewDelta, RefusesToRebuildWhatDoesNotFit) {
+  for (const char* bad : {
+           R"({"type":"delta","table_id":"t-3"})",                              // another table
+           R"({"type":"delta"})",                                               // no table
+           R"({"type":"event","table_id":"t-2"})",                              // not a delta
+           R"({"type":"delta","table_id":"t-2","observation":{"hand-":[5]}})",  // patch does not fit
+           R"({"type":"delta","table_id":"t-2","kind+":[1]})",
+           R"([1])",
+       })
+    EXPECT_FALSE(rebuild_event(kHeld, json::parse(bad)).has_value()) << bad;
+  // Nothing held (a connection's first message at a table must be a whole event), or no seq.
+  const json ok = json::parse(R"({"type":"delta","table_id":"t-2"})");
+  EXPECT_FALSE(rebuild_event(json(), ok).has_value());
+  json no_seq = kHeld;
+  no_seq.erase("seq");
+  EXPECT_FALSE(rebuild_event(no_seq, ok).has_value());
 }
 
 }  // namespace

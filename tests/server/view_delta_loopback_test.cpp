@@ -31,34 +31,22 @@ class Rebuilder {
       const std::string type = (*m)["type"];
       if (type == "event") {
         ++wholes_;
-        base_seq_ = (*m)["seq"];
-        view_ = *m;
-        for (const char* k : {"type", "table_id", "seq", "id"}) view_.erase(k);
+        held_ = *m;
         return *m;
       }
       if (type != "delta") continue;
       ++deltas_;
-      // No base: the event just before.
-      EXPECT_EQ(m->value("base", (*m)["seq"].get<std::uint64_t>() - 1), base_seq_) << *m;
-      EXPECT_TRUE((*m)["patch"].is_object()) << *m;
-      auto rebuilt = protocol::apply_view_delta(std::move(view_), (*m)["patch"]);
-      EXPECT_TRUE(rebuilt.has_value()) << *m;
-      view_ = rebuilt.value_or(json::object());
-      base_seq_ = (*m)["seq"];
-      json whole = view_;
-      whole["type"] = "event";
-      whole["table_id"] = (*m)["table_id"];
-      whole["seq"] = (*m)["seq"];
-      if (m->contains("id")) whole["id"] = (*m)["id"];
-      return whole;
+      auto rebuilt = protocol::rebuild_event(held_, *m);
+      EXPECT_TRUE(rebuilt.has_value()) << "held " << held_ << ", got " << *m;
+      held_ = rebuilt.value_or(json::object());
+      return held_;
     }
   }
   int wholes() const { return wholes_; }
   int deltas() const { return deltas_; }
 
  private:
-  json view_;
-  std::uint64_t base_seq_ = 0;
+  json held_;  // the last event, whole or rebuilt
   int wholes_ = 0;
   int deltas_ = 0;
 };

@@ -51,9 +51,14 @@ test('a person plays a French match to the end; a spectator sees no hidden card;
     w.WebSocket = class extends Native {
       constructor(url: string | URL, protocols?: string | string[]) {
         super(url, protocols);
+        // A live delta has no seq: it is the event after the socket's last one at its table.
+        const last: Record<string, number> = {};
         this.addEventListener('message', (e: MessageEvent) => {
           const m = JSON.parse(String(e.data));
-          if (m.type === 'event' || m.type === 'delta') w.__arrived[m.seq] = performance.now();
+          if (m.type !== 'event' && m.type !== 'delta') return;
+          const seq = m.seq ?? last[m.table_id] + 1;
+          last[m.table_id] = seq;
+          w.__arrived[seq] = performance.now();
         });
       }
     };

@@ -157,7 +157,7 @@ export function expect_public_frames(frames: string[]): { events: number; deltas
     if (m.type === 'event') views.keep(m as EventMessage);
     if (m.type === 'delta') {
       ++deltas;
-      const o = m.patch.observation ?? {};
+      const o = m.observation ?? {};
       for (const k of ['hand', 'hand+', 'hand-', 'hand#', 'seat', 'legal+', 'legal#']) expect(o[k], raw).toBeUndefined();
       m = views.rebuild(m as DeltaMessage);
       expect(m, raw).toBeDefined();

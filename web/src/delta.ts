@@ -61,33 +61,42 @@ export function mergePatch(target: Json | undefined, patch: Json): Json {
   return out;
 }
 
-// The frame of an event, which its view (and so a patch) leaves out.
-const kFrame = ['type', 'table_id', 'seq', 'id'];
+// The frame of an event or a delta message, which a view (and so a patch) leaves out.
+const kFrame = ['type', 'table_id', 'seq', 'base', 'id'];
+
+const withoutFrame = (m: Obj): Obj => {
+  const out = { ...m };
+  for (const k of kFrame) delete out[k];
+  return out;
+};
 
 export class DeltaViews {
   private bases_ = new Map<string, { seq: number; view: Obj }>();
 
   // Keeps a whole event as its table's base.
   keep(e: EventMessage) {
-    const view: Obj = { ...(e as unknown as Obj) };
-    for (const k of kFrame) delete view[k];
-    this.bases_.set(e.table_id, { seq: e.seq, view });
+    this.bases_.set(e.table_id, { seq: e.seq, view: withoutFrame(e as unknown as Obj) });
   }
 
   // The whole event `d` stands for, now the table's base; undefined when the base it applies to
   // is not the one held (the caller must then get a whole view again).
   rebuild(d: DeltaMessage): EventMessage | undefined {
     const base = this.bases_.get(d.table_id);
-    // No base in the message: the event just before.
-    if (!base || base.seq !== (d.base ?? d.seq - 1) || !isObject(d.patch as Json)) return undefined;
+    if (!base) return undefined;
+    // Neither seq nor base: the event after the last one.
+    let seq = base.seq + 1;
+    if (d.seq !== undefined || d.base !== undefined) {
+      if (d.base !== base.seq || typeof d.seq !== 'number') return undefined;
+      seq = d.seq;
+    }
     let view: Obj;
     try {
-      view = mergePatch(base.view, d.patch as Json) as Obj;
+      view = mergePatch(base.view, withoutFrame(d as unknown as Obj)) as Obj;
     } catch {
       return undefined;
     }
-    this.bases_.set(d.table_id, { seq: d.seq, view });
-    const e: Obj = { ...view, type: 'event', table_id: d.table_id, seq: d.seq };
+    this.bases_.set(d.table_id, { seq, view });
+    const e: Obj = { ...view, type: 'event', table_id: d.table_id, seq };
     if (d.id !== undefined) e.id = d.id;
     return e as unknown as EventMessage;
   }

@@ -175,14 +175,15 @@ export interface EventMessage {
   replayed?: boolean;
 }
 
-// An event as the change from the connection's previous one at the table (hello's views: delta).
+// An event as the change from the connection's previous one at the table (hello's views: delta):
+// every key beside the frame's is the patch.
 export interface DeltaMessage {
   type: 'delta';
   id?: number | string;
   table_id: string;
-  seq: number;
-  base?: number; // absent: seq - 1
-  patch: Record<string, unknown>;
+  seq?: number; // with base; both absent: the event after the last one
+  base?: number;
+  [patch: string]: unknown;
 }
 
 export interface ErrorMessage {
@@ -333,7 +334,10 @@ export const kReadFields: Record<string, string[]> = {
     'table_id', 'seq', 'kind', 'observation', 'last_action', 'commitment', 'hand_result', 'match_result', 'turn_ms_left',
     'replayed',
   ],
-  delta: ['table_id', 'seq', 'base', 'patch', 'id'],
+  delta: [
+    'table_id', 'seq', 'base', 'id', 'kind', 'observation', 'last_action', 'commitment', 'hand_result', 'match_result',
+    'turn_ms_left', 'replayed',
+  ],
   error: ['code', 'message', 'field', 'reason', 'table_id'],
   chat_message: ['table_id', 'player_id', 'name', 'seat', 'text'],
   variants: ['variants'],

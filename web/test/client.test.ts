@@ -102,13 +102,13 @@ describe('Client', () => {
     sockets[0].receive(welcome);
     sockets[0].receive({ type: 'seated', table_id: 't1', seat: 1, resumed: false });
     sockets[0].receive(event(1, { kind: 'start' }));
-    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, patch: { kind: 'action', observation: { current: 2 } } });
+    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, kind: 'action', observation: { current: 2 } });
     expect(client.state.table?.last_seq).toBe(2);
     expect(client.state.table?.event?.observation.current).toBe(2);
     expect(client.state.table?.event?.observation.hand).toHaveLength(8);
     let closed = 0;
     sockets[0].close = () => void closed++;
-    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 4, base: 3, patch: { observation: { current: 0 } } });
+    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 4, base: 3, observation: { current: 0 } });
     expect(closed).toBe(1);
     expect(client.state.table?.last_seq).toBe(2);
   });
@@ -303,7 +303,7 @@ describe('Client', () => {
     sockets[0].receive(event(1, { kind: 'start' }));
     sockets[0].receive({ type: 'redirect', table_id: 't1', url: 'ws://node-c/ws' });
     // The old node's socket is not read any more, even if it still delivers.
-    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, patch: { observation: { current: 3 } } });
+    sockets[0].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, observation: { current: 3 } });
     expect(client.state.table?.last_seq).toBe(1);
     sockets[1].onopen?.({});
     expect(sockets[1].sent[0]).toMatchObject({ type: 'hello', views: 'delta', resume: [{ table_id: 't1', last_seq: 1 }] });
@@ -311,12 +311,12 @@ describe('Client', () => {
     // A delta on the new socket before any whole event there has no base: the socket is closed.
     let closed = 0;
     sockets[1].close = () => void closed++;
-    sockets[1].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, patch: { observation: { current: 3 } } });
+    sockets[1].receive({ type: 'delta', table_id: 't1', seq: 2, base: 1, observation: { current: 3 } });
     expect(closed).toBe(1);
     expect(client.state.table?.last_seq).toBe(1);
     // The whole event the new node sends first is the base of the next delta.
     sockets[1].receive(event(2, { replayed: true }));
-    sockets[1].receive({ type: 'delta', table_id: 't1', seq: 3, base: 2, patch: { observation: { current: 0 } } });
+    sockets[1].receive({ type: 'delta', table_id: 't1', seq: 3, base: 2, observation: { current: 0 } });
     expect(closed).toBe(1);
     expect(client.state.table?.last_seq).toBe(3);
     expect(client.state.table?.event?.observation.current).toBe(0);

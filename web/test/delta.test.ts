@@ -4,7 +4,7 @@ import type { DeltaMessage } from '../src/protocol';
 import { event } from './fixtures';
 
 const delta = (seq: number, base: number, patch: Record<string, unknown>, over: Partial<DeltaMessage> = {}) =>
-  ({ type: 'delta', table_id: 't1', seq, base, patch, ...over }) as DeltaMessage;
+  ({ type: 'delta', table_id: 't1', seq, base, ...patch, ...over }) as DeltaMessage;
 
 describe('mergePatch', () => {
   it('sets, removes, patches objects inside and replaces arrays whole', () => {
@@ -58,13 +58,15 @@ describe('DeltaViews', () => {
     expect(six).toEqual(event(6, {}, { current: 2 }));
   });
 
-  it('takes a delta without a base as built on the event just before', () => {
+  it('takes a delta without seq and base as the event after the last one', () => {
     const views = new DeltaViews();
     views.keep(event(4, {}, { current: 1 }));
-    const bare = (seq: number, patch: Record<string, unknown>) =>
-      ({ type: 'delta', table_id: 't1', seq, patch }) as DeltaMessage;
-    expect(views.rebuild(bare(5, { observation: { current: 2 } }))).toEqual(event(5, {}, { current: 2 }));
-    expect(views.rebuild(bare(7, { observation: { current: 3 } }))).toBeUndefined();
+    const bare = (patch: Record<string, unknown>) => ({ type: 'delta', table_id: 't1', ...patch }) as DeltaMessage;
+    expect(views.rebuild(bare({ observation: { current: 2 } }))).toEqual(event(5, {}, { current: 2 }));
+    expect(views.rebuild(bare({ observation: { current: 3 } }))).toEqual(event(6, {}, { current: 3 }));
+    // seq without base, or base without seq, is not a delta the client can place.
+    expect(views.rebuild(bare({ seq: 7 }))).toBeUndefined();
+    expect(views.rebuild(bare({ base: 6 }))).toBeUndefined();
   });
 
   it('refuses a delta whose base it does not hold', () => {

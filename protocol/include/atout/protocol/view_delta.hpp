@@ -35,8 +35,10 @@ json view_delta(const json& previous, const json& next);
 std::optional<json> apply_view_delta(json view, const json& delta);
 
 // A `delta` message: the event `seq` at `table_id`, as the change from the recipient's event
-// `base` (left out of the message when it is `seq - 1`, as in live play). `id` as for an event
-// (hello's `ack: "event"`, the actor's own copy).
+// `base`. The patch's keys sit in the message itself, beside `type` and `table_id` (a view has no
+// key of the frame: `type`, `table_id`, `seq`, `base`, `id`). `seq` and `base` are both left out
+// when `base` is `seq - 1`, as it always is in live play: the event is then the one after the
+// recipient's last. `id` as for an event (hello's `ack: "event"`, the actor's own copy).
 struct Delta {
   std::string table_id;
   std::uint64_t seq = 0;
@@ -46,5 +48,10 @@ struct Delta {
 };
 json to_json(const Delta& d);
 std::string serialize(const Delta& d);
+
+// The whole `event` a `delta` message stands for, rebuilt on `held`: the last event (whole, or
+// itself rebuilt) the connection got at that table. nullopt when the message is for another table
+// or builds on another event than `held`, or when its patch does not fit (apply_view_delta).
+std::optional<json> rebuild_event(const json& held, const json& delta_message);
 
 }  // namespace atout::protocol
