@@ -3,6 +3,7 @@
 #include "atout/server/lobby.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "atout/server/error_wire.hpp"
 #include "atout/server/random.hpp"
@@ -86,14 +87,20 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
     return reply_error(m, code, created.error ? created.error->message : "could not create the match", id);
   }
 
-  const std::optional<std::uint64_t> number = numbers_.take();
+  // Creations wait their turn behind any that are already waiting for numbers.
+  const std::optional<std::uint64_t> number = waiting_creates_.empty() ? numbers_.take() : std::nullopt;
   if (numbers_.start_reservation()) {
     reserve_(TableNumbers::kBlock, [self = shared_from_this()](std::optional<std::uint64_t> first) {
-      net::post(self->strand_, [self, first] { self->numbers_.reserved(first); });
+      net::post(self->strand_, [self, first] { self->on_numbers_reserved(first); });
     });
   }
-  if (!number)
-    return reply_error(m, ErrorCode::internal_error, "no table number is free until the store answers; try again", id);
+  if (!number) {
+    if (waiting_creates_.size() >= kMaxWaitingCreates)
+      return reply_error(m, ErrorCode::internal_error,
+                         "too many tables are being created at once for the store to keep up; try again", id);
+    waiting_creates_.push_back(WaitingCreate{request, std::move(m), id});
+    return;
+  }
   const std::string table_id = "t" + std::to_string(*number);
   const std::uint64_t key = next_key_++;
   Entry e;
@@ -123,6 +130,33 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   if (!request.is_private) notify(wire(protocol::LobbyUpdate{*added.summary}));
   // Playing against bots is one request: the creator sits too (a `seated` without an id follows).
   if (creator_seat) added.t->sit(m, *creator_seat, RequestId{});
+}
+
+void Lobby::on_numbers_reserved(std::optional<std::uint64_t> first) {
+  numbers_.reserved(first);
+  if (!first) {
+    // The store failed: those waiting are told, as a creation that found no number would be.
+    for (const WaitingCreate& w : std::exchange(waiting_creates_, {}))
+      reply_error(w.m, ErrorCode::internal_error, "the store could not reserve table numbers; try again", w.id);
+    return;
+  }
+  // Made in the order they came, while numbers last (do_create asks for the next block in time).
+  std::deque<WaitingCreate> waiting = std::exchange(waiting_creates_, {});
+  while (!waiting.empty()) {
+    WaitingCreate w = std::move(waiting.front());
+    waiting.pop_front();
+    if (!w.m.link.lock()) continue;  // its connection is gone
+    if (numbers_.left() == 0) {
+      // The block ran out: the rest wait for the next one, still first in line.
+      waiting_creates_.push_back(std::move(w));
+      while (!waiting.empty()) {
+        waiting_creates_.push_back(std::move(waiting.front()));
+        waiting.pop_front();
+      }
+      break;
+    }
+    do_create(w.request, std::move(w.m), w.id);
+  }
 }
 
 void Lobby::use_table_numbers(std::uint64_t first, Reserve reserve) {

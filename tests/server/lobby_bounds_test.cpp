@@ -131,6 +131,57 @@ TEST_F(LobbyBoundsTest, APlayerOwnsAtMostTheBoundOfUnstartedTables) {
   EXPECT_EQ(error, "too_many_tables");
 }
 
+// A burst of creations that runs ahead of the store's reservation of table numbers waits for the
+// next block, in the order the creations came, rather than failing; a reservation that fails is
+// answered with an error to those waiting.
+TEST_F(LobbyBoundsTest, CreationsWaitForTheStoresNextBlockOfTableNumbers) {
+  std::vector<std::function<void(std::optional<std::uint64_t>)>> asked;
+  ctx_->lobby->use_table_numbers(1, [&](std::uint64_t count, std::function<void(std::optional<std::uint64_t>)> done) {
+    EXPECT_EQ(count, TableNumbers::kBlock);
+    asked.push_back(std::move(done));
+  });
+  ctx_->lobby->use_limits(LobbyLimits{0, kTtl});
+  std::vector<std::shared_ptr<RecordingConnection>> players;
+  // Twenty players, so that none runs out of message credits.
+  for (int p = 0; p < 20; ++p) players.push_back(player("p" + std::to_string(p)));
+  for (std::uint64_t i = 0; i < TableNumbers::kBlock; ++i)
+    ASSERT_EQ(create(*players[i % 20]), "t" + std::to_string(i + 1));
+  ASSERT_EQ(asked.size(), 1u);  // at halfway
+
+  // The block is used up and the store has not answered: three creations wait, unanswered.
+  for (int p = 0; p < 3; ++p)
+    EXPECT_EQ(reply(*players[p], {{"type", "create_table"}, {"variant", "duel"}})["type"], "none");
+  asked[0](5001);
+  run();
+  for (int p = 0; p < 3; ++p) {
+    const auto got = players[p]->take();
+    ASSERT_EQ(got.size(), 1u) << p;
+    EXPECT_EQ(got[0]["type"], "table_created") << got[0];
+    EXPECT_EQ(got[0]["table"]["table_id"], "t" + std::to_string(5001 + p)) << got[0];
+  }
+  EXPECT_EQ(create(*players[3]), "t5004");
+
+  // Used up again, and this time the store fails: those waiting hear so, and a later creation
+  // asks the store again.
+  for (std::uint64_t i = 4; i < TableNumbers::kBlock; ++i)
+    ASSERT_EQ(create(*players[i % 20]), "t" + std::to_string(5000 + i + 1));
+  ASSERT_EQ(asked.size(), 2u);
+  EXPECT_EQ(reply(*players[0], {{"type", "create_table"}, {"variant", "duel"}})["type"], "none");
+  asked[1](std::nullopt);
+  run();
+  const auto told = players[0]->take();
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_EQ(told[0]["type"], "error");
+  EXPECT_EQ(told[0]["code"], "internal_error");
+  EXPECT_EQ(reply(*players[1], {{"type", "create_table"}, {"variant", "duel"}})["type"], "none");
+  ASSERT_EQ(asked.size(), 3u);
+  asked[2](9001);
+  run();
+  const auto made = players[1]->take();
+  ASSERT_EQ(made.size(), 1u);
+  EXPECT_EQ(made[0]["table"]["table_id"], "t9001");
+}
+
 TEST_F(LobbyBoundsTest, AnEmptyTableClosesAfterTheTtlAndItsOwnerIsTold) {
   auto ann = player("ann");
   const std::string id = create(*ann);

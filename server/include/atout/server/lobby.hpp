@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -157,6 +158,17 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   std::shared_ptr<server::Journal> journal_;
   TableNumbers numbers_;
   Reserve reserve_;
+  // Creations that came while no table number was reserved (a burst ran ahead of the store): made
+  // in order when the store's next block comes, answered with an error if its reservation fails.
+  struct WaitingCreate {
+    protocol::CreateTable request;
+    Member m;
+    protocol::RequestId id;
+  };
+  static constexpr std::size_t kMaxWaitingCreates = 10'000;
+  std::deque<WaitingCreate> waiting_creates_;
+  // The store's answer to a reservation of table numbers.
+  void on_numbers_reserved(std::optional<std::uint64_t> first);
   // Keyed in the order the lobby learned of them, so listings come oldest first.
   std::uint64_t next_key_ = 1;
   std::map<std::uint64_t, Entry> tables_;
