@@ -5,6 +5,7 @@
 // played (for the defence, the lowest average of the declarer's points). Bids, doubles and
 // declarations are the rules bot's: valuing a contract by simulation needs whole deals solved
 // under every trump for every bid, which does not fit a turn's budget.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -80,19 +81,34 @@ Decision decide_sampling(const Request& request) {
   const auto start = std::chrono::steady_clock::now();
   const int fixed = request.budget.worlds;
   int solved = 0;
+  bool out_of_time = false;  // a world was given up
+  // The longest a world took so far, its sampling included: the guess at what the next one takes.
+  auto slowest = std::chrono::steady_clock::duration::zero();
   for (int attempt = 0; attempt < (fixed > 0 ? fixed : kMaxWorlds); ++attempt) {
-    if (fixed <= 0 && solved > 0 && std::chrono::steady_clock::now() - start >= request.budget.time) break;
+    const auto world_start = std::chrono::steady_clock::now();
+    // After the first world, a world starts only if it should end in time.
+    if (fixed <= 0 && solved > 0 && !request.budget.fits(world_start - start, slowest)) break;
     const std::optional<World> w = sampler.sample(rng);
     if (!w) continue;
     const std::optional<Position> p = position_in(*w, view, options);
     if (!p) break;
-    const Solution s = solver.solve(*p);
-    for (const CardValue& cv : s.cards) sum[cv.card.index()] += cv.value;
+    // Under a time budget, a world still unsolved at its end is given up and not counted.
+    std::optional<Solution> s;
+    if (fixed > 0)
+      s = solver.solve(*p);
+    else
+      s = solver.solve(*p, start + request.budget.time);
+    if (!s) {
+      out_of_time = true;
+      break;
+    }
+    slowest = std::max(slowest, std::chrono::steady_clock::now() - world_start);
+    for (const CardValue& cv : s->cards) sum[cv.card.index()] += cv.value;
     ++solved;
   }
   if (solved == 0) {
     Decision d = decide_rules(view, options);
-    d.reason = "no world sampled; rules: " + d.reason;
+    d.reason = std::string(out_of_time ? "no world solved in time" : "no world sampled") + "; rules: " + d.reason;
     return d;
   }
   // The declarer maximises its points, the defence minimises them; ties go to the lower index.

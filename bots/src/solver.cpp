@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 
 namespace atout::bots {
 
@@ -51,6 +52,11 @@ struct Solver::Impl {
   std::uint64_t mask = 0;
   std::uint16_t generation = 0;
   std::uint64_t nodes = 0;
+  // A solve with a deadline: the clock is read at the first node and every 1,024 after; once past
+  // it, every search returns at once and nothing more is stored in the table.
+  bool timed = false;
+  bool stopped = false;
+  std::chrono::steady_clock::time_point deadline;
 
   // The rules of the position, in internal indices (suit * 8 + strength under the contract).
   int players = 4;
@@ -293,6 +299,8 @@ struct Solver::Impl {
 
   int search(int alpha, int beta) {
     ++nodes;
+    if (timed && (nodes & 0x3FF) == 1 && std::chrono::steady_clock::now() >= deadline) stopped = true;
+    if (stopped) return alpha;
     // The last trick: every card left is forced.
     if (ts.tricks_left == 1) return play_out();
     const int seat = ts.current;
@@ -362,7 +370,7 @@ struct Solver::Impl {
       }
       if (alpha >= beta) break;
     }
-    if (e) {
+    if (e && !stopped) {
       if (!(e->generation == generation && e->k1 == k1 && e->k2 == k2)) {
         *e = Entry{};
         e->k1 = k1;
@@ -432,6 +440,7 @@ struct Solver::Impl {
     const int total = p.points[0] + p.points[1] + ts.remaining + ts.pts + last;
     capot_adjust = p.value.capot_rule == CapotRule::replace ? p.value.capot - total : p.value.capot;
     nodes = 0;
+    stopped = false;
     if (++generation == 0) {
       std::fill(table.begin(), table.end(), Entry{});
       generation = 1;
@@ -450,7 +459,7 @@ struct Solver::Impl {
     int hi = b.hi;
     // Without a table, each zero-window search would start from nothing: one full window instead.
     if (!opt.use_table) return search(lo - 1, hi + 1);
-    while (lo < hi) {
+    while (lo < hi && !stopped) {
       const int mid = lo + (hi - lo + 1) / 2;
       const int v = search(mid - 1, mid);
       if (v >= mid) {
@@ -471,6 +480,16 @@ std::uint64_t Solver::nodes() const { return impl_->nodes; }
 int Solver::value(const Position& p) {
   const int past = impl_->load(p);
   return Impl::final_points(past, impl_->exact());
+}
+
+std::optional<Solution> Solver::solve(const Position& p, std::chrono::steady_clock::time_point deadline) {
+  Impl& s = *impl_;
+  s.timed = true;
+  s.deadline = deadline;
+  Solution out = solve(p);
+  s.timed = false;
+  if (s.stopped) return std::nullopt;
+  return out;
 }
 
 Solution Solver::solve(const Position& p) {

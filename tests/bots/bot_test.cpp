@@ -200,8 +200,11 @@ TEST(SamplingBot, TheSameSeedAndWorldsGiveTheSameCard) {
   }
 }
 
-TEST(SamplingBot, ATimeBudgetStillSolvesAtLeastOneWorld) {
+// A time budget is never overrun by a world: with no time at all, every world is given up and the
+// rules bot decides, saying so.
+TEST(SamplingBot, AWorldUnsolvedWhenTheTimeIsSpentIsGivenUp) {
   const auto positions = play_positions("french", 3);
+  int checked = 0;
   for (const auto& [state, view] : positions) {
     Request r;
     r.level = Level::sampling;
@@ -209,8 +212,28 @@ TEST(SamplingBot, ATimeBudgetStillSolvesAtLeastOneWorld) {
     r.options = &state->record().options;
     r.budget.time = std::chrono::milliseconds(0);
     const Decision d = decide(r);
-    EXPECT_EQ(d.reason.rfind("1 worlds", 0), 0u) << d.reason;
+    EXPECT_NE(std::find(view.legal.begin(), view.legal.end(), d.action), view.legal.end());
+    const bool all_cards =
+        std::all_of(view.legal.begin(), view.legal.end(), [](const Action& a) { return a.type == ActionType::play; });
+    if (view.legal.size() < 2 || !all_cards) continue;  // the only card, or not only cards: no world
+    ++checked;
+    EXPECT_EQ(d.reason.rfind("no world solved in time; rules: ", 0), 0u) << d.reason;
   }
+  EXPECT_GT(checked, 0);
+}
+
+// The time budget is kept by not starting a world that the slowest one so far says would end
+// past it; an overrun is then at most the first world's own time.
+TEST(SamplingBot, StartsAnotherWorldOnlyWhenTheSlowestSoFarWouldStillFit) {
+  using std::chrono::milliseconds;
+  const Budget b{.worlds = 0, .time = milliseconds(300)};
+  EXPECT_TRUE(b.fits(milliseconds(100), milliseconds(50)));
+  EXPECT_TRUE(b.fits(milliseconds(249), milliseconds(50)));
+  EXPECT_FALSE(b.fits(milliseconds(250), milliseconds(50)));
+  EXPECT_FALSE(b.fits(milliseconds(200), milliseconds(120)));
+  EXPECT_FALSE(b.fits(milliseconds(0), milliseconds(301)));
+  const Budget none{.worlds = 0, .time = milliseconds(0)};
+  EXPECT_FALSE(none.fits(milliseconds(0), milliseconds(0)));
 }
 
 // Rules (seats 0 and 2) against random (1 and 3) over whole french matches: practice must win

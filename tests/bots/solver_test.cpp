@@ -174,5 +174,30 @@ TEST(Solver, PositionFromAMatchInPlay) {
   EXPECT_LE(s.value, 250);
 }
 
+// A solve with a deadline gives the same values as one without, or nothing once the deadline has
+// passed; and a solve given up leaves nothing in the table that changes the next one's values.
+TEST(Solver, ASolveWithADeadlineIsExactOrGivenUp) {
+  const Options options = testing::options_of("coinche");
+  Rng rng(Seed{0xdead11e, 1});
+  Solver timed;
+  for (int i = 0; i < 5; ++i) {
+    const Position p = testing::random_deal("coinche", options, rng, Trump::of(Suit::hearts));
+    Solver fresh;
+    const Solution exact = fresh.solve(p);
+    EXPECT_FALSE(timed.solve(p, std::chrono::steady_clock::now()).has_value());
+    const auto later = timed.solve(p, std::chrono::steady_clock::now() + std::chrono::hours(1));
+    ASSERT_TRUE(later.has_value());
+    EXPECT_EQ(later->value, exact.value);
+    ASSERT_EQ(later->cards.size(), exact.cards.size());
+    for (std::size_t c = 0; c < exact.cards.size(); ++c) {
+      EXPECT_EQ(later->cards[c].card, exact.cards[c].card);
+      EXPECT_EQ(later->cards[c].value, exact.cards[c].value);
+    }
+    // Given up again, then the plain solve: still exact.
+    EXPECT_FALSE(timed.solve(p, std::chrono::steady_clock::now()).has_value());
+    EXPECT_EQ(timed.solve(p).value, exact.value);
+  }
+}
+
 }  // namespace
 }  // namespace atout::bots

@@ -27,10 +27,17 @@ std::string to_string(Level level);  // "random", "rules", "sampling"
 std::optional<Level> parse_level(std::string_view text);
 
 // How much a decision may cost. `worlds` > 0 fixes the number of sampled deals (reproducible for
-// tests); otherwise the bot stops sampling when `time` is spent.
+// tests); otherwise the bot samples while a world should still end within `time`, gives up a world
+// still unsolved when `time` is spent, and decides as the rules bot if it solved none.
 struct Budget {
   int worlds = 0;
   std::chrono::milliseconds time{300};
+
+  // Under the time budget, whether a piece of work that may take `slowest` (the longest such piece
+  // so far) should still end in time when started `elapsed` into the decision.
+  bool fits(std::chrono::steady_clock::duration elapsed, std::chrono::steady_clock::duration slowest) const {
+    return elapsed + slowest < time;
+  }
 };
 
 // Everything a bot is given for one decision.

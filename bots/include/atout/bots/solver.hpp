@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -86,6 +87,8 @@ class Solver {
   int value(const Position& p);
   // The value of every legal card of the seat to play.
   Solution solve(const Position& p);
+  // The same, given up (nullopt) once `deadline` has passed: values found by then are not exact.
+  std::optional<Solution> solve(const Position& p, std::chrono::steady_clock::time_point deadline);
   // Nodes visited by the latest call.
   std::uint64_t nodes() const;
 
