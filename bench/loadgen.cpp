@@ -37,6 +37,8 @@ struct Options {
   std::vector<std::string> server_args;
   int server_pid = 0;
   int tables = 100;
+  int bot_tables = 0;               // tables of one scripted player and server bots
+  std::string bot_level = "rules";  // those bots' level
   std::string variant = "french";
   int idle = 0;
   double duration = 10;
@@ -105,6 +107,15 @@ Options parse(int argc, char** argv) {
   app.add_option("--server-pid", o.server_pid, "read this process's RSS (set by --spawn)")
       ->check(CLI::Range(1, 1 << 30));
   app.add_option("--tables", o.tables, "tables playing at once")->capture_default_str()->check(CLI::Range(0, 100'000));
+  app.add_option("--bot-tables", o.bot_tables,
+                 "more tables, each of one scripted player and the server's bots in\nthe other seats "
+                 "(create_table's bots); reported apart, as the bots'\ndecisions per second, and left out "
+                 "of the round trips")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100'000));
+  app.add_option("--bot-level", o.bot_level, "the level of those bots")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"random", "rules", "sampling"}));
   app.add_option("--variant", o.variant, "variant to play")->capture_default_str()->check(variant);
   app.add_option("--idle", o.idle, "extra connections that say hello and then stay idle")
       ->capture_default_str()
@@ -167,7 +178,8 @@ Options parse(int argc, char** argv) {
   o.ack_event = ack == "event";
   if (o.port == 0 && o.spawn.empty()) bad_flag("give --port or --spawn");
   if (o.port != 0 && !o.spawn.empty()) bad_flag("give --port or --spawn, not both");
-  if (o.tables == 0 && o.idle == 0) bad_flag("nothing to do: --tables and --idle are both 0");
+  if (o.tables == 0 && o.idle == 0 && o.bot_tables == 0)
+    bad_flag("nothing to do: --tables, --bot-tables and --idle are all 0");
   if (o.abuse_check > 0 && !o.abuse) bad_flag("--abuse-check needs --abuse");
   if (o.abuse && !o.tls_ca.empty()) bad_flag("--abuse speaks plain HTTP and WebSocket: not with --tls-ca");
   return o;
@@ -523,9 +535,20 @@ int run(const Options& o) {
       if (w.to_open.size() == 1) w.pump();
     });
   }
+  for (int t = 0; t < o.bot_tables; ++t) {
+    Worker& w = *workers[static_cast<std::size_t>(t % o.threads)];
+    const std::uint64_t seed = o.seed * 1'000'003 + static_cast<std::uint64_t>(o.tables + t);
+    net::post(w.state.ioc, [&w, players, seed, level = o.bot_level] {
+      auto bot = std::make_shared<TableBot>(w.state, players, seed, level);
+      w.bots.push_back(bot);
+      w.to_open.push_back([bot](std::function<void(bool)> done) { bot->connect(std::move(done)); });
+      if (w.to_open.size() == 1) w.pump();
+    });
+  }
   const auto setup_start = Steady::now();
   // Every seat connects before any table plays, so the connections open on an unloaded server.
-  const bool connected_ok = wait_until([&] { return opened() >= o.idle + o.tables; }, std::chrono::seconds(300));
+  const bool connected_ok =
+      wait_until([&] { return opened() >= o.idle + o.tables + o.bot_tables; }, std::chrono::seconds(300));
   for (auto& w : workers)
     on_worker(*w, [&] {
       for (auto& b : w->bots) b->play();
@@ -535,7 +558,7 @@ int run(const Options& o) {
     int started = 0, failed = 0;
     for (auto& w : workers)
       on_worker(*w, [&] {
-        started += w->state.stats.tables_started;
+        started += w->state.stats.tables_started + w->state.stats.bot_tables_started;
         failed += w->state.stats.tables_failed;
       });
     return std::pair{started, failed};
@@ -544,7 +567,7 @@ int run(const Options& o) {
                          wait_until(
                              [&] {
                                const auto [started, failed] = settled();
-                               return started + failed >= o.tables;
+                               return started + failed >= o.tables + o.bot_tables;
                              },
                              std::chrono::seconds(300)) &&
                          settled().second == 0;
@@ -617,6 +640,10 @@ int run(const Options& o) {
     total.received_bytes += s.received_bytes;
     total.tables_started += s.tables_started;
     total.tables_failed += s.tables_failed;
+    total.bot_tables_started += s.bot_tables_started;
+    total.bot_decisions += s.bot_decisions;
+    total.bot_table_actions += s.bot_table_actions;
+    total.bot_fallbacks += s.bot_fallbacks;
     total.idle_ready += s.idle_ready;
     for (const auto& [code, n] : s.errors) total.errors[code] += n;
     rtts.insert(rtts.end(), s.rtt_us.begin(), s.rtt_us.end());
@@ -646,7 +673,7 @@ int run(const Options& o) {
     return static_cast<double>(after - before) / conns;
   };
   const double idle_kib = per_conn(rss_start, rss_idle, total.idle_ready);
-  const double table_kib = per_conn(rss_idle, rss_tables, total.tables_started * players);
+  const double table_kib = per_conn(rss_idle, rss_tables, total.tables_started * players + total.bot_tables_started);
 
   std::printf(
       "atout-loadgen: %d table(s) of %s (%d connections), %d idle connection(s), %d thread(s), think %d ms, ack "
@@ -658,6 +685,14 @@ int run(const Options& o) {
   std::printf("  window        %.2f s; accepted actions %llu (%.0f /s); matches finished %llu\n", window_s,
               static_cast<unsigned long long>(total.actions), per_second,
               static_cast<unsigned long long>(total.matches));
+  const double bot_decisions_per_s = window_s > 0 ? static_cast<double>(total.bot_decisions) / window_s : 0;
+  if (o.bot_tables > 0)
+    std::printf(
+        "  bot tables    %d of %d started (%s bots); bot decisions %llu (%.0f /s); played by the server for a "
+        "busy bot %llu; their players' actions %llu\n",
+        total.bot_tables_started, o.bot_tables, o.bot_level.c_str(),
+        static_cast<unsigned long long>(total.bot_decisions), bot_decisions_per_s,
+        static_cast<unsigned long long>(total.bot_fallbacks), static_cast<unsigned long long>(total.bot_table_actions));
   std::printf("  action RTT    p50 %.3f ms, p99 %.3f ms, p999 %.3f ms, max %.3f ms (%zu samples)\n",
               percentile(rtts, 0.5), percentile(rtts, 0.99), percentile(rtts, 0.999), percentile(rtts, 1.0),
               rtts.size());
@@ -712,6 +747,13 @@ int run(const Options& o) {
                            {"actions", total.actions},
                            {"actions_per_s", per_second},
                            {"matches", total.matches},
+                           {"bot_tables", o.bot_tables},
+                           {"bot_level", o.bot_level},
+                           {"bot_tables_started", total.bot_tables_started},
+                           {"bot_decisions", total.bot_decisions},
+                           {"bot_decisions_per_s", bot_decisions_per_s},
+                           {"bot_table_actions", total.bot_table_actions},
+                           {"bot_fallbacks", total.bot_fallbacks},
                            {"rtt_ms",
                             {{"p50", percentile(rtts, 0.5)},
                              {"p99", percentile(rtts, 0.99)},
@@ -749,7 +791,8 @@ int run(const Options& o) {
                        {"closed", abuse.closed.load()}};
   std::printf("%s\n", report.dump().c_str());
   const bool ok = idle_ok && tables_ok && total.actions + (o.tables == 0 ? 1 : 0) > 0 && error_count == 0 &&
-                  total.connect_failures == 0 && total.closed_early == 0 && abuse_ok;
+                  (o.bot_tables == 0 || total.bot_decisions > 0) && total.connect_failures == 0 &&
+                  total.closed_early == 0 && abuse_ok;
   return ok ? 0 : 1;
 }
 

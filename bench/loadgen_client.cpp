@@ -229,15 +229,18 @@ void Connection::close() {
 
 // ---- table_bot -----------------------------------------------------------------------------------
 
-TableBot::TableBot(WorkerState& w, int players, std::uint64_t seed)
+TableBot::TableBot(WorkerState& w, int players, std::uint64_t seed, std::string server_bots)
     : w_(w),
       sent_(static_cast<std::size_t>(players)),
       pending_(static_cast<std::size_t>(players), false),
       pending_mark_(static_cast<std::size_t>(players)),
       views_(static_cast<std::size_t>(players)),
+      server_bots_(std::move(server_bots)),
       rng_(Seed{0x10AD, seed}),
       think_(w.ioc) {
-  for (int s = 0; s < players; ++s) seats_.push_back(std::make_shared<Connection>(w));
+  // With server bots, only seat 0 is a connection of ours.
+  const int connections = server_bots_.empty() ? players : 1;
+  for (int s = 0; s < connections; ++s) seats_.push_back(std::make_shared<Connection>(w));
 }
 
 void TableBot::connect(std::function<void(bool)> on_ready) {
@@ -269,10 +272,12 @@ void TableBot::play() {
 }
 
 void TableBot::create_table() {
-  const nlohmann::json request = {{"type", "create_table"},
-                                  {"variant", w_.variant},
-                                  {"settings", {{"turn_ms", w_.turn_ms}, {"rated", false}}},
-                                  {"id", "create"}};
+  nlohmann::json request = {{"type", "create_table"},
+                            {"variant", w_.variant},
+                            {"settings", {{"turn_ms", w_.turn_ms}, {"rated", false}}},
+                            {"id", "create"}};
+  // The server seats its bots and then the creator, in seat 0, and starts the match.
+  if (!server_bots_.empty()) request["bots"] = {{"level", server_bots_}};
   seats_[0]->send(request.dump());
 }
 
@@ -310,6 +315,7 @@ void TableBot::on_message(int seat, std::string_view text) {
   }
   if (seat == 0 && contains(text, R"("type":"table_created")")) {
     table_id_ = nlohmann::json::parse(text)["table"]["table_id"].get<std::string>();
+    if (!server_bots_.empty()) return;  // seated by the server
     for (std::size_t i = 0; i < seats_.size(); ++i)
       seats_[i]->send(nlohmann::json{{"type", "sit"}, {"table_id", table_id_}, {"seat", i}}.dump());
   }
@@ -317,6 +323,11 @@ void TableBot::on_message(int seat, std::string_view text) {
 
 void TableBot::accepted(std::size_t s) {
   pending_[s] = false;
+  if (!server_bots_.empty()) {
+    // The round trip here includes the bots' thinking: counted, but not as a figure of the tables.
+    if (w_.measuring) ++w_.stats.bot_table_actions;
+    return;
+  }
   ++w_.stats.all_actions;
   if (w_.measuring) {
     ++w_.stats.actions;
@@ -333,9 +344,15 @@ void TableBot::on_event(int seat, std::string_view text) {
   if (w_.ack_event && pending_[static_cast<std::size_t>(seat)] &&
       contains(text, pending_mark_[static_cast<std::size_t>(seat)]))
     accepted(static_cast<std::size_t>(seat));
+  if (!server_bots_.empty() && w_.measuring) {
+    if (contains(text, R"("by_bot":)"))
+      ++w_.stats.bot_decisions;
+    else if (contains(text, R"("by_server":true)"))
+      ++w_.stats.bot_fallbacks;  // no bot was free to answer
+  }
   if (contains(text, R"("match_result":)")) {
     if (seat != 0) return;
-    if (w_.measuring) ++w_.stats.matches;
+    if (w_.measuring && server_bots_.empty()) ++w_.stats.matches;
     const std::string leave = nlohmann::json{{"type", "leave"}, {"table_id", table_id_}}.dump();
     for (auto& c : seats_) c->send(leave);
     table_id_.clear();
@@ -344,7 +361,7 @@ void TableBot::on_event(int seat, std::string_view text) {
   }
   if (seat == 0 && !started_ && contains(text, R"("kind":"start")")) {
     started_ = true;
-    ++w_.stats.tables_started;
+    ++(server_bots_.empty() ? w_.stats.tables_started : w_.stats.bot_tables_started);
   }
   const std::vector<std::string_view> legal = legal_elements(text);
   if (legal.empty()) return;  // not this seat's turn

@@ -40,6 +40,11 @@ struct WorkerStats {
   std::vector<std::uint32_t> rtt_us;            // request sent -> accepted, inside the window
   int tables_started = 0;
   int tables_failed = 0;  // a seat could not connect
+  // Tables of one scripted player and server bots (--bot-tables): kept apart from the figures above.
+  int bot_tables_started = 0;
+  std::uint64_t bot_decisions = 0;      // events of a bot's action, inside the window
+  std::uint64_t bot_table_actions = 0;  // the scripted players' accepted actions there, inside the window
+  std::uint64_t bot_fallbacks = 0;      // a bot's seat played by the server's cautious move (bots busy)
   int idle_ready = 0;
 };
 
@@ -99,10 +104,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
 };
 
 // A table of scripted players: creates a table, seats everyone, and plays random legal actions
-// until the run stops, starting a new match whenever one ends.
+// until the run stops, starting a new match whenever one ends. With `server_bots` (a bot level),
+// one scripted player creates each table with the server's bots in every other seat.
 class TableBot : public std::enable_shared_from_this<TableBot> {
  public:
-  TableBot(WorkerState& w, int players, std::uint64_t seed);
+  TableBot(WorkerState& w, int players, std::uint64_t seed, std::string server_bots = {});
   // Connects the seats; `on_ready` runs once every seat is connected (or one failed).
   void connect(std::function<void(bool ok)> on_ready);
   void play();
@@ -123,6 +129,7 @@ class TableBot : public std::enable_shared_from_this<TableBot> {
   std::vector<std::string> pending_mark_;  // per seat, with ack "event": `"id":N,"kind":` of its pending action
   std::vector<nlohmann::json> views_;      // per seat, with deltas: its last event, rebuilt whole
   std::string table_id_;
+  std::string server_bots_;  // the level of the server bots in seats 1 and up; empty: none
   Rng rng_;
   net::steady_timer think_;
   std::int64_t next_id_ = 1;
