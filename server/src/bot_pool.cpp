@@ -1,6 +1,8 @@
 // The bot workers: a mutex-guarded queue of bounded length and the threads that drain it.
 #include "atout/server/bot_pool.hpp"
 
+#include <pthread.h>
+#include <sched.h>
 #include <spdlog/spdlog.h>
 
 #include <exception>
@@ -46,6 +48,11 @@ void BotPool::stop() {
 }
 
 void BotPool::work() {
+  // Below the I/O threads: a person's action, a reply or an event is never kept waiting for a
+  // core by a bot that thinks. SCHED_IDLE runs a worker only when no other thread of the machine
+  // wants the core (Linux; elsewhere, or if refused, the workers keep the process's priority).
+  sched_param idle{};
+  ::pthread_setschedparam(::pthread_self(), SCHED_IDLE, &idle);
   for (;;) {
     Job job;
     {

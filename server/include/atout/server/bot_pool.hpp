@@ -1,6 +1,6 @@
-// Where server bots think: a few worker threads behind a bounded queue, off the I/O threads. A
-// table hands a decision to a BotRunner and gets the answer back on its own strand; it never
-// waits for one.
+// Where server bots think: a few worker threads behind a bounded queue, off the I/O threads and
+// below them (scheduled only when a core is otherwise idle). A table hands a decision to a
+// BotRunner and gets the answer back on its own strand; it never waits for one.
 #pragma once
 
 #include <condition_variable>
