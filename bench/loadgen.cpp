@@ -525,21 +525,13 @@ int run(const Options& o) {
 
   // Tables: connect every seat, then play.
   const int players = find_variant(o.variant)->players;
-  for (int t = 0; t < o.tables; ++t) {
+  // The people's tables, then the tables of one scripted player and server bots.
+  for (int t = 0; t < o.tables + o.bot_tables; ++t) {
     Worker& w = *workers[static_cast<std::size_t>(t % o.threads)];
     const std::uint64_t seed = o.seed * 1'000'003 + static_cast<std::uint64_t>(t);
-    net::post(w.state.ioc, [&w, players, seed] {
-      auto bot = std::make_shared<TableBot>(w.state, players, seed);
-      w.bots.push_back(bot);
-      w.to_open.push_back([bot](std::function<void(bool)> done) { bot->connect(std::move(done)); });
-      if (w.to_open.size() == 1) w.pump();
-    });
-  }
-  for (int t = 0; t < o.bot_tables; ++t) {
-    Worker& w = *workers[static_cast<std::size_t>(t % o.threads)];
-    const std::uint64_t seed = o.seed * 1'000'003 + static_cast<std::uint64_t>(o.tables + t);
-    net::post(w.state.ioc, [&w, players, seed, level = o.bot_level] {
-      auto bot = std::make_shared<TableBot>(w.state, players, seed, level);
+    std::string server_bots = t < o.tables ? std::string() : o.bot_level;
+    net::post(w.state.ioc, [&w, players, seed, server_bots = std::move(server_bots)] {
+      auto bot = std::make_shared<TableBot>(w.state, players, seed, server_bots);
       w.bots.push_back(bot);
       w.to_open.push_back([bot](std::function<void(bool)> done) { bot->connect(std::move(done)); });
       if (w.to_open.size() == 1) w.pump();

@@ -141,22 +141,15 @@ void Lobby::on_numbers_reserved(std::optional<std::uint64_t> first) {
     return;
   }
   // Made in the order they came, while numbers last (do_create asks for the next block in time).
+  // Each is made at once, so none joins the queue meanwhile; any left wait for the next block,
+  // still first in line.
   std::deque<WaitingCreate> waiting = std::exchange(waiting_creates_, {});
-  while (!waiting.empty()) {
+  while (!waiting.empty() && numbers_.left() > 0) {
     WaitingCreate w = std::move(waiting.front());
     waiting.pop_front();
-    if (!w.m.link.lock()) continue;  // its connection is gone
-    if (numbers_.left() == 0) {
-      // The block ran out: the rest wait for the next one, still first in line.
-      waiting_creates_.push_back(std::move(w));
-      while (!waiting.empty()) {
-        waiting_creates_.push_back(std::move(waiting.front()));
-        waiting.pop_front();
-      }
-      break;
-    }
-    do_create(w.request, std::move(w.m), w.id);
+    if (w.m.link.lock()) do_create(w.request, std::move(w.m), w.id);  // unless its connection is gone
   }
+  waiting_creates_ = std::move(waiting);
 }
 
 void Lobby::use_table_numbers(std::uint64_t first, Reserve reserve) {
