@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the chaos soak (bench/soak/soak.py) against a built server for MINUTES (default 2):
 #   scripts/soak.sh [MINUTES] [more soak.py options, e.g. --seed 7]
+#   scripts/soak.sh 2 --cluster 3      three nodes on PostgreSQL ($ATOUT_TEST_PG_URL) and Redis
 # The server and CLI come from the sanitized build (build/asan, or $ATOUT_TEST_BUILD_DIR), as in CI;
 # build them first (cmake --build build/asan --target atout-server atout).
 set -euo pipefail

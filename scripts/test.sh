@@ -3,8 +3,8 @@
 # and UBSan; the server's multi-threaded tests also under ThreadSanitizer; the big seeded random
 # simulations in an optimised build, where they run ten times faster (their first shard of each
 # variant still runs under the sanitizers); every libFuzzer target for a few seconds each; then the
-# web client, its unit tests and its browser tests, and a two-minute chaos soak (with the fuzz
-# targets running beside it), against the sanitized server; the Colyseus peer of the benchmarks; and every store test on PostgreSQL as well
+# web client, its unit tests and its browser tests, and two two-minute chaos soaks, one server then a
+# three-node cluster (with the fuzz targets running beside them), against the sanitized server; the Colyseus peer of the benchmarks; and every store test on PostgreSQL as well
 # as SQLite, against a throwaway PostgreSQL server it starts. Prints how long each stage took.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -102,8 +102,9 @@ run_ctest() {
     | tee "$build/ctest.log"
 }
 run_soak() {
-  # The chaos soak (bench/soak) on its own: it kills and restarts a server for two minutes, and
-  # beside the other tests it would starve the ones that measure latency.
+  # The chaos soaks (bench/soak), one after the other and away from the other tests, which they
+  # would starve: two minutes against one server it kills and restarts, then two minutes against
+  # three nodes on PostgreSQL and Redis, killing one node at a time.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$build" --output-on-failure --timeout 900 -L soak
 }
@@ -145,11 +146,12 @@ stage "build tsan server tests" configure_tsan
 stage "server tests (tsan)" run_tsan
 stage "build asan+ubsan" configure_asan
 stage "web client (vitest, chromium)" run_web
-stage "chaos soak (asan, 2 min) + fuzz" run_soak_and_fuzz
 # Under /tmp, not the build directory: run as root, the server runs as the postgres user, who may
 # not be able to reach a clone in root's home.
 ATOUT_PG_DIR="$(mktemp -d /tmp/atout-pg.XXXXXX)"
 export ATOUT_PG_DIR
+# Before the soaks: the cluster soak's nodes share this database.
 stage "start postgresql" pg_start
+stage "chaos soaks (asan, 2+2 min) + fuzz" run_soak_and_fuzz
 # Last, so that ctest's summary closes the output.
 stage "ctest (asan+ubsan)" run_ctest
