@@ -14,7 +14,8 @@ Written against Debian's python3-websockets (10.x); run it with Debian's own /us
 
 With several nodes (docs/operations.md, "Several nodes"), a request for a table that another node
 runs is answered with `redirect`: the bot reconnects to the `url` it names, with its token, and
-asks again. When its connection drops or its node stops, it reconnects to the next of --url and
+asks again. When its connection drops or its node stops, or its node refuses its action with
+`unknown_table` (a node that lost touch with the others), it reconnects to the next of --url and
 --also and resumes; while the table is being taken over by another node it retries for a while.
 
 It picks uniformly among the actions the server lists in its observation's `legal` field, so it
@@ -38,6 +39,14 @@ class Redirected(Exception):
     def __init__(self, url):
         super().__init__(f"redirected to {url}")
         self.url = url
+
+
+class Refused(RuntimeError):
+    """The server answered a request with an error."""
+
+    def __init__(self, request_type, reply):
+        super().__init__(f"{request_type}: {reply['code']}: {reply['message']}")
+        self.code = reply["code"]
 
 
 RETRY_SECONDS = 30  # how long a resume waits for a table that another node is taking over
@@ -71,7 +80,7 @@ class Bot:
                 if reply["type"] == "redirect":
                     raise Redirected(reply["url"])
                 if reply["type"] == "error":
-                    raise RuntimeError(f"{message['type']}: {reply['code']}: {reply['message']}")
+                    raise Refused(message["type"], reply)
                 return reply
             self.pending.append(reply)
 
@@ -232,11 +241,20 @@ class Bot:
             # has none, so the bot never acts on a turn that is gone.
             legal = message["observation"]["legal"]
             if legal:
+                if args.think_ms:
+                    await asyncio.sleep(args.think_ms / 1000)
                 action = self.rng.choice(legal)
                 try:
                     reply = await self.request({"type": "action", "table_id": table_id, "action": action})
                 except Redirected as r:  # the table moved while we were away: resume there
                     await self.move_to(r.url)
+                    continue
+                except Refused as e:
+                    # The node has lost touch with the others and may no longer run the table;
+                    # another node takes it over shortly: resume there.
+                    if e.code != "unknown_table" or len(self.urls) < 2:
+                        raise
+                    retry_until = await self.retry_elsewhere(table_id, retry_until)
                     continue
                 except websockets.exceptions.ConnectionClosed:
                     if len(self.urls) < 2:
@@ -286,6 +304,8 @@ async def main():
                         help="close the connection once after N events, then resume (a test of resuming)")
     parser.add_argument("--away-ms", type=int, default=2500,
                         help="with --drop-after, how long to stay away before resuming")
+    parser.add_argument("--think-ms", type=int, default=0, metavar="N",
+                        help="wait N ms before each action: a person's pace rather than a program's")
     args = parser.parse_args()
     bot = Bot(args.url, args.name, random.Random(args.seed), args.ack, args.cafile, args.also)
     try:

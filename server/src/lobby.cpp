@@ -264,6 +264,7 @@ std::shared_ptr<Table> Lobby::build(TableInit init) {
   init.metrics = metrics_;
   init.clock = clock_;
   init.bots = bots_;
+  init.lease = lease_;
   return std::make_shared<Table>(io_, std::move(init));
 }
 
@@ -442,6 +443,24 @@ void Lobby::table_closed(std::string table_id) {
       self->publish();
       self->notify(wire(protocol::LobbyRemove{table_id}));
     }
+  });
+}
+
+void Lobby::table_moved(std::string table_id, std::string url) {
+  net::post(strand_, [self = shared_from_this(), table_id = std::move(table_id), url = std::move(url)]() mutable {
+    const auto it = self->by_id_.find(table_id);
+    if (it == self->by_id_.end()) return;
+    const auto number = it->second;
+    const std::shared_ptr<Table> t = self->tables_.at(number).t;
+    const bool is_private = self->tables_.at(number).invite.has_value();
+    if (is_private) self->by_invite_.erase(*self->tables_.at(number).invite);
+    self->by_id_.erase(it);
+    self->tables_.erase(number);
+    if (!is_private) {
+      self->publish();
+      self->notify(wire(protocol::LobbyRemove{table_id}));
+    }
+    t->moved(std::move(url));
   });
 }
 

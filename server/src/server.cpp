@@ -98,7 +98,8 @@ std::optional<std::string> Server::open() {
   listener_->run();
   if (ctx_->cluster) {
     ctx_->cluster->start(cluster::ClusterNode::Hooks{[this](const std::vector<std::string>& ids) { adopt(ids); },
-                                                     [this] { reload_lobby(); }, [this] { ctx_->lobby->relay_all(); }});
+                                                     [this] { reload_lobby(); }, [this] { ctx_->lobby->relay_all(); },
+                                                     [this](const std::vector<std::string>& ids) { let_go(ids); }});
   }
   return std::nullopt;
 }
@@ -115,6 +116,8 @@ std::optional<std::string> Server::join_cluster() {
                cfg_.lease.count());
   ctx_->cluster = node;
   ctx_->retry_unknown_tokens = true;
+  // A table changes nothing while this node's lease on it may have lapsed (table_lease.hpp).
+  ctx_->lobby->use_lease(node->lease());
   // Leases are taken and given up on the node's thread: the lobby strand never waits on Redis.
   ctx_->lobby->use_ownership(
       Lobby::Ownership{[node](const std::string& t) { node->post([node, t] { node->own(t); }); },
@@ -189,6 +192,15 @@ void Server::adopt(const std::vector<std::string>& table_ids) {
   for (const std::string& t : table_ids) node->forget(t);
   spdlog::info("cluster: {} orphaned table(s): {} taken over, {} found finished, {} aborted", table_ids.size(),
                r.restored, r.finished, r.aborted);
+}
+
+void Server::let_go(const std::vector<std::string>& table_ids) {
+  // On the heartbeat's thread, which may wait on Redis: where each table runs now.
+  for (const std::string& t : table_ids) ctx_->lobby->table_moved(t, ctx_->cluster->owner_url(t).value_or(""));
+  spdlog::warn(
+      "cluster: {} table(s) taken over by other nodes while this node's leases had lapsed; their players "
+      "are sent there",
+      table_ids.size());
 }
 
 unsigned short Server::port() const { return listener_->local_endpoint().port(); }

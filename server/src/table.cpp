@@ -38,6 +38,7 @@ Table::Table(net::any_io_executor ex, TableInit init)
       journal_(std::move(init.journal)),
       metrics_(std::move(init.metrics)),
       bots_(std::move(init.bots)),
+      lease_(std::move(init.lease)),
       seating_(static_cast<std::size_t>(state_->players()), std::move(init.owner)),
       clocks_(init.clock ? std::move(init.clock) : steady_table_clock(), strand_, seating_.size()),
       view_(id_, match_id_),
@@ -107,6 +108,31 @@ void Table::remove_bot(Member m, int seat, RequestId id) {
 
 void Table::detach(std::uint64_t conn) {
   net::post(strand_, [self = shared_from_this(), conn] { self->do_detach(conn); });
+}
+
+void Table::moved(std::string url) {
+  net::post(strand_, [self = shared_from_this(), url = std::move(url)] {
+    if (self->phase_ == Lifecycle::closed) return;
+    self->phase_ = Lifecycle::closed;
+    self->clocks_.stop_all();
+    const auto message = url.empty()
+                             ? error_wire(protocol::make_error(ErrorCode::unknown_table,
+                                                               "another server has taken " + self->id_ +
+                                                                   " over; reconnect to any server and resume there",
+                                                               self->id_),
+                                          {}, self->metrics_.get())
+                             : wire(protocol::Redirect{self->id_, url});
+    self->seating_.deliver_to_members(message);
+    // Their connections forget the table: what they ask of it next goes to the lobby, which sends
+    // them on too.
+    auto depart = [&](const std::optional<Member>& m) {
+      if (!m || m->conn == 0) return;
+      if (auto p = m->link.lock()) p->departed(self->id_);
+    };
+    for (std::size_t s = 0; s < self->seating_.size(); ++s) depart(self->seating_.at(static_cast<Seat>(s)).holder);
+    for (const Member& w : self->seating_.watchers()) depart(w);
+    depart(self->seating_.owner());
+  });
 }
 
 void Table::restored() {

@@ -79,6 +79,7 @@ void Table::on_bot_decision(std::uint64_t seq, Seat seat, protocol::BotLevel lev
     return;
   }
   if (!by_server && !seating_.at(seat).bot) return;
+  if (!leased()) return wait_for_lease();
   const Observation view = state_->observation(seat);
   if (view.legal.empty()) {
     spdlog::error("table {}: seat {} is to act but has no legal action", id_, seat);

@@ -49,6 +49,11 @@ void Table::do_act(const Member& m, const Action& action, const RequestId& id,
   if (status() == TableStatus::paused)
     return reply_error(m.link, ErrorCode::match_not_running,
                        "the match at " + id_ + " is paused until the empty seat is taken", id);
+  // Another server may be taking the table over (table_lease.hpp): as when a server has stopped,
+  // the player reconnects to any server and resumes.
+  if (phase_ == Lifecycle::closed || !leased())
+    return reply_error(m.link, ErrorCode::unknown_table,
+                       "this server cannot vouch for " + id_ + " just now; reconnect to any server and resume", id);
 
   const Step step = state_->step(*seat, action);
   if (!step.applied())
@@ -122,9 +127,14 @@ void Table::schedule_turn() {
                     [self = shared_from_this()] { self->on_turn_timeout(); });
 }
 
+void Table::wait_for_lease() {
+  clocks_.time_turn(kAbsentDelay, [self = shared_from_this()] { self->schedule_turn(); });
+}
+
 void Table::on_turn_timeout() {
   const Seat seat = state_->current_player();
   if (!running() || seat == kNoSeat) return;
+  if (!leased()) return wait_for_lease();
   Seating::SeatSlot& slot = seating_.at(seat);
   bool away_now = false;
   if (Seating::connected(slot.holder) && !slot.away && ++slot.timeouts >= settings_.away_after) {
@@ -165,6 +175,11 @@ void Table::on_reconnect_expired(Seat seat) {
     return changed();
   }
   if (!running()) return;
+  if (!leased()) {
+    // Abandoning writes the match's end: it waits for the lease, and the player may still come.
+    return clocks_.open_window(static_cast<std::size_t>(seat), kAbsentDelay,
+                               [self = shared_from_this(), seat] { self->on_reconnect_expired(seat); });
+  }
   if (settings_.abandon == protocol::TableSettings::Abandon::free_seat) {
     spdlog::info("table {}: seat {} freed; its player did not come back", id_, seat);
     seating_.vacate(seat);

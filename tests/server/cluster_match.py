@@ -15,6 +15,11 @@ short leases. Fails, rather than skips, when redis-server cannot be started. Che
     with a player's token on one node replaces that player's connection on another (4001);
   - Redis restarted empty after an outage longer than a lease: every node registers again and
     each lobby lists the other nodes' tables again;
+  - a node cut off from Redis (a fourth node, d, reaches Redis through a relay the test severs)
+    for longer than its lease, in the middle of a match it runs: another node takes the table
+    over from the shared log, while d's copy writes nothing more (actions there are refused);
+    when d reaches Redis again it lets the table go and sends its players on, and the match
+    finishes on the new owner with one history in the store;
   - drain: the owner of a match is stopped with SIGTERM after the first deal; another node takes
     the table over without waiting for the lease, and the bots finish there.
 """
@@ -65,6 +70,72 @@ def start_redis(binary, work, port=None):
         time.sleep(0.05)
     redis.kill()
     sys.exit(f"FAIL: {binary} did not start on port {port}")
+
+
+class RedisLink:
+    """A TCP relay between one node and Redis, which the test can sever and mend: a network cut
+    on loopback. Severed, it closes every relayed connection and each new one at once."""
+
+    def __init__(self, redis_port):
+        self.target = redis_port
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.port = self.listener.getsockname()[1]
+        self.cut = threading.Event()
+        self.lock = threading.Lock()
+        self.open = []
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.cut.is_set():
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.open += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    def pump(self, a, b):
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def sever(self):
+        self.cut.set()
+        with self.lock:
+            for s in self.open:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+            self.open = []
+
+    def mend(self):
+        self.cut.clear()
 
 
 class Node:
@@ -140,9 +211,10 @@ class Bot:
             return "timeout"
 
 
-def duel(script, creator_node, joiner_node, nodes, seed):
-    """A duel: the creator at `creator_node`, the other bot asking `joiner_node` for the table."""
-    also = lambda first: sum((["--also", n.url] for n in nodes if n is not first), [])
+def duel(script, creator_node, joiner_node, nodes, seed, pace=()):
+    """A duel: the creator at `creator_node`, the other bot asking `joiner_node` for the table.
+    `pace`: more arguments for both bots (--think-ms)."""
+    also = lambda first: sum((["--also", n.url] for n in nodes if n is not first), list(pace))
     creator = Bot(script, f"creator-{seed}", ["--url", creator_node.url, "--create", "duel", "--seat", "0",
                                               "--seed", str(seed)] + also(creator_node))
     table_id = creator.process.stdout.readline().strip()
@@ -296,6 +368,46 @@ async def hold_table(node, stop):
                 pass
 
 
+def cut_off(script, binary, db, redis_port, nodes, failures):
+    """Node d, whose link to Redis the test severs for longer than a lease in the middle of a match
+    it runs. Another node takes the table over from the shared log; d's copy must write nothing
+    more meanwhile; once mended, d lets the table go and sends its players to the new owner."""
+    link = RedisLink(redis_port)
+    d = Node(binary, db, link.port, "d")
+    try:
+        everyone = nodes + [d]
+        marks = {n.id: len(n.log()) for n in nodes}
+        # At a person's pace, so that the match is still on when the lease lapses.
+        table_id, creator, joiner = duel(script, d, d, everyone, 40, ["--think-ms", "50"])
+        bots = [creator, joiner]
+        if not wait_for(lambda: any(b.saw(r": deal \d+ ") for b in bots), TIMEOUT):
+            failures.append("cut off: no deal ended before the cut")
+            for b in bots:
+                b.process.kill()
+            return
+        link.sever()
+        cut_at = time.monotonic()
+        took = lambda: [n.id for n in nodes if re.search(r"orphaned table\(s\): 1 taken over", n.log()[marks[n.id]:])]
+        if not wait_for(lambda: took(), 30):
+            failures.append(f"cut off: no node took {table_id} over while d was cut off")
+        took_over = took()
+        # Keep d cut off a little longer, so that the new owner plays on while d's copy waits.
+        time.sleep(LEASE_MS / 1000)
+        link.mend()
+        if not wait_for(lambda: "taken over by other nodes" in d.log(), 20):
+            failures.append("cut off: once it reached Redis again, d did not let the table go")
+        finish(bots, "cut off", failures)
+        for n in everyone:
+            for needle in ("UNIQUE constraint", "duplicate key"):
+                if needle in n.log():
+                    failures.append(f"cut off: node {n.id} wrote over another node's actions: {needle}")
+        print(f"cut off: {table_id} taken over by {took_over} {time.monotonic() - cut_at:.1f} s after d was cut "
+              f"off; d let it go once mended, and both bots finished")
+    finally:
+        d.stop()
+        link.sever()
+
+
 def restart_redis(redis, redis_binary, work, port, nodes, failures):
     """Redis goes away for longer than a lease and comes back empty: the nodes register again,
     take their leases back, and every lobby lists the other nodes' tables again."""
@@ -368,6 +480,7 @@ def main():
 
         asyncio.run(across_nodes(a, b, c, failures))
         redis = restart_redis(redis, redis_binary, work, redis_port, nodes, failures)
+        cut_off(script, binary, db, redis_port, nodes, failures)
 
         # Failover: the owner dies; one of the others takes the match over after its lease.
         table_id, creator, joiner = duel(script, b, c, nodes, 20)

@@ -24,9 +24,10 @@ class TableTimersTest : public ::testing::Test {
     h.first_dealer = 0;
     return h;
   }
-  // A duel table with both seats taken, its match started.
-  std::shared_ptr<Table> open(protocol::TableSettings settings) {
+  // A duel table with both seats taken, its match started; `lease`: a cluster node's.
+  std::shared_ptr<Table> open(protocol::TableSettings settings, std::shared_ptr<const TableLease> lease = nullptr) {
     TableInit init;
+    init.lease = std::move(lease);
     init.id = "t7";
     init.match_id = "m7";
     init.settings = settings;
@@ -249,6 +250,96 @@ TEST_F(TableTimersTest, AStandAndASitInOneBurstLeaveTheTurnTimed) {
   ASSERT_TRUE(played) << "the turn was never played for seat " << current_;
   EXPECT_EQ((*played)["last_action"]["seat"], current_);
   EXPECT_EQ((*played)["last_action"]["by_server"], true);
+}
+
+// In a cluster, once the node's lease on its tables may have lapsed, another node may rebuild the
+// table from the shared log; this copy must then write nothing more, or the log would hold two
+// histories. A player's action is refused as a stopped server's table would be (unknown_table:
+// reconnect and resume), the server plays no move for a seat whose time is up, and play goes on
+// once a renewal covers the table again.
+TEST_F(TableTimersTest, WhileTheLeaseHasLapsedTheTableChangesNothingAndGoesOnWhenRenewed) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 300;
+  auto lease = std::make_shared<TableLease>();
+  lease->renewed_until(TableLease::Clock::now() + 1h);
+  auto t = open(settings, lease);
+  ASSERT_GE(current_, 0);
+  const std::size_t journaled = journal_->seqs.size();
+  lease->renewed_until(TableLease::Clock::now() - 1ms);
+
+  std::unique_ptr<State> shadow = create_state(header()).state;
+  t->act(members_[static_cast<std::size_t>(current_)], shadow->legal_actions().front(), std::int64_t{5});
+  ioc_.poll();
+  std::optional<json> refusal;
+  for (json& m : take(current_))
+    if (m["type"] == "error") refusal = std::move(m);
+  ASSERT_TRUE(refusal) << "the action was not refused";
+  EXPECT_EQ((*refusal)["code"], "unknown_table");
+  EXPECT_EQ((*refusal)["id"], 5);
+  for (int i = 0; i < 10; ++i) advance(1000ms);
+  EXPECT_TRUE(events().empty()) << "the table changed while its lease had lapsed";
+  EXPECT_EQ(journal_->seqs.size(), journaled);
+
+  lease->renewed_until(TableLease::Clock::now() + 1h);
+  // The lapsed turn is tried again each second, and the seat to act then has its whole turn: the
+  // server plays for it within 1.3 s.
+  std::vector<json> played;
+  for (int i = 0; i < 13 && played.empty(); ++i) {
+    advance(100ms);
+    played = events();
+  }
+  ASSERT_EQ(played.size(), 1u) << "play did not go on once the lease was renewed";
+  EXPECT_EQ(played[0]["last_action"]["seat"], current_);
+  EXPECT_EQ(played[0]["last_action"]["by_server"], true);
+  EXPECT_EQ(journal_->seqs.size(), journaled + 1);
+}
+
+// Abandoning writes the match's end, so it too waits for the lease; the player may still return.
+TEST_F(TableTimersTest, WhileTheLeaseHasLapsedNoMatchIsAbandoned) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 600'000;
+  settings.reconnect_ms = 300;
+  auto lease = std::make_shared<TableLease>();
+  lease->renewed_until(TableLease::Clock::now() + 1h);
+  auto t = open(settings, lease);
+  lease->renewed_until(TableLease::Clock::now() - 1ms);
+  t->detach(2);  // seat 1's connection
+  ioc_.poll();
+  for (int i = 0; i < 5; ++i) advance(1000ms);
+  for (const json& e : events()) EXPECT_NE(e["kind"], "abandoned");
+  EXPECT_FALSE(journal_->end.has_value());
+  lease->renewed_until(TableLease::Clock::now() + 1h);
+  advance(1000ms);
+  bool abandoned = false;
+  for (const json& e : events()) abandoned = abandoned || e["kind"] == "abandoned";
+  EXPECT_TRUE(abandoned);
+  EXPECT_EQ(journal_->end, MatchEnd::abandoned);
+}
+
+// Another node took the table over: every member is sent there, and this copy accepts nothing more.
+TEST_F(TableTimersTest, ATableTakenOverElsewhereSendsItsMembersThereAndAcceptsNothingMore) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 300;
+  auto t = open(settings);
+  ASSERT_EQ(peers_[0]->tables().count("t7"), 1u);
+  const std::size_t journaled = journal_->seqs.size();
+  t->moved("ws://node-b.example:8080/ws");
+  ioc_.poll();
+  for (int seat = 0; seat < 2; ++seat) {
+    const std::vector<json> got = take(seat);
+    ASSERT_EQ(got.size(), 1u) << "seat " << seat;
+    EXPECT_EQ(got[0], (json{{"type", "redirect"}, {"table_id", "t7"}, {"url", "ws://node-b.example:8080/ws"}}));
+    EXPECT_TRUE(peers_[static_cast<std::size_t>(seat)]->tables().empty()) << "seat " << seat << " still at t7";
+  }
+  std::unique_ptr<State> shadow = create_state(header()).state;
+  t->act(members_[static_cast<std::size_t>(current_)], shadow->legal_actions().front(), std::int64_t{9});
+  ioc_.poll();
+  const std::vector<json> answer = take(current_);
+  ASSERT_EQ(answer.size(), 1u);
+  EXPECT_EQ(answer[0]["code"], "unknown_table");
+  for (int i = 0; i < 5; ++i) advance(1000ms);
+  EXPECT_TRUE(events().empty());
+  EXPECT_EQ(journal_->seqs.size(), journaled);
 }
 
 }  // namespace

@@ -51,6 +51,8 @@ export class Client {
   private url_?: string;
   private joining_ = new Map<number | string, Record<string, unknown>>();
   private again_?: Record<string, unknown>;
+  // The ids of actions awaiting their reply.
+  private acting_ = new Set<number | string>();
 
   constructor(
     private readonly open_socket: (url?: string) => Socket,
@@ -168,6 +170,19 @@ export class Client {
       return;
     }
     if (reply_to !== undefined) this.joining_.delete(reply_to);
+    const answers_action = reply_to !== undefined && this.acting_.delete(reply_to);
+    if (m.type === 'error' && m.code === 'unknown_table' && answers_action && before.table?.seat != null) {
+      // The node refused an action at our own table as unknown: with several nodes, it has lost
+      // touch with the others and another node may be taking the table over. Reconnect (through
+      // the page's own server) and resume: the hello takes the seat back wherever the table runs.
+      this.url_ = undefined;
+      const old = this.socket_;
+      this.socket_ = undefined;
+      old?.close();
+      this.set({ ...before, connection: 'closed' });
+      this.later(() => this.connect(), this.retry_ms_);
+      return;
+    }
     if (m.type === 'error' && m.code === 'unknown_token') {
       // The saved identity is gone: start again as a new guest.
       this.storage.removeItem(kToken);
@@ -270,7 +285,7 @@ export class Client {
 
   act(action: Action) {
     const t = this.state_.table;
-    if (t) this.send({ type: 'action', table_id: t.table_id, action });
+    if (t) this.acting_.add(this.send({ type: 'action', table_id: t.table_id, action }));
   }
 
   stand() {

@@ -294,6 +294,39 @@ describe('Client', () => {
     expect(sockets[1].types()).not.toContain('sit');
   });
 
+  it('reconnects and resumes when its node refuses an action at its own table as unknown', () => {
+    const { client, sockets, timers, urls } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'seated', table_id: 't1', seat: 0, resumed: false });
+    sockets[0].receive(event(5));
+    sockets[0].receive({ type: 'redirect', table_id: 't1', url: 'ws://node-c/ws' });
+    sockets[1].onopen?.({});
+    sockets[1].receive({ ...welcome, resumed: true });
+    sockets[1].receive(event(6, { replayed: true }));
+    client.act({ type: 'pass' });
+    const action = sockets[1].sent.at(-1)!;
+    expect(action).toMatchObject({ type: 'action', table_id: 't1' });
+    // Node c has lost touch with the others: it no longer vouches for the table.
+    sockets[1].receive({ type: 'error', id: action.id, code: 'unknown_table', message: 'x', table_id: 't1' });
+    expect(client.state.connection).toBe('closed');
+    // After the back-off, through the page's own server (not node c), resuming the seat.
+    expect(timers).toHaveLength(1);
+    timers.shift()!();
+    expect(urls.at(-1)).toBeUndefined();
+    sockets[2].onopen?.({});
+    expect(sockets[2].sent[0]).toMatchObject({ type: 'hello', resume: [{ table_id: 't1', last_seq: 6 }] });
+    // Any other error to an action, and unknown_table to another request, changes no connection.
+    sockets[2].receive({ ...welcome, resumed: true });
+    client.act({ type: 'pass' });
+    const again = sockets[2].sent.at(-1)!;
+    sockets[2].receive({ type: 'error', id: again.id, code: 'illegal_action', message: 'x', table_id: 't1' });
+    sockets[2].receive({ type: 'error', id: 999, code: 'unknown_table', message: 'x', table_id: 't7' });
+    expect(urls).toHaveLength(3);
+    expect(timers).toHaveLength(0);
+  });
+
   it('after a redirect, applies no delta to a base from the old node, and ignores the old socket', () => {
     const { client, sockets } = setup();
     client.start();

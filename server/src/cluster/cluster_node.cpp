@@ -83,12 +83,16 @@ bool ClusterNode::register_node(std::string& error) {
   const auto deadline = std::chrono::steady_clock::now() + options_.lease + options_.lease / 2;
   for (;;) {
     std::string e;
+    const auto sent = TableLease::Clock::now();
     const auto r = redis_.command({"SET", key, registration_, "NX", "PX", px}, e);
     if (!r) {
       error = "--redis " + options_.redis_url + ": " + e;
       return false;
     }
-    if (r->kind == RedisReply::Kind::status) return true;
+    if (r->kind == RedisReply::Kind::status) {
+      lease_->renewed_until(sent + options_.lease);
+      return true;
+    }
     if (std::chrono::steady_clock::now() >= deadline) {
       error = "--node-id " + options_.node_id + ": another live node already has this id";
       return false;
@@ -209,6 +213,9 @@ void ClusterNode::start(Hooks hooks) {
 bool ClusterNode::renew_all() {
   const std::string px = std::to_string(options_.lease.count());
   std::string error;
+  // Every key renewed below expires a lease after Redis ran the command, so no later than a lease
+  // after this moment: until then no other node can take a table of this node's over.
+  const auto round = TableLease::Clock::now();
   const auto me = redis_.command({"EVAL", kRenew, "1", node_key(options_.node_id), registration_, px}, error);
   if (!me) {
     spdlog::warn("cluster: cannot renew this node's registration: {}", error);
@@ -229,17 +236,29 @@ bool ClusterNode::renew_all() {
     std::lock_guard lock(mutex_);
     tables.assign(owned_.begin(), owned_.end());
   }
+  bool renewed = is_one(me) || again_registered;
+  std::vector<std::string> lost;
   for (const std::string& t : tables) {
-    if (is_one(redis_.command({"EVAL", kRenew, "1", table_key(t), options_.node_id, px}))) continue;
+    const auto r = redis_.command({"EVAL", kRenew, "1", table_key(t), options_.node_id, px});
+    if (is_one(r)) continue;
     // Lost with Redis's data, or expired while it was away: take it again unless another node has.
-    if (is_one(redis_.command({"EVAL", kClaim, "2", table_key(t), kTablesKey, options_.node_id, px, t}))) {
+    const auto c =
+        r ? redis_.command({"EVAL", kClaim, "2", table_key(t), kTablesKey, options_.node_id, px, t}) : std::nullopt;
+    if (!c) {
+      renewed = false;  // Redis went away during the round: the next one tries again
+      break;
+    }
+    if (is_one(c)) {
       spdlog::warn("cluster: the lease on table {} had expired; taken again", t);
       continue;
     }
     spdlog::error("cluster: table {} is now owned by another node; this node no longer answers for it", t);
+    lost.push_back(t);
     std::lock_guard lock(mutex_);
     owned_.erase(t);
   }
+  if (renewed) lease_->renewed_until(round + options_.lease);
+  if (!lost.empty() && hooks_.lost) hooks_.lost(lost);
   return again_registered;
 }
 

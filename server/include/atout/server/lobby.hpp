@@ -23,6 +23,7 @@
 #include "atout/server/net.hpp"
 #include "atout/server/peer.hpp"
 #include "atout/server/table_clock.hpp"
+#include "atout/server/table_lease.hpp"
 #include "atout/server/table_numbers.hpp"
 
 namespace atout::server {
@@ -80,6 +81,10 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   // From tables (any strand).
   void table_changed(protocol::TableSummary summary);
   void table_closed(std::string table_id);
+  // In a cluster: another node took `table_id` over while this node's lease had lapsed. The lobby
+  // forgets the table without giving up its lease or its row (both are the new owner's now), and
+  // the table sends its members to `url` (Table::moved).
+  void table_moved(std::string table_id, std::string url);
 
   // Reserves table numbers durably (off the caller's thread) and calls `done` with the first of
   // `count`, or nullopt.
@@ -107,6 +112,9 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
     std::function<void(const std::string& table_id)> closed;
   };
   void use_ownership(Ownership o) { ownership_ = std::move(o); }
+  // In a cluster: the node's lease, which every table made from now on checks before it changes
+  // anything (table_lease.hpp). Call before the server runs.
+  void use_lease(std::shared_ptr<const TableLease> lease) { lease_ = std::move(lease); }
   // In a cluster: lobby chat said here is also handed to `relay` (on the lobby strand; it must not
   // block), and remote_chat() brings a line said on another node to this node's subscribers.
   void use_chat_relay(std::function<void(std::shared_ptr<const std::string>)> relay) { chat_relay_ = std::move(relay); }
@@ -179,6 +187,7 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   std::shared_ptr<BotRunner> bots_;
   LobbyLimits limits_;
   Ownership ownership_;
+  std::shared_ptr<const TableLease> lease_;
   std::function<void(std::shared_ptr<const std::string>)> chat_relay_;
   RowRelay row_relay_;
   // The public tables of other nodes, by id (a cluster).

@@ -68,6 +68,9 @@ class Server {
   void on_bus(const std::string& kind, const std::string& body);
   // Rebuilds the matches of tables whose owner stopped renewing their leases (heartbeat thread).
   void adopt(const std::vector<std::string>& table_ids);
+  // Lets go of tables that other nodes took over while this node's leases had lapsed: each stops
+  // here and sends its players to its new owner (heartbeat thread).
+  void let_go(const std::vector<std::string>& table_ids);
 
   Config cfg_;
   int open_failure_code_ = 1;

@@ -20,6 +20,7 @@
 #include "atout/server/seating.hpp"
 #include "atout/server/table_clock.hpp"
 #include "atout/server/table_clocks.hpp"
+#include "atout/server/table_lease.hpp"
 #include "atout/state.hpp"
 
 namespace atout::server {
@@ -52,6 +53,9 @@ struct TableInit {
   std::shared_ptr<BotRunner> bots{};
   // Seats given to bots as the table is made (create_table's `bots`).
   std::vector<std::pair<Seat, protocol::BotLevel>> seat_bots{};
+  // In a cluster, the node's lease on its tables: while it has lapsed the table changes nothing.
+  // Null: a single server, whose tables are always held.
+  std::shared_ptr<const TableLease> lease{};
 };
 
 class Table : public std::enable_shared_from_this<Table> {
@@ -85,6 +89,11 @@ class Table : public std::enable_shared_from_this<Table> {
   // The table was rebuilt from the store after a restart: tells the lobby of it, and starts the
   // held seats' reconnect windows and the turn timer.
   void restored();
+
+  // In a cluster: another node took this table over while this node's lease had lapsed. On the
+  // strand, the table stops here for good, and each member is sent `redirect` to `url` (the new
+  // owner), or `unknown_table` when it is not known yet. The lobby has already let it go.
+  void moved(std::string url);
 
   // The lobby found the table unstarted with nobody seated or watching for too long: on the strand,
   // if that is still so, the table closes and its owner, if any, is sent lobby_remove for it
@@ -130,6 +139,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // Times the turn of the seat to act, or stops the turn clock when nobody is to act.
   void schedule_turn();
   void on_turn_timeout();
+  // Whether this node may still change the table (table_lease.hpp).
+  bool leased() const { return !lease_ || lease_->held(); }
+  // The lease has lapsed: the turn (a timeout, or a bot's answer) is tried again a little later.
+  void wait_for_lease();
   void start_reconnect_window(Seat seat);
   void on_reconnect_expired(Seat seat);
   // The match ended: each seat held for a disconnected player (but `except`) is kept for a fresh
@@ -173,6 +186,7 @@ class Table : public std::enable_shared_from_this<Table> {
   std::shared_ptr<server::Journal> journal_;
   std::shared_ptr<server::Metrics> metrics_;
   std::shared_ptr<BotRunner> bots_;
+  std::shared_ptr<const TableLease> lease_;
   std::optional<std::uint64_t> bot_asked_;  // the seq a bot decision is pending for
   Seating seating_;
   TableClocks clocks_;

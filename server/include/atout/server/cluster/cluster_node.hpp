@@ -19,6 +19,7 @@
 
 #include "atout/server/cluster/redis_client.hpp"
 #include "atout/server/net.hpp"
+#include "atout/server/table_lease.hpp"
 
 namespace atout::server::cluster {
 
@@ -41,6 +42,9 @@ class ClusterNode {
 
   const std::string& node_id() const { return options_.node_id; }
   const ClusterOptions& options() const { return options_; }
+  // Until when this node's leases are known to hold: moved on by each heartbeat that renewed the
+  // registration and every table lease (table_lease.hpp).
+  std::shared_ptr<const TableLease> lease() const { return lease_; }
 
   // Takes the lease on `table_id` if no node holds it; true when this node owns it now.
   bool claim(const std::string& table_id);
@@ -77,6 +81,7 @@ class ClusterNode {
     std::function<void(const std::vector<std::string>&)> adopt;  // tables orphaned two rounds in a row
     std::function<void()> each_round;                            // after each renewal
     std::function<void()> registered_again;                      // Redis had lost this node (restart)
+    std::function<void(const std::vector<std::string>&)> lost;   // tables another node has taken over
   };
   // Starts the heartbeat: every third of a lease it renews the registration and every lease.
   void start(Hooks hooks);
@@ -102,6 +107,7 @@ class ClusterNode {
   std::string registration_;  // the node key's value: "<nonce> <public url>"
   std::mutex mutex_;
   std::set<std::string> owned_;
+  std::shared_ptr<TableLease> lease_ = std::make_shared<TableLease>();
   std::set<std::string> suspects_;           // orphans seen in the last round
   std::map<std::string, long long> hellos_;  // the number of each player's connection here
   bool stopping_ = false;
