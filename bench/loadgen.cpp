@@ -92,8 +92,8 @@ Options parse(int argc, char** argv) {
   app.add_option("--port", o.port, "the server's port (or use --spawn)")->check(CLI::Range(1, 65535));
   app.add_option("--host", o.host, "the server's address (loopback only)")->capture_default_str()->check(loopback);
   app.add_option("--spawn", o.spawn,
-                 "start this atout-server on a free port (127.0.0.1, --max-conns-per-ip 0,\nand unless --abuse no "
-                 "message-rate bound) and stop it at the end")
+                 "start this atout-server on a free port (127.0.0.1, --max-conns-per-ip 0, a\nfresh SQLite file "
+                 "unless a --server-arg gives --db, and unless --abuse no\nmessage-rate bound) and stop it at the end")
       ->check(executable);
   app.add_option("--server-threads", o.server_threads, "--threads for the spawned server")
       ->capture_default_str()
@@ -218,7 +218,6 @@ struct Spawned {
 
 Spawned spawn_server(const Options& o, unsigned short port) {
   Spawned s;
-  s.db = std::filesystem::temp_directory_path() / ("atout-loadgen-" + std::to_string(::getpid()) + ".db");
   std::vector<std::string> args = {o.spawn,
                                    "--bind",
                                    "127.0.0.1",
@@ -229,17 +228,21 @@ Spawned spawn_server(const Options& o, unsigned short port) {
                                    "--max-conns-per-ip",
                                    "0",
                                    "--log-level",
-                                   "warn",
-                                   "--db",
-                                   s.db.string()};
-  // A closed loop's players act far faster than people: at a few tables each connection sends
-  // hundreds of messages a second and would be closed for flooding (--msg-burst, --msg-rate). So
-  // those bounds are lifted, unless a --server-arg sets them or under --abuse, where they are part
-  // of what is measured.
+                                   "warn"};
   const auto given = [&o](std::string_view flag) {
     return std::any_of(o.server_args.begin(), o.server_args.end(),
                        [flag](const std::string& a) { return a.rfind(flag, 0) == 0; });
   };
+  // A fresh SQLite file, removed at the end, unless a --server-arg names the database.
+  if (!given("--db")) {
+    s.db = std::filesystem::temp_directory_path() / ("atout-loadgen-" + std::to_string(::getpid()) + ".db");
+    args.emplace_back("--db");
+    args.emplace_back(s.db.string());
+  }
+  // A closed loop's players act far faster than people: at a few tables each connection sends
+  // hundreds of messages a second and would be closed for flooding (--msg-burst, --msg-rate). So
+  // those bounds are lifted, unless a --server-arg sets them or under --abuse, where they are part
+  // of what is measured.
   for (const char* flag : {"--msg-burst", "--msg-rate"})
     if (!o.abuse && !given(flag)) {
       args.emplace_back(flag);
@@ -278,7 +281,8 @@ void stop_server(Spawned& s) {
     ::waitpid(s.pid, nullptr, 0);
   }
   std::error_code ignored;
-  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(s.db.string() + suffix, ignored);
+  if (!s.db.empty())
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(s.db.string() + suffix, ignored);
 }
 
 // ---- The abuser ----------------------------------------------------------------------------------
