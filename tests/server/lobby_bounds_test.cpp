@@ -182,6 +182,39 @@ TEST_F(LobbyBoundsTest, CreationsWaitForTheStoresNextBlockOfTableNumbers) {
   EXPECT_EQ(made[0]["table"]["table_id"], "t9001");
 }
 
+// The creations waiting for table numbers are bounded: past Lobby::kMaxWaitingCreates, one more is
+// refused at once (internal_error: try again) instead of joining an ever longer queue, and those
+// waiting are still made, first come first, when the numbers arrive.
+TEST_F(LobbyBoundsTest, BeyondTheBoundOnWaitingCreationsOneMoreIsRefusedAtOnce) {
+  std::vector<std::function<void(std::optional<std::uint64_t>)>> asked;
+  ctx_->lobby->use_table_numbers(1, [&](std::uint64_t, std::function<void(std::optional<std::uint64_t>)> done) {
+    asked.push_back(std::move(done));
+  });
+  ctx_->lobby->use_limits(LobbyLimits{0, kTtl});
+  // Enough players that none runs out of message credits (200 each, and the clock stands still).
+  std::vector<std::shared_ptr<RecordingConnection>> players;
+  for (int p = 0; p < 60; ++p) players.push_back(player("p" + std::to_string(p)));
+  std::size_t next = 0;
+  auto someone = [&]() -> RecordingConnection& { return *players[next++ % players.size()]; };
+  for (std::uint64_t i = 0; i < TableNumbers::kBlock; ++i) ASSERT_EQ(create(someone()), "t" + std::to_string(i + 1));
+  ASSERT_EQ(asked.size(), 1u);
+  RecordingConnection& first = someone();
+  EXPECT_EQ(reply(first, {{"type", "create_table"}, {"variant", "duel"}})["type"], "none");
+  for (std::size_t i = 1; i < Lobby::kMaxWaitingCreates; ++i)
+    ASSERT_EQ(reply(someone(), {{"type", "create_table"}, {"variant", "duel"}})["type"], "none") << i;
+  const json refused = reply(someone(), {{"type", "create_table"}, {"variant", "duel"}});
+  EXPECT_EQ(refused["type"], "error") << refused;
+  EXPECT_EQ(refused["code"], "internal_error") << refused;
+  EXPECT_NE(refused["message"].get<std::string>().find("try again"), std::string::npos) << refused;
+  // The numbers come: the first creation that waited is made with the first of them.
+  asked[0](20001);
+  run();
+  const auto made = first.take();
+  ASSERT_FALSE(made.empty());
+  EXPECT_EQ(made[0]["type"], "table_created") << made[0];
+  EXPECT_EQ(made[0]["table"]["table_id"], "t20001") << made[0];
+}
+
 TEST_F(LobbyBoundsTest, AnEmptyTableClosesAfterTheTtlAndItsOwnerIsTold) {
   auto ann = player("ann");
   const std::string id = create(*ann);

@@ -56,6 +56,9 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
 
   // Creates a table and makes `m` its owner; answers `table_created` or an error.
   void create(protocol::CreateTable request, Member m, protocol::RequestId id);
+  // Creations that find every reserved table number taken wait for the store's next block, at most
+  // this many at once; one more is refused (internal_error: try again).
+  static constexpr std::size_t kMaxWaitingCreates = 10'000;
 
   // Finds a table on the lobby strand and calls `then` there with it, or with an error. For a
   // join (sit, spectate) a private table is found only through its invite code.
@@ -173,7 +176,6 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
     Member m;
     protocol::RequestId id;
   };
-  static constexpr std::size_t kMaxWaitingCreates = 10'000;
   std::deque<WaitingCreate> waiting_creates_;
   // The store's answer to a reservation of table numbers.
   void on_numbers_reserved(std::optional<std::uint64_t> first);
