@@ -16,7 +16,8 @@ short leases. Fails, rather than skips, when redis-server cannot be started. Che
   - Redis restarted empty after an outage longer than a lease: every node registers again and
     each lobby lists the other nodes' tables again;
   - a node cut off from Redis (a fourth node, d, reaches Redis through a relay the test severs)
-    for longer than its lease, in the middle of a match it runs: another node takes the table
+    for half a lease in the middle of a match it runs: d plays on, and no node takes over; then
+    for longer than its lease: another node takes the table
     over from the shared log, while d's copy writes nothing more (actions there are refused);
     when d reaches Redis again it lets the table go and sends its players on, and the match
     finishes on the new owner with one history in the store;
@@ -30,6 +31,7 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -385,9 +387,22 @@ def cut_off(script, binary, db, redis_port, nodes, failures):
             for b in bots:
                 b.process.kill()
             return
+        # A cut shorter than a lease: d's lease still holds, so d plays on and no node takes over.
+        took = lambda: [n.id for n in nodes if re.search(r"orphaned table\(s\): 1 taken over", n.log()[marks[n.id]:])]
+        link.sever()
+        short = (time.time(), time.time() + LEASE_MS / 2000)
+        time.sleep(LEASE_MS / 2000)
+        link.mend()
+        time.sleep(1.0)  # past the store's commit bound
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as sql:
+            played = sql.execute("SELECT count(*) FROM match_actions a JOIN matches m ON m.id = a.match_id "
+                                 "WHERE m.table_id = ? AND a.at BETWEEN ? AND ?",
+                                 (table_id, int(short[0] * 1000), int(short[1] * 1000))).fetchone()[0]
+        if played == 0 or took():
+            failures.append(f"cut off: during a cut of half a lease d stored {played} action(s) of {table_id} "
+                            f"(wanted some), and {took() or 'no node'} took it over (wanted none)")
         link.sever()
         cut_at = time.monotonic()
-        took = lambda: [n.id for n in nodes if re.search(r"orphaned table\(s\): 1 taken over", n.log()[marks[n.id]:])]
         if not wait_for(lambda: took(), 30):
             failures.append(f"cut off: no node took {table_id} over while d was cut off")
         took_over = took()
@@ -401,8 +416,9 @@ def cut_off(script, binary, db, redis_port, nodes, failures):
             for needle in ("UNIQUE constraint", "duplicate key"):
                 if needle in n.log():
                     failures.append(f"cut off: node {n.id} wrote over another node's actions: {needle}")
-        print(f"cut off: {table_id} taken over by {took_over} {time.monotonic() - cut_at:.1f} s after d was cut "
-              f"off; d let it go once mended, and both bots finished")
+        print(f"cut off: d stored {played} action(s) during a cut of half a lease; after a longer cut {table_id} "
+              f"was taken over by {took_over}, d let it go once mended, and both bots finished "
+              f"{time.monotonic() - cut_at:.1f} s after that cut")
     finally:
         d.stop()
         link.sever()
