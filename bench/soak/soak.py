@@ -476,10 +476,8 @@ class Player:
         if (msg.get("id") is None and kind in ("seated", "redirect", "error") and conn is self.conn
                 and self.entry is not None and not self.entry.done()):
             self.entry.set_result(msg)  # what hello's resume entry was answered with
-        if kind == "redirect" and msg.get("id") in self.pending_action and conn is self.conn:
-            # An action sent to a node that no longer runs the table: resume at the one that does.
-            self.redirect_url = msg["url"]
-            asyncio.ensure_future(conn.close())
+        elif conn is self.conn and self.leaves_node(msg):
+            asyncio.ensure_future(conn.close())  # supervise() resumes the seat elsewhere
         if kind != "event" or msg.get("table_id") != self.table_id:
             return
         if self.ack_event and msg.get("id") is not None and msg.get("id") in self.pending_action:
@@ -566,6 +564,20 @@ class Player:
                 return
             except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError, RuntimeError):
                 await asyncio.sleep(0.2)
+
+    def leaves_node(self, msg):
+        """Whether `msg` tells this player that its node no longer runs its table: a redirect
+        answering an action (the table moved), one without an id (the node let the table go after
+        another node took it over), or, on a cluster, an action refused with unknown_table (the
+        node lost touch with the others and may no longer run the table)."""
+        kind, rid = msg.get("type"), msg.get("id")
+        if msg.get("table_id") != self.table_id:
+            return False
+        if kind == "redirect" and (rid is None or rid in self.pending_action):
+            self.redirect_url = msg["url"]
+            return True
+        return (kind == "error" and msg.get("code") == "unknown_table" and rid in self.pending_action
+                and self.soak.cluster)
 
     def holds(self, welcome):
         return any(s["table_id"] == self.table_id for s in welcome.get("seats", []))

@@ -172,6 +172,10 @@ void Table::do_sit(Member m, std::optional<int> want, const RequestId& id, std::
     if (previous.conn != 0)
       if (auto p = previous.link.lock()) p->departed(id_);
   } else {
+    // A new player in a running match is written to the log: not while the lease has lapsed.
+    if (running() && !leased())
+      return reply_error(m.link, ErrorCode::unknown_table,
+                         "this server cannot vouch for " + id_ + " just now; try again shortly", id);
     const auto free = choose_free_seat(m, want, id);
     if (!free) return;
     chosen = *free;

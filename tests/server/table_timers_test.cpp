@@ -316,6 +316,38 @@ TEST_F(TableTimersTest, WhileTheLeaseHasLapsedNoMatchIsAbandoned) {
   EXPECT_EQ(journal_->end, MatchEnd::abandoned);
 }
 
+// A new player in a running match is written to the log too: not while the lease has lapsed.
+TEST_F(TableTimersTest, WhileTheLeaseHasLapsedNoNewPlayerTakesASeatInARunningMatch) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 600'000;
+  auto lease = std::make_shared<TableLease>();
+  lease->renewed_until(TableLease::Clock::now() + 1h);
+  auto t = open(settings, lease);
+  t->stand(members_[1], {});
+  ioc_.poll();
+  take(0);
+  take(1);
+  auto peer = std::make_shared<RecordingPeer>();
+  const Member newcomer = member_for(peer, 9, "p9");
+  lease->renewed_until(TableLease::Clock::now() - 1ms);
+  t->sit(newcomer, 1, std::int64_t{3});
+  ioc_.poll();
+  std::vector<std::shared_ptr<const std::string>> got = peer->take();
+  ASSERT_EQ(got.size(), 1u);
+  const json refused = json::parse(*got[0]);
+  EXPECT_EQ(refused["code"], "unknown_table") << refused;
+  EXPECT_EQ(refused["id"], 3);
+  lease->renewed_until(TableLease::Clock::now() + 1h);
+  t->sit(newcomer, 1, std::int64_t{4});
+  ioc_.poll();
+  bool seated = false;
+  for (const auto& text : peer->take()) {
+    const json m = json::parse(*text);
+    seated = seated || (m["type"] == "seated" && m["id"] == 4);
+  }
+  EXPECT_TRUE(seated);
+}
+
 // Another node took the table over: every member is sent there, and this copy accepts nothing more.
 TEST_F(TableTimersTest, ATableTakenOverElsewhereSendsItsMembersThereAndAcceptsNothingMore) {
   protocol::TableSettings settings;

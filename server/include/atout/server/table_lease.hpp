@@ -3,8 +3,8 @@
 // renewal has passed (Redis is away, or this node is cut off from it), another node may take a
 // table over and rebuild it from the shared log: from then on the node's own copy must change
 // nothing that the log would keep, or the two copies would write two different histories. So a
-// table whose lease has lapsed accepts no action, plays no move for an absent seat and abandons no
-// match, until a renewal covers it again. A table that another node took meanwhile leaves this
+// table whose lease has lapsed accepts no action, plays no move for an absent seat, seats no new
+// player in a running match and abandons no match, until a renewal covers it again. A table that another node took meanwhile leaves this
 // node (Table::moved). A single server has no lease: its tables are always held.
 #pragma once
 
