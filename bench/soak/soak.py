@@ -443,9 +443,13 @@ class Player:
             hello["resume"] = resume
             self.entry = asyncio.get_event_loop().create_future()
         self.conn = conn
-        welcome = await conn.request(hello)
-        if welcome.get("type") != "welcome":
-            raise RuntimeError(f"hello: {welcome}")
+        try:
+            welcome = await conn.request(hello)
+            if welcome.get("type") != "welcome":
+                raise RuntimeError(f"hello: {welcome}")
+        except BaseException:
+            await conn.close()  # or it stays open on the server, and the retry opens another
+            raise
         self.token = welcome["token"]
         return welcome
 
@@ -508,6 +512,7 @@ class Player:
     async def resume(self):
         """After a lost connection: reconnect until a node answers, and take the seat back."""
         lost_at = time.monotonic()
+        troubles = []  # what the last attempts met, for a failure's message
         while not self.soak.stopping:
             url, self.redirect_url = self.redirect_url, None
             try:
@@ -537,6 +542,8 @@ class Player:
                         msg["last_seq"] = self.last_seq
                     answer = await self.conn.request(msg)
                 kind = answer.get("type")
+                if kind != "seated" and kind != "watching":
+                    troubles.append(f"{url or 'any node'}: {kind} {answer.get('code', answer.get('url'))}")
                 if kind == "redirect":
                     self.soak.redirects += 1
                     self.redirect_url = answer["url"]
@@ -551,7 +558,8 @@ class Player:
                         # the commit bound) has nothing to rebuild: no node takes it over.
                         if not self.soak.lost_with_a_kill(self.started_at):
                             self.soak.fail(f"table {self.table_id} was unknown on every node "
-                                           f"{TAKEOVER_LIMIT_S:.0f} s after {self.name} lost it")
+                                           f"{TAKEOVER_LIMIT_S:.0f} s after {self.name} lost it; "
+                                           f"the last answers: {troubles[-4:]}")
                         self.done.set()
                         return
                     await asyncio.sleep(0.3)
@@ -562,7 +570,10 @@ class Player:
                 if self.soak.cluster:
                     self.soak.resumes.append(time.monotonic() - lost_at)
                 return
-            except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError, RuntimeError):
+            except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError, RuntimeError) as e:
+                troubles.append(f"{url or 'any node'}: {e!r}"[:160])
+                if self.conn:
+                    await self.conn.close()  # a request that timed out leaves its connection open
                 await asyncio.sleep(0.2)
 
     def leaves_node(self, msg):
@@ -650,21 +661,25 @@ async def run_match(soak, rng, variant, players, spectate):
     table_id = created["table"]["table_id"]
     soak.live_tables.add(table_id)
     watcher = None
-    if spectate:
-        watcher = Player(soak, "watch", random.Random(rng.random()), False)
-        watcher.spectator = True
-        watcher.table_id = table_id
-        await watcher.connect()
-        await watcher.ask({"type": "spectate", "table_id": table_id})
-    # On a cluster each player is on a node of its own choosing: a sit there is redirected to the
-    # table's node.
-    for seat, p in enumerate(players):
-        p.table_id = table_id
-        p.seat = seat
-        r = await p.ask({"type": "sit", "table_id": table_id, "seat": seat})
-        if r.get("type") != "seated":
-            raise RuntimeError(f"sit: {r}")
-    await supervise(soak, rng, players, watcher)
+    try:
+        if spectate:
+            watcher = Player(soak, "watch", random.Random(rng.random()), False)
+            watcher.spectator = True
+            watcher.table_id = table_id
+            await watcher.connect()
+            await watcher.ask({"type": "spectate", "table_id": table_id})
+        # On a cluster each player is on a node of its own choosing: a sit there is redirected to
+        # the table's node.
+        for seat, p in enumerate(players):
+            p.table_id = table_id
+            p.seat = seat
+            r = await p.ask({"type": "sit", "table_id": table_id, "seat": seat})
+            if r.get("type") != "seated":
+                raise RuntimeError(f"sit: {r}")
+        await supervise(soak, rng, players, watcher)
+    finally:
+        if watcher and watcher.conn:
+            await watcher.conn.close()
 
 
 async def supervise(soak, rng, players, watcher):
@@ -795,6 +810,7 @@ async def abuse(soak, rng):
         if gen is None:
             continue  # the server is down: nothing to probe
         what = rng.choice(["oversized", "utf8", "rsv", "flood_pings", "flood_lists", "bad_json", "slow", "http"])
+        opened = []  # closed whatever happens: a probe cut short must not leave its connection open
         try:
             if what in ("oversized", "utf8", "rsv"):
                 frame = {"oversized": raw_frame(1, b'{"type":"ping","pad":"' + b"x" * 17000 + b'"}'),
@@ -806,6 +822,7 @@ async def abuse(soak, rng):
                 soak.probe(what, ok, f"close code {code}, expected {want}")
             elif what == "flood_pings":
                 c = Conn(soak, _ignore, None)
+                opened.append(c)
                 await c.open()
                 try:
                     for _ in range(600):
@@ -822,6 +839,7 @@ async def abuse(soak, rng):
                     seen.append(msg)
 
                 c = Conn(soak, keep, None)
+                opened.append(c)
                 await c.open()
                 await c.request({"type": "hello", "protocol": 1, "name": "flood"})
                 # After hello, 18 pages of 100 (11 credits each) leave one of the 200 credits a
@@ -843,6 +861,7 @@ async def abuse(soak, rng):
                         errors.append(msg.get("code"))
 
                 c = Conn(soak, keep_errors, None)
+                opened.append(c)
                 await c.open()
                 await c.request({"type": "hello", "protocol": 1, "name": "junk"})
                 for frame in ['{"type": "ping", ', b"\x00\x01binary", "[1,2]", '{"type":"nope"}']:
@@ -858,6 +877,7 @@ async def abuse(soak, rng):
                 # Watches the busiest tables and the lobby, then stops reading for a while.
                 ws = await websockets.connect(soak.url, max_size=None, max_queue=1, read_limit=1024,
                                               ping_interval=None, open_timeout=5, close_timeout=2)
+                opened.append(ws)
                 await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "slow", "id": 1}))
                 await ws.send(json.dumps({"type": "subscribe_lobby", "id": 2}))
                 for t in list(soak.live_tables)[-5:]:
@@ -877,6 +897,9 @@ async def abuse(soak, rng):
         except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError) as e:
             soak.probe(what, None if gen != soak.mark() else False,
                        f"the connection failed: {e!r}")
+        finally:
+            for c in opened:
+                await c.close()
 
 
 async def _ignore(conn, text, msg):
