@@ -4,8 +4,9 @@
 // table over and rebuild it from the shared log: from then on the node's own copy must change
 // nothing that the log would keep, or the two copies would write two different histories. So a
 // table whose lease has lapsed accepts no action, plays no move for an absent seat, seats no new
-// player in a running match and abandons no match, until a renewal covers it again. A table that another node took meanwhile leaves this
-// node (Table::moved). A single server has no lease: its tables are always held.
+// player in a running match and abandons no match, until a renewal covers it again. A table that
+// another node took meanwhile leaves this node (Table::moved). A single server has no lease: its
+// tables are always held.
 #pragma once
 
 #include <atomic>
@@ -17,7 +18,7 @@ class TableLease {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // The last renewal, begun at `start`, covers the node's tables until `start` + the lease.
+  // A renewal begun at time T covers the node's tables until T + the lease: `until`.
   void renewed_until(Clock::time_point until) { until_.store(until.time_since_epoch().count()); }
   bool held(Clock::time_point now = Clock::now()) const { return now.time_since_epoch().count() < until_.load(); }
 
