@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Measures how far a running server's committed action log trails the clock.
 
-Every --every-ms milliseconds for SECONDS seconds it reads MAX(at) of match_actions (the time, in
-Unix milliseconds, at which the server stored its newest committed action) from the server's SQLite
-file, read-only, and records now - MAX(at). Under a steady load this is how long an accepted action
+Every --every-ms milliseconds for SECONDS seconds it reads MAX(at) of the action log (the time, in
+Unix milliseconds, at which the server stored its newest committed action; `action_log`, or
+`match_actions` for a server from before the log) from the server's SQLite file, read-only, and
+records now - MAX(at). Under a steady load this is how long an accepted action
 waits before the store's writer commits it: the window a crash can lose (docs/operations.md).
 
     python3 bench/commit_lag.py DB SECONDS [--every-ms 50]
@@ -29,7 +30,11 @@ def sample(db, seconds, every_ms=50, stop=None):
         try:
             if con is None:
                 con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
-            (newest,) = con.execute("SELECT MAX(at) FROM match_actions").fetchone()
+            # Live actions are in the append-ordered log (older servers: match_actions only).
+            try:
+                (newest,) = con.execute("SELECT MAX(at) FROM action_log").fetchone()
+            except sqlite3.OperationalError:
+                (newest,) = con.execute("SELECT MAX(at) FROM match_actions").fetchone()
             if newest is not None:
                 lags.append(time.time() * 1000 - newest)
         except sqlite3.Error:

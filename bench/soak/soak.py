@@ -989,7 +989,14 @@ def check_store(soak):
         matches[uid] = {"id": mid, "variant": variant, "seed": seed, "rated": rated, "ended_at": ended,
                         "score": [s0, s1], "winner": winner, "reason": reason, "actions": {}, "hands": []}
     by_id = {m["id"]: m for m in matches.values()}
-    for mid, seq, seat, action in rows("SELECT match_id, seq, seat, action FROM match_actions"):
+    # On SQLite, live matches' actions (and those of matches ended since the store's last pass) are
+    # in the append-ordered log; PostgreSQL keeps them all in match_actions.
+    actions = "SELECT match_id, seq, seat, action FROM match_actions"
+    if not soak.cluster:
+        actions += " UNION ALL SELECT match_id, seq, seat, action FROM action_log"
+    for mid, seq, seat, action in rows(actions):
+        if seq in by_id[mid]["actions"]:
+            soak.fail(f"seq {seq} of the match stored as row {mid} is stored twice")
         by_id[mid]["actions"][seq] = (seat, json.loads(action))
     for mid, number, seed, revealed, first, last in rows(
             "SELECT match_id, number, seed, revealed, first_seq, last_seq FROM hands"):

@@ -101,10 +101,10 @@ Archive::Reply Archive::read(const protocol::GetHistory& r, const std::string& v
 }
 
 Archive::Reply Archive::read(const protocol::GetReplay& r, const std::string&) {
-  // Read without secrets first: a match still being played gives nothing away.
-  const auto open = store_->match(r.match_id, false);
-  if (!open) return make_error(ErrorCode::unknown_match, "there is no match " + r.match_id);
-  if (!open->ended_at)
+  // Ask first whether it is over: a match still being played gives nothing away.
+  const auto over = store_->match_over(r.match_id);
+  if (!over) return make_error(ErrorCode::unknown_match, "there is no match " + r.match_id);
+  if (!*over)
     return make_error(ErrorCode::match_not_finished,
                       "match " + r.match_id + " is still being played; its replay is published when it ends");
   // Over: nothing is hidden any more, so every seed is published with the record.

@@ -399,6 +399,15 @@ class PgStore final : public Store {
     return out;
   }
 
+  std::optional<bool> match_over(const std::string& uid) override {
+    std::optional<bool> out;
+    read([&](pqxx::work& w) {
+      const pqxx::result r = w.exec_params("SELECT ended_at IS NOT NULL FROM matches WHERE uid = $1", uid);
+      out = r.empty() ? std::nullopt : std::optional(r[0][0].as<bool>());
+    });
+    return out;
+  }
+
   std::vector<MatchRow> unfinished_matches() override {
     std::vector<MatchRow> out;
     read([&](pqxx::work& w) {

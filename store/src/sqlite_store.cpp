@@ -1,8 +1,10 @@
 // Players, matches, hands, actions and ratings over SQLite.
 #include "atout/store/sqlite_store.hpp"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
+#include <unordered_map>
 
 namespace atout::store {
 
@@ -43,11 +45,16 @@ std::unique_ptr<SqliteStore> SqliteStore::open(const std::string& path, const Op
     return nullptr;
   }
   s->writer_ = std::make_unique<Writer>(std::move(opened.db), 8192, options.commit_window);
+  // Matches that ended before a crash (or an upgrade) may still be in the log.
+  s->move_ended_matches();
   return s;
 }
 
 SqliteStore::~SqliteStore() {
-  if (writer_) writer_->stop();
+  if (!writer_) return;
+  // A clean stop leaves no ended match in the log.
+  move_ended_matches();
+  writer_->stop();
 }
 
 void SqliteStore::add_player(const std::string& id, const std::string& name, const std::string& token_hash,
@@ -73,7 +80,8 @@ void SqliteStore::begin_match(const MatchStart& m) {
   writer_->post([m](Tx& tx) -> std::optional<std::string> {
     Statement& st = tx.stmt(
         "INSERT INTO matches (uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, "
-        "table_json, private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "table_json, private, log_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'action_log'), 0) + 1)");
     st.bind(1, m.uid).bind(2, m.table_id).bind(3, m.variant).bind(4, m.options_json);
     if (m.match_seed) {
       st.bind(5, *m.match_seed);
@@ -106,16 +114,25 @@ void SqliteStore::begin_match(const MatchStart& m) {
 
 void SqliteStore::add_action(const std::string& uid, std::int64_t seq, int seat, std::string action_json,
                              std::int64_t at) {
-  writer_->post([uid, seq, seat, a = std::move(action_json), at](Tx& tx) -> std::optional<std::string> {
+  writer_->post([this, uid, seq, seat, a = std::move(action_json), at](Tx& tx) -> std::optional<std::string> {
     const auto id = match_id(tx, uid);
     if (!id) return no_match(uid);
-    return tx.stmt("INSERT INTO match_actions (match_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)")
-        .bind(1, *id)
-        .bind(2, seq)
-        .bind(3, seat)
-        .bind(4, a)
-        .bind(5, at)
-        .run();
+    // The log has no (match, seq) key to refuse a seq written twice, so the writer remembers each
+    // live match's last seq and refuses anything not after it (a table writes its seqs in order).
+    const auto last = last_logged_.find(*id);
+    if (last != last_logged_.end() && seq <= last->second)
+      return "action " + std::to_string(seq) + " of match " + uid + " refused: the log already has its seq " +
+             std::to_string(last->second);
+    if (auto e = tx.stmt("INSERT INTO action_log (match_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)")
+                     .bind(1, *id)
+                     .bind(2, seq)
+                     .bind(3, seat)
+                     .bind(4, a)
+                     .bind(5, at)
+                     .run())
+      return e;
+    last_logged_[*id] = seq;
+    return std::nullopt;
   });
 }
 
@@ -166,80 +183,156 @@ void SqliteStore::change_seat(const std::string& uid, int seat, const std::strin
 
 void SqliteStore::end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0,
                             std::optional<int> score1, std::optional<int> winner, const std::string& reason) {
-  writer_->post([=](Tx& tx) -> std::optional<std::string> {
-    const auto id = match_id(tx, uid);
-    if (!id) return no_match(uid);
-    Statement& st = tx.stmt(
-        "UPDATE matches SET ended_at = ?, score0 = ?, score1 = ?, winner = ?, end_reason = ? "
-        "WHERE id = ? AND ended_at IS NULL");
-    st.bind(1, ended_at);
-    auto bind_opt = [&](int i, std::optional<int> v) {
-      if (v) {
-        st.bind(i, *v);
-      } else {
-        st.bind_null(i);
-      }
-    };
-    bind_opt(2, score0);
-    bind_opt(3, score1);
-    bind_opt(4, winner);
-    st.bind(5, reason).bind(6, *id);
-    if (auto e = st.run()) return e;
-    if (tx.db().changes() == 0) return std::nullopt;  // ended before: never rate twice
-
-    Statement& info = tx.stmt("SELECT rated, variant FROM matches WHERE id = ?");
-    info.bind(1, *id);
-    if (!info.step()) return info.error().value_or("match vanished");
-    const bool rated = info.int64(0) != 0;
-    const std::string ladder = info.text(1);
-    info.reset();
-    if (!rated || reason == "aborted") return std::nullopt;
-
-    // Each player's rating on the ladder (new players start at the model's defaults).
-    struct Seated {
-      int team;
-      std::int64_t player;
-      Rating rating;
-      int matches;
-    };
-    std::vector<Seated> seated;
-    Statement& q = tx.stmt(
-        "SELECT s.team, s.player_id, r.mu, r.sigma, COALESCE(r.matches, 0) FROM match_seats s "
-        "LEFT JOIN ratings r ON r.player_id = s.player_id AND r.ladder = ? WHERE s.match_id = ? ORDER BY s.seat");
-    q.bind(1, ladder).bind(2, *id);
-    while (q.step()) {
-      Seated x{static_cast<int>(q.int64(0)), q.int64(1), Rating{}, static_cast<int>(q.int64(4))};
-      if (!q.is_null(2)) x.rating = Rating{q.real(2), q.real(3)};
-      seated.push_back(x);
-    }
-    if (q.error()) return q.error();
-    q.reset();
-    std::vector<std::vector<Rating>> teams(2);
-    for (const Seated& x : seated) teams[static_cast<std::size_t>(x.team)].push_back(x.rating);
-    if (teams[0].empty() || teams[1].empty()) return "rated match " + uid + " lacks a team";
-    std::vector<int> ranks = {1, 1};  // no winner: a draw
-    if (winner) ranks = {*winner == 0 ? 1 : 2, *winner == 1 ? 1 : 2};
-    const auto updated = rate(teams, ranks);
-    std::array<std::size_t, 2> next{};
-    for (const Seated& x : seated) {
-      const auto t = static_cast<std::size_t>(x.team);
-      const Rating& r = updated[t][next[t]++];
-      if (auto e = tx.stmt("INSERT INTO ratings (player_id, ladder, mu, sigma, ordinal, matches, updated_at) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, ladder) DO UPDATE SET "
-                           "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
-                           "matches = excluded.matches, updated_at = excluded.updated_at")
-                       .bind(1, x.player)
-                       .bind(2, ladder)
-                       .bind(3, r.mu)
-                       .bind(4, r.sigma)
-                       .bind(5, r.ordinal())
-                       .bind(6, x.matches + 1)
-                       .bind(7, ended_at)
-                       .run())
-        return e;
-    }
-    return std::nullopt;
+  writer_->post([=, this](Tx& tx) -> std::optional<std::string> {
+    auto error = record_end(tx, uid, ended_at, score0, score1, winner, reason);
+    // Ended matches leave the log together, in one pass for many (see move_ended_matches).
+    if (++ended_since_pass_ < kMovePassEvery) return error;
+    ended_since_pass_ = 0;
+    auto moved = move_ended_matches(tx);
+    if (error && moved) return *error + "; " + *moved;
+    return error ? error : moved;
   });
+}
+
+std::optional<std::string> SqliteStore::record_end(Tx& tx, const std::string& uid, std::int64_t ended_at,
+                                                   std::optional<int> score0, std::optional<int> score1,
+                                                   std::optional<int> winner, const std::string& reason) {
+  const auto id = match_id(tx, uid);
+  if (!id) return no_match(uid);
+  last_logged_.erase(*id);
+  Statement& st = tx.stmt(
+      "UPDATE matches SET ended_at = ?, score0 = ?, score1 = ?, winner = ?, end_reason = ? "
+      "WHERE id = ? AND ended_at IS NULL");
+  st.bind(1, ended_at);
+  auto bind_opt = [&](int i, std::optional<int> v) {
+    if (v) {
+      st.bind(i, *v);
+    } else {
+      st.bind_null(i);
+    }
+  };
+  bind_opt(2, score0);
+  bind_opt(3, score1);
+  bind_opt(4, winner);
+  st.bind(5, reason).bind(6, *id);
+  if (auto e = st.run()) return e;
+  if (tx.db().changes() == 0) return std::nullopt;  // ended before: never rate twice
+
+  Statement& info = tx.stmt("SELECT rated, variant FROM matches WHERE id = ?");
+  info.bind(1, *id);
+  if (!info.step()) return info.error().value_or("match vanished");
+  const bool rated = info.int64(0) != 0;
+  const std::string ladder = info.text(1);
+  info.reset();
+  if (!rated || reason == "aborted") return std::nullopt;
+
+  // Each player's rating on the ladder (new players start at the model's defaults).
+  struct Seated {
+    int team;
+    std::int64_t player;
+    Rating rating;
+    int matches;
+  };
+  std::vector<Seated> seated;
+  Statement& q = tx.stmt(
+      "SELECT s.team, s.player_id, r.mu, r.sigma, COALESCE(r.matches, 0) FROM match_seats s "
+      "LEFT JOIN ratings r ON r.player_id = s.player_id AND r.ladder = ? WHERE s.match_id = ? ORDER BY s.seat");
+  q.bind(1, ladder).bind(2, *id);
+  while (q.step()) {
+    Seated x{static_cast<int>(q.int64(0)), q.int64(1), Rating{}, static_cast<int>(q.int64(4))};
+    if (!q.is_null(2)) x.rating = Rating{q.real(2), q.real(3)};
+    seated.push_back(x);
+  }
+  if (q.error()) return q.error();
+  q.reset();
+  std::vector<std::vector<Rating>> teams(2);
+  for (const Seated& x : seated) teams[static_cast<std::size_t>(x.team)].push_back(x.rating);
+  if (teams[0].empty() || teams[1].empty()) return "rated match " + uid + " lacks a team";
+  std::vector<int> ranks = {1, 1};  // no winner: a draw
+  if (winner) ranks = {*winner == 0 ? 1 : 2, *winner == 1 ? 1 : 2};
+  const auto updated = rate(teams, ranks);
+  std::array<std::size_t, 2> next{};
+  for (const Seated& x : seated) {
+    const auto t = static_cast<std::size_t>(x.team);
+    const Rating& r = updated[t][next[t]++];
+    if (auto e = tx.stmt("INSERT INTO ratings (player_id, ladder, mu, sigma, ordinal, matches, updated_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, ladder) DO UPDATE SET "
+                         "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+                         "matches = excluded.matches, updated_at = excluded.updated_at")
+                     .bind(1, x.player)
+                     .bind(2, ladder)
+                     .bind(3, r.mu)
+                     .bind(4, r.sigma)
+                     .bind(5, r.ordinal())
+                     .bind(6, x.matches + 1)
+                     .bind(7, ended_at)
+                     .run())
+      return e;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> SqliteStore::move_ended_matches(Tx& tx) {
+  Statement& low = tx.stmt("SELECT MIN(log_from) FROM matches WHERE log_from IS NOT NULL AND ended_at IS NOT NULL");
+  if (!low.step()) return low.error();
+  const bool none = low.is_null(0);
+  const std::int64_t from = none ? 0 : low.int64(0);
+  low.reset();
+  if (none) return std::nullopt;
+
+  // Read first, then write: the sort needs every row anyway, and the log is not changed under a
+  // statement that reads it.
+  struct Logged {
+    std::int64_t id, match, seq;
+    int seat;
+    std::string action;
+    std::int64_t at;
+  };
+  std::vector<Logged> rows;
+  Statement& read = tx.stmt(
+      "SELECT l.id, l.match_id, l.seq, l.seat, l.action, l.at FROM action_log l JOIN matches m ON m.id = l.match_id "
+      "WHERE l.id >= ? AND m.ended_at IS NOT NULL ORDER BY l.match_id, l.seq, l.id");
+  read.bind(1, from);
+  while (read.step())
+    rows.push_back(
+        {read.int64(0), read.int64(1), read.int64(2), static_cast<int>(read.int64(3)), read.text(4), read.int64(5)});
+  if (auto e = read.error()) return "moving ended matches out of the action log: " + *e;
+  read.reset();
+
+  // One savepoint: a pass that fails leaves every row where it was, for the next pass.
+  if (auto e = tx.db().exec("SAVEPOINT move_pass")) return "moving ended matches out of the action log: " + *e;
+  auto fail = [&](const std::string& e) -> std::optional<std::string> {
+    tx.db().exec("ROLLBACK TO move_pass");
+    tx.db().exec("RELEASE move_pass");
+    return "moving ended matches out of the action log: " + e;
+  };
+  std::int64_t twice = 0;
+  for (const Logged& r : rows) {
+    // A seq written twice keeps its first write, as the (match, seq) key of match_actions did when
+    // actions went there directly; each extra write is reported.
+    if (auto e = tx.stmt("INSERT OR IGNORE INTO match_actions (match_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)")
+                     .bind(1, r.match)
+                     .bind(2, r.seq)
+                     .bind(3, r.seat)
+                     .bind(4, r.action)
+                     .bind(5, r.at)
+                     .run())
+      return fail(*e);
+    if (tx.db().changes() == 0) ++twice;
+    if (auto e = tx.stmt("DELETE FROM action_log WHERE id = ?").bind(1, r.id).run()) return fail(*e);
+  }
+  if (auto e = tx.stmt("UPDATE matches SET log_from = NULL WHERE log_from IS NOT NULL AND ended_at IS NOT NULL").run())
+    return fail(*e);
+  if (auto e = tx.db().exec("RELEASE move_pass")) return fail(*e);
+  ++passes_;
+  if (twice > 0)
+    return "the action log held " + std::to_string(twice) +
+           " actions under a (match, seq) already written; the first write of each was kept";
+  return std::nullopt;
+}
+
+void SqliteStore::move_ended_matches() {
+  writer_->post([this](Tx& tx) { return move_ended_matches(tx); });
 }
 
 std::optional<PlayerRow> SqliteStore::player_by_token_hash(const std::string& token_hash) {
@@ -334,12 +427,26 @@ std::vector<MatchSummary> SqliteStore::history(const std::string& player, int of
 namespace {
 constexpr const char* kMatchColumns =
     "SELECT id, uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, ended_at, score0, "
-    "score1, winner, COALESCE(end_reason, ''), COALESCE(table_json, '') FROM matches ";
-}
+    "score1, winner, COALESCE(end_reason, ''), COALESCE(table_json, ''), log_from FROM matches ";
 
-std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets) {
+// A match's actions from match_actions, then those from the log: in seq order, the first write of
+// a seq kept (as the (match, seq) key kept it when every action went to match_actions).
+void merge_logged(std::vector<ActionRow>& actions, std::vector<ActionRow>&& logged) {
+  if (logged.empty()) return;
+  actions.insert(actions.end(), std::make_move_iterator(logged.begin()), std::make_move_iterator(logged.end()));
+  std::stable_sort(actions.begin(), actions.end(),
+                   [](const ActionRow& a, const ActionRow& b) { return a.seq < b.seq; });
+  actions.erase(std::unique(actions.begin(), actions.end(),
+                            [](const ActionRow& a, const ActionRow& b) { return a.seq == b.seq; }),
+                actions.end());
+}
+}  // namespace
+
+std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets, LogRead log, std::int64_t* log_from) {
   MatchRow m;
   const std::int64_t id = st.int64(0);
+  const std::optional<std::int64_t> from = st.is_null(15) ? std::nullopt : std::optional(st.int64(15));
+  if (log_from) *log_from = from.value_or(-1);
   m.start.uid = st.text(1);
   m.start.table_id = st.text(2);
   m.start.variant = st.text(3);
@@ -387,6 +494,18 @@ std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets
     actions.bind(1, id);
     while (actions.step()) m.actions.push_back({actions.int64(0), static_cast<int>(actions.int64(1)), actions.text(2)});
   }
+  if (from && log == LogRead::own) {
+    // Without an index on the match, its rows are found by reading the log from its log_from: the
+    // log holds only live matches and those ended since the last pass.
+    Statement logged;
+    std::vector<ActionRow> rows;
+    if (!reader_.prepare("SELECT seq, seat, action FROM action_log WHERE id >= ? AND match_id = ? ORDER BY id",
+                         logged)) {
+      logged.bind(1, *from).bind(2, id);
+      while (logged.step()) rows.push_back({logged.int64(0), static_cast<int>(logged.int64(1)), logged.text(2)});
+    }
+    merge_logged(m.actions, std::move(rows));
+  }
   return m;
 }
 
@@ -399,13 +518,46 @@ std::optional<MatchRow> SqliteStore::match(const std::string& uid, bool with_sec
   return load_match(st, with_secrets);
 }
 
+std::optional<bool> SqliteStore::match_over(const std::string& uid) {
+  std::lock_guard lock(read_mu_);
+  Statement st;
+  if (reader_.prepare("SELECT ended_at IS NOT NULL FROM matches WHERE uid = ?", st)) return std::nullopt;
+  st.bind(1, uid);
+  if (!st.step()) return std::nullopt;
+  return st.int64(0) != 0;
+}
+
 std::vector<MatchRow> SqliteStore::unfinished_matches() {
   std::lock_guard lock(read_mu_);
   std::vector<MatchRow> out;
   Statement st;
   if (reader_.prepare(std::string(kMatchColumns) + "WHERE ended_at IS NULL ORDER BY id", st)) return out;
-  while (st.step())
-    if (auto m = load_match(st, true)) out.push_back(std::move(*m));
+  std::unordered_map<std::int64_t, std::size_t> index;  // match row id -> its place in `out`
+  std::int64_t lowest = -1;
+  while (st.step()) {
+    const std::int64_t id = st.int64(0);
+    std::int64_t from = -1;
+    if (auto m = load_match(st, true, LogRead::later, &from)) {
+      if (from >= 0) {
+        index.emplace(id, out.size());
+        lowest = lowest < 0 ? from : std::min(lowest, from);
+      }
+      out.push_back(std::move(*m));
+    }
+  }
+  if (lowest < 0) return out;
+  // One read of the log for every unfinished match together, from the oldest one's log_from.
+  std::vector<std::vector<ActionRow>> logged(out.size());
+  Statement log;
+  if (!reader_.prepare("SELECT match_id, seq, seat, action FROM action_log WHERE id >= ? ORDER BY id", log)) {
+    log.bind(1, lowest);
+    while (log.step()) {
+      auto it = index.find(log.int64(0));
+      if (it == index.end()) continue;  // an ended match's, waiting for its pass
+      logged[it->second].push_back({log.int64(1), static_cast<int>(log.int64(2)), log.text(3)});
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) merge_logged(out[i].actions, std::move(logged[i]));
   return out;
 }
 

@@ -4,9 +4,11 @@
 
 #include <thread>
 
+#include "atout/server/recovery.hpp"
 #include "atout/server/seat_view.hpp"
 #include "atout/store/rating.hpp"
 #include "atout/store/sqlite.hpp"
+#include "atout/store/store.hpp"
 #include "persist_support.hpp"
 
 namespace atout::server::testing {
@@ -57,9 +59,10 @@ TEST(PersistRecoveryLoopback, ALogThatDoesNotReplayIsAbortedAndTheServerServesOn
       ASSERT_TRUE(step(sound, rng));
     }
   }
-  // An action the engine must refuse, where the fourth action was.
+  // An action the engine must refuse, where the sixth action was (a live match's actions are in the
+  // append-ordered log).
   exec(db,
-       "UPDATE match_actions SET action = '{\"type\":\"play\",\"card\":\"AS\"}', seat = 1 - seat "
+       "UPDATE action_log SET action = '{\"type\":\"play\",\"card\":\"AS\"}', seat = 1 - seat "
        "WHERE seq = 5 AND match_id = (SELECT id FROM matches WHERE uid = '" +
            broken.match_id + "')");
   LiveServer second(2, db);
@@ -81,6 +84,49 @@ TEST(PersistRecoveryLoopback, ALogThatDoesNotReplayIsAbortedAndTheServerServesOn
   ASSERT_TRUE(resume(sound, second.port(), &log));
   EXPECT_EQ(sound.seq, SeatView::kSeqsPerRun);
   EXPECT_EQ(http_get(second.port(), "/healthz").status, 200u);
+  EXPECT_TRUE(log.validate());
+}
+
+TEST(PersistRecoveryLoopback, AGapInTheActionLogAbortsThatMatchAloneWithItsReason) {
+  TempDir dir;
+  const std::string db = dir.file("atout.db");
+  MessageLog log;
+  Rng rng(Seed{0x6A9u, 4});
+  TableRun torn, sound;
+  {
+    LiveServer first(2, db);
+    torn = open_table(first.port(), "duel", json::object(), false, "tn", &log);
+    sound = open_table(first.port(), "duel", json::object(), false, "sd", &log);
+    for (int i = 0; i < 6; ++i) {
+      ASSERT_TRUE(step(torn, rng));
+      ASSERT_TRUE(step(sound, rng));
+    }
+  }
+  // One row gone from the middle of the match's rows in the append-ordered log.
+  exec(db, "DELETE FROM action_log WHERE seq = 3 AND match_id = (SELECT id FROM matches WHERE uid = '" + torn.match_id +
+               "')");
+  {
+    // What recovery reads: the torn match's log is refused for its gap, the other replays.
+    std::string error;
+    auto store = store::Store::open(db, {}, error);
+    ASSERT_TRUE(store) << error;
+    const auto unfinished = store->unfinished_matches();
+    ASSERT_EQ(unfinished.size(), 2u);
+    for (const store::MatchRow& m : unfinished) {
+      const Rebuilt r = rebuild(m);
+      if (m.start.uid == torn.match_id) {
+        EXPECT_EQ(r.fault, StoredMatchFault::seq_out_of_order) << r.error;
+      } else {
+        EXPECT_TRUE(r.init) << r.error;
+      }
+    }
+  }
+  LiveServer second(2, db);
+  eventually([&] { return end_reason(db, torn.match_id) == "aborted"; }, 5s);
+  EXPECT_EQ(end_reason(db, torn.match_id), "aborted");
+  EXPECT_EQ(end_reason(db, sound.match_id), "");
+  ASSERT_TRUE(resume(sound, second.port(), &log));
+  EXPECT_EQ(sound.seq, SeatView::kSeqsPerRun);
   EXPECT_TRUE(log.validate());
 }
 

@@ -1,7 +1,9 @@
 // A process killed (SIGKILL) while its store appends actions, on both backends: every action it
 // saw acknowledged (flush returned) is in the database after a restart, nothing is there twice or
 // out of order, and a match that ended just before the kill reads as ended with all its actions.
-// On PostgreSQL the actions of a batch go in one multi-row insert, which the kill cuts off.
+// On PostgreSQL the actions of a batch go in one multi-row insert, which the kill cuts off; on
+// SQLite live actions go to the append-ordered log, and ended matches move out of it in passes,
+// which the kill cuts off too.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -106,6 +108,84 @@ TEST_P(StoreKill, EveryAcknowledgedActionSurvivesAKillAndNothingIsThereTwice) {
   ASSERT_EQ(unfinished.size(), 1u);
   EXPECT_EQ(unfinished[0].start.uid, "m_live");
   EXPECT_EQ(unfinished[0].actions.size(), live->actions.size());
+}
+
+// The child: match after match, each of ten actions and an end, acknowledging every eighth, until
+// it is killed. On SQLite the kill comes amid appends to the log and passes moving ended matches
+// out of it (one per 64 ended matches).
+[[noreturn]] void end_matches_until_killed(const std::string& url, int out) {
+  std::string error;
+  auto s = Store::open(url, {}, error);
+  if (!s) ::_exit(2);
+  s->add_player("p_a", "A", std::string(32, 'a'), 1);
+  s->add_player("p_b", "B", std::string(32, 'b'), 1);
+  for (std::int64_t k = 0;; ++k) {
+    const std::string uid = "e" + std::to_string(k);
+    s->begin_match(match_of(uid));
+    for (std::int64_t q = 0; q < 10; ++q) s->add_action(uid, q, static_cast<int>(q % 2), action_of(q), q);
+    s->end_match(uid, 100 + k, 1, 0, 0, "finished");
+    if (k % 8 == 7) {
+      s->flush();
+      const std::int64_t ended = k + 1;
+      if (::write(out, &ended, sizeof ended) != static_cast<ssize_t>(sizeof ended)) ::_exit(3);
+    }
+  }
+}
+
+TEST_P(StoreKill, MatchesEndingAroundAKillAreWholeOrAbsentAfterRestart) {
+  if (GetParam() == Backend::postgres) {
+    if (auto missing = test::postgres_missing()) {
+      if (test::postgres_required()) FAIL() << *missing;
+      GTEST_SKIP() << *missing;
+    }
+  }
+  TestDb db(GetParam());
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    end_matches_until_killed(db.url(), fds[1]);
+  }
+  ::close(fds[1]);
+  std::int64_t acknowledged = 0;
+  std::int64_t got = 0;
+  while (acknowledged < 200 && ::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got)) acknowledged = got;
+  ASSERT_GE(acknowledged, 200) << "the child stopped before ending enough matches";
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  while (::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got)) acknowledged = got;
+  ::close(fds[0]);
+
+  std::string error;
+  auto s = Store::open(db.url(), {}, error);
+  ASSERT_TRUE(s) << error;
+  s->flush();
+  // Every acknowledged match is ended with its ten actions; those after are absent, or a prefix
+  // of their actions, and whole if their end is there.
+  for (std::int64_t k = 0;; ++k) {
+    const auto m = s->match("e" + std::to_string(k), false);
+    if (!m) {
+      ASSERT_GE(k, acknowledged);
+      EXPECT_FALSE(s->match("e" + std::to_string(k + 1), false)) << "a match stored after one that is absent";
+      break;
+    }
+    if (k < acknowledged) EXPECT_EQ(m->end_reason, "finished") << "match " << k;
+    if (m->ended_at) ASSERT_EQ(m->actions.size(), 10u) << "match " << k;
+    for (std::size_t i = 0; i < m->actions.size(); ++i) {
+      ASSERT_EQ(m->actions[i].seq, static_cast<std::int64_t>(i)) << "match " << k;
+      ASSERT_EQ(m->actions[i].action_json, action_of(static_cast<std::int64_t>(i))) << "match " << k;
+    }
+  }
+  if (GetParam() == Backend::sqlite) {
+    // Opening the store moved every ended match out of the log.
+    EXPECT_EQ(db.query("SELECT COUNT(*) FROM action_log a JOIN matches m ON m.id = a.match_id "
+                       "WHERE m.ended_at IS NOT NULL"),
+              "0");
+  }
 }
 
 std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {

@@ -2,7 +2,9 @@
 // connection beside it.
 #pragma once
 
+#include <atomic>
 #include <mutex>
+#include <unordered_map>
 
 #include "atout/store/store.hpp"
 
@@ -33,6 +35,7 @@ class SqliteStore final : public Store {
   std::vector<MatchSummary> history(const std::string& player, int offset, int limit,
                                     const std::string& viewer = {}) override;
   std::optional<MatchRow> match(const std::string& uid, bool with_secrets) override;
+  std::optional<bool> match_over(const std::string& uid) override;
   std::vector<MatchRow> unfinished_matches() override;
   std::optional<std::uint64_t> reserve_ids(const std::string& kind, std::uint64_t count) override;
   std::optional<std::string> backup(const std::string& target) override;
@@ -42,9 +45,29 @@ class SqliteStore final : public Store {
   void on_write_error(std::function<void(const std::string&)> f) override { writer_->on_error(std::move(f)); }
   Writer& writer() { return *writer_; }
 
+  // Live matches' actions are appended to `action_log` in the order they were accepted; those of
+  // ended matches move into `match_actions` in one pass per kMovePassEvery ended matches, when the
+  // store opens, and when it closes. Queues a pass now.
+  void move_ended_matches();
+  static constexpr int kMovePassEvery = 64;
+  // Passes that completed (read it after a flush).
+  std::uint64_t move_passes() const { return passes_.load(); }
+
  private:
   SqliteStore() = default;
-  std::optional<MatchRow> load_match(Statement& st, bool with_secrets);
+  enum class LogRead { own, later };  // read the match's log rows now, or leave them to the caller
+  std::optional<MatchRow> load_match(Statement& st, bool with_secrets, LogRead log = LogRead::own,
+                                     std::int64_t* log_from = nullptr);
+  std::optional<std::string> record_end(Tx& tx, const std::string& uid, std::int64_t ended_at,
+                                        std::optional<int> score0, std::optional<int> score1, std::optional<int> winner,
+                                        const std::string& reason);
+  std::optional<std::string> move_ended_matches(Tx& tx);
+
+  // The writer thread's: ended matches since the last pass, and each live match's last seq
+  // written by this process (by match row id).
+  int ended_since_pass_ = 0;
+  std::unordered_map<std::int64_t, std::int64_t> last_logged_;
+  std::atomic<std::uint64_t> passes_{0};
 
   std::unique_ptr<Writer> writer_;
   std::mutex read_mu_;

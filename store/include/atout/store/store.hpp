@@ -137,6 +137,8 @@ class Store {
                                             const std::string& viewer = {}) = 0;
   // A match with its hands and actions. `with_secrets`: include unrevealed seeds (recovery only).
   virtual std::optional<MatchRow> match(const std::string& uid, bool with_secrets) = 0;
+  // Whether the match has ended, without reading its actions; nullopt when there is no such match.
+  virtual std::optional<bool> match_over(const std::string& uid) = 0;
   // Every match not yet ended, with secrets, for rebuilding tables at start-up.
   virtual std::vector<MatchRow> unfinished_matches() = 0;
   // Reserves `count` numbers of `kind` that were never reserved before, durably (it waits for the
