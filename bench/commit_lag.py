@@ -32,7 +32,9 @@ def sample(db, seconds, every_ms=50, stop=None):
                 con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
             # Live actions are in the append-ordered log (older servers: match_actions only).
             try:
-                (newest,) = con.execute("SELECT MAX(at) FROM action_log").fetchone()
+                # The newest row by id, not MAX(at): no scan of the log under load.
+                row = con.execute("SELECT at FROM action_log ORDER BY id DESC LIMIT 1").fetchone()
+                newest = row[0] if row else None
             except sqlite3.OperationalError:
                 (newest,) = con.execute("SELECT MAX(at) FROM match_actions").fetchone()
             if newest is not None:

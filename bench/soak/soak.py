@@ -989,11 +989,13 @@ def check_store(soak):
         matches[uid] = {"id": mid, "variant": variant, "seed": seed, "rated": rated, "ended_at": ended,
                         "score": [s0, s1], "winner": winner, "reason": reason, "actions": {}, "hands": []}
     by_id = {m["id"]: m for m in matches.values()}
-    # On SQLite, live matches' actions (and those of matches ended since the store's last pass) are
-    # in the append-ordered log; PostgreSQL keeps them all in match_actions.
+    # On SQLite a match's actions are in match_actions and, from its log_from on, in the
+    # append-ordered log (rows below it were copied out already); PostgreSQL keeps them all in
+    # match_actions.
     actions = "SELECT match_id, seq, seat, action FROM match_actions"
     if not soak.cluster:
-        actions += " UNION ALL SELECT match_id, seq, seat, action FROM action_log"
+        actions += (" UNION ALL SELECT l.match_id, l.seq, l.seat, l.action FROM action_log l "
+                    "JOIN matches m ON m.id = l.match_id WHERE l.id >= m.log_from")
     for mid, seq, seat, action in rows(actions):
         if seq in by_id[mid]["actions"]:
             soak.fail(f"seq {seq} of the match stored as row {mid} is stored twice")

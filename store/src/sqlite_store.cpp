@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <limits>
 #include <unordered_map>
 
 namespace atout::store {
@@ -44,17 +45,14 @@ std::unique_ptr<SqliteStore> SqliteStore::open(const std::string& path, const Op
     error = "cannot open a reading connection to " + path + ": " + *e;
     return nullptr;
   }
+  s->pass_rows_ = std::max<std::int64_t>(1, options.log_pass_rows);
+  s->keep_rows_ = std::max<std::int64_t>(0, options.log_keep_rows);
   s->writer_ = std::make_unique<Writer>(std::move(opened.db), 8192, options.commit_window);
-  // Matches that ended before a crash (or an upgrade) may still be in the log.
-  s->move_ended_matches();
   return s;
 }
 
 SqliteStore::~SqliteStore() {
-  if (!writer_) return;
-  // A clean stop leaves no ended match in the log.
-  move_ended_matches();
-  writer_->stop();
+  if (writer_) writer_->stop();
 }
 
 void SqliteStore::add_player(const std::string& id, const std::string& name, const std::string& token_hash,
@@ -132,7 +130,8 @@ void SqliteStore::add_action(const std::string& uid, std::int64_t seq, int seat,
                      .run())
       return e;
     last_logged_[*id] = seq;
-    return std::nullopt;
+    if (++appended_since_pass_ < pass_rows_) return std::nullopt;
+    return compact_log(tx);
   });
 }
 
@@ -183,15 +182,7 @@ void SqliteStore::change_seat(const std::string& uid, int seat, const std::strin
 
 void SqliteStore::end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0,
                             std::optional<int> score1, std::optional<int> winner, const std::string& reason) {
-  writer_->post([=, this](Tx& tx) -> std::optional<std::string> {
-    auto error = record_end(tx, uid, ended_at, score0, score1, winner, reason);
-    // Ended matches leave the log together, in one pass for many (see move_ended_matches).
-    if (++ended_since_pass_ < kMovePassEvery) return error;
-    ended_since_pass_ = 0;
-    auto moved = move_ended_matches(tx);
-    if (error && moved) return *error + "; " + *moved;
-    return error ? error : moved;
-  });
+  writer_->post([=, this](Tx& tx) { return record_end(tx, uid, ended_at, score0, score1, winner, reason); });
 }
 
 std::optional<std::string> SqliteStore::record_end(Tx& tx, const std::string& uid, std::int64_t ended_at,
@@ -201,8 +192,9 @@ std::optional<std::string> SqliteStore::record_end(Tx& tx, const std::string& ui
   if (!id) return no_match(uid);
   last_logged_.erase(*id);
   Statement& st = tx.stmt(
-      "UPDATE matches SET ended_at = ?, score0 = ?, score1 = ?, winner = ?, end_reason = ? "
-      "WHERE id = ? AND ended_at IS NULL");
+      "UPDATE matches SET ended_at = ?, score0 = ?, score1 = ?, winner = ?, end_reason = ?, "
+      "log_to = COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'action_log'), 0) WHERE id = ? AND ended_at "
+      "IS NULL");
   st.bind(1, ended_at);
   auto bind_opt = [&](int i, std::optional<int> v) {
     if (v) {
@@ -272,58 +264,75 @@ std::optional<std::string> SqliteStore::record_end(Tx& tx, const std::string& ui
   return std::nullopt;
 }
 
-std::optional<std::string> SqliteStore::move_ended_matches(Tx& tx) {
-  Statement& low = tx.stmt("SELECT MIN(log_from) FROM matches WHERE log_from IS NOT NULL AND ended_at IS NOT NULL");
-  if (!low.step()) return low.error();
-  const bool none = low.is_null(0);
-  const std::int64_t from = none ? 0 : low.int64(0);
-  low.reset();
-  if (none) return std::nullopt;
-
-  // Read first, then write: the sort needs every row anyway, and the log is not changed under a
-  // statement that reads it.
-  struct Logged {
-    std::int64_t id, match, seq;
-    int seat;
-    std::string action;
-    std::int64_t at;
+std::optional<std::string> SqliteStore::compact_log(Tx& tx) {
+  appended_since_pass_ = 0;
+  const auto failed = [](const std::string& e) -> std::optional<std::string> {
+    return "compacting the action log: " + e;
   };
-  std::vector<Logged> rows;
-  Statement& read = tx.stmt(
-      "SELECT l.id, l.match_id, l.seq, l.seat, l.action, l.at FROM action_log l JOIN matches m ON m.id = l.match_id "
-      "WHERE l.id >= ? AND m.ended_at IS NOT NULL ORDER BY l.match_id, l.seq, l.id");
-  read.bind(1, from);
-  while (read.step())
-    rows.push_back(
-        {read.int64(0), read.int64(1), read.int64(2), static_cast<int>(read.int64(3)), read.text(4), read.int64(5)});
-  if (auto e = read.error()) return "moving ended matches out of the action log: " + *e;
-  read.reset();
+  Statement& ends = tx.stmt(
+      "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'action_log'), 0) + 1, "
+      "(SELECT MIN(log_from) FROM matches WHERE log_from IS NOT NULL)");
+  if (!ends.step()) return failed(ends.error().value_or("no next id"));
+  const std::int64_t next = ends.int64(0);                            // the id the log's next row gets
+  const std::int64_t start = ends.is_null(1) ? next : ends.int64(1);  // no match reads below it
+  ends.reset();
+  // The window: every row below `until` leaves the log in this pass.
+  const std::int64_t until = next - keep_rows_;
+  if (until <= start) return std::nullopt;
 
-  // One savepoint: a pass that fails leaves every row where it was, for the next pass.
-  if (auto e = tx.db().exec("SAVEPOINT move_pass")) return "moving ended matches out of the action log: " + *e;
-  auto fail = [&](const std::string& e) -> std::optional<std::string> {
-    tx.db().exec("ROLLBACK TO move_pass");
-    tx.db().exec("RELEASE move_pass");
-    return "moving ended matches out of the action log: " + e;
+  // The matches that read rows in the window, with their log_from.
+  std::unordered_map<std::int64_t, std::int64_t> from_of;
+  Statement& readers = tx.stmt("SELECT id, log_from FROM matches WHERE log_from < ?");
+  readers.bind(1, until);
+  while (readers.step()) from_of.emplace(readers.int64(0), readers.int64(1));
+  if (auto e = readers.error()) return failed(*e);
+  readers.reset();
+
+  // One savepoint: a pass that fails leaves everything as it was, for the next pass.
+  if (auto e = tx.db().exec("SAVEPOINT log_pass")) return failed(*e);
+  auto undo = [&](const std::string& e) {
+    tx.db().exec("ROLLBACK TO log_pass");
+    tx.db().exec("RELEASE log_pass");
+    return failed(e);
   };
+  // The window's rows in id order, each copied once. A seq written twice keeps its first write, as
+  // the (match, seq) key of match_actions did when actions went there directly; each extra write
+  // is reported.
   std::int64_t twice = 0;
-  for (const Logged& r : rows) {
-    // A seq written twice keeps its first write, as the (match, seq) key of match_actions did when
-    // actions went there directly; each extra write is reported.
-    if (auto e = tx.stmt("INSERT OR IGNORE INTO match_actions (match_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)")
-                     .bind(1, r.match)
-                     .bind(2, r.seq)
-                     .bind(3, r.seat)
-                     .bind(4, r.action)
-                     .bind(5, r.at)
-                     .run())
-      return fail(*e);
-    if (tx.db().changes() == 0) ++twice;
-    if (auto e = tx.stmt("DELETE FROM action_log WHERE id = ?").bind(1, r.id).run()) return fail(*e);
+  {
+    Statement& read =
+        tx.stmt("SELECT id, match_id, seq, seat, action, at FROM action_log WHERE id >= ? AND id < ? ORDER BY id");
+    read.bind(1, start).bind(2, until);
+    Statement& copy =
+        tx.stmt("INSERT OR IGNORE INTO match_actions (match_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)");
+    while (read.step()) {
+      // A row below its match's log_from was copied before (or its match left the log).
+      const auto it = from_of.find(read.int64(1));
+      if (it == from_of.end() || read.int64(0) < it->second) continue;
+      copy.reset();
+      copy.bind(1, it->first)
+          .bind(2, read.int64(2))
+          .bind(3, read.int64(3))
+          .bind(4, read.text(4))
+          .bind(5, read.int64(5));
+      if (auto e = copy.run()) {
+        read.reset();
+        return undo(*e);
+      }
+      if (tx.db().changes() == 0) ++twice;
+    }
+    const auto e = read.error();
+    read.reset();
+    if (e) return undo(*e);
   }
-  if (auto e = tx.stmt("UPDATE matches SET log_from = NULL WHERE log_from IS NOT NULL AND ended_at IS NOT NULL").run())
-    return fail(*e);
-  if (auto e = tx.db().exec("RELEASE move_pass")) return fail(*e);
+  // An ended match whose last row the window passed leaves the log; the others read it from the
+  // window's end on.
+  if (auto e = tx.stmt("UPDATE matches SET log_from = NULL WHERE log_from < ?1 AND log_to < ?1").bind(1, until).run())
+    return undo(*e);
+  if (auto e = tx.stmt("UPDATE matches SET log_from = ?1 WHERE log_from < ?1").bind(1, until).run()) return undo(*e);
+  // The window's rows go: a run of whole pages at the log's start.
+  if (auto e = tx.stmt("DELETE FROM action_log WHERE id < ?").bind(1, until).run()) return undo(*e);
+  if (auto e = tx.db().exec("RELEASE log_pass")) return undo(*e);
   ++passes_;
   if (twice > 0)
     return "the action log held " + std::to_string(twice) +
@@ -331,8 +340,8 @@ std::optional<std::string> SqliteStore::move_ended_matches(Tx& tx) {
   return std::nullopt;
 }
 
-void SqliteStore::move_ended_matches() {
-  writer_->post([this](Tx& tx) { return move_ended_matches(tx); });
+void SqliteStore::compact_log() {
+  writer_->post([this](Tx& tx) { return compact_log(tx); });
 }
 
 std::optional<PlayerRow> SqliteStore::player_by_token_hash(const std::string& token_hash) {
@@ -427,7 +436,7 @@ std::vector<MatchSummary> SqliteStore::history(const std::string& player, int of
 namespace {
 constexpr const char* kMatchColumns =
     "SELECT id, uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, ended_at, score0, "
-    "score1, winner, COALESCE(end_reason, ''), COALESCE(table_json, ''), log_from FROM matches ";
+    "score1, winner, COALESCE(end_reason, ''), COALESCE(table_json, ''), log_from, log_to FROM matches ";
 
 // A match's actions from match_actions, then those from the log: in seq order, the first write of
 // a seq kept (as the (match, seq) key kept it when every action went to match_actions).
@@ -499,9 +508,13 @@ std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets
     // log holds only live matches and those ended since the last pass.
     Statement logged;
     std::vector<ActionRow> rows;
-    if (!reader_.prepare("SELECT seq, seat, action FROM action_log WHERE id >= ? AND match_id = ? ORDER BY id",
-                         logged)) {
-      logged.bind(1, *from).bind(2, id);
+    if (!reader_.prepare(
+            "SELECT seq, seat, action FROM action_log WHERE id >= ? AND id <= ? AND match_id = ? ORDER BY id",
+            logged)) {
+      // An ended match's rows end at its log_to.
+      logged.bind(1, *from)
+          .bind(2, st.is_null(16) ? std::numeric_limits<std::int64_t>::max() : st.int64(16))
+          .bind(3, id);
       while (logged.step()) rows.push_back({logged.int64(0), static_cast<int>(logged.int64(1)), logged.text(2)});
     }
     merge_logged(m.actions, std::move(rows));
@@ -532,14 +545,15 @@ std::vector<MatchRow> SqliteStore::unfinished_matches() {
   std::vector<MatchRow> out;
   Statement st;
   if (reader_.prepare(std::string(kMatchColumns) + "WHERE ended_at IS NULL ORDER BY id", st)) return out;
-  std::unordered_map<std::int64_t, std::size_t> index;  // match row id -> its place in `out`
+  // match row id -> its place in `out` and its log_from
+  std::unordered_map<std::int64_t, std::pair<std::size_t, std::int64_t>> index;
   std::int64_t lowest = -1;
   while (st.step()) {
     const std::int64_t id = st.int64(0);
     std::int64_t from = -1;
     if (auto m = load_match(st, true, LogRead::later, &from)) {
       if (from >= 0) {
-        index.emplace(id, out.size());
+        index.emplace(id, std::pair(out.size(), from));
         lowest = lowest < 0 ? from : std::min(lowest, from);
       }
       out.push_back(std::move(*m));
@@ -549,12 +563,13 @@ std::vector<MatchRow> SqliteStore::unfinished_matches() {
   // One read of the log for every unfinished match together, from the oldest one's log_from.
   std::vector<std::vector<ActionRow>> logged(out.size());
   Statement log;
-  if (!reader_.prepare("SELECT match_id, seq, seat, action FROM action_log WHERE id >= ? ORDER BY id", log)) {
+  if (!reader_.prepare("SELECT match_id, seq, seat, action, id FROM action_log WHERE id >= ? ORDER BY id", log)) {
     log.bind(1, lowest);
     while (log.step()) {
       auto it = index.find(log.int64(0));
-      if (it == index.end()) continue;  // an ended match's, waiting for its pass
-      logged[it->second].push_back({log.int64(1), static_cast<int>(log.int64(2)), log.text(3)});
+      // Rows of ended matches, and rows already copied (below their match's log_from), are not read.
+      if (it == index.end() || log.int64(4) < it->second.second) continue;
+      logged[it->second.first].push_back({log.int64(1), static_cast<int>(log.int64(2)), log.text(3)});
     }
   }
   for (std::size_t i = 0; i < out.size(); ++i) merge_logged(out[i].actions, std::move(logged[i]));

@@ -398,9 +398,9 @@ def cut_off(script, binary, db, redis_port, nodes, failures):
         link.mend()
         time.sleep(1.0)  # past the store's commit bound
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as sql:
-            # A live match's actions are in the append-ordered log.
+            # A live match's actions are in the append-ordered log from its log_from on.
             played = sql.execute("SELECT count(*) FROM action_log a JOIN matches m ON m.id = a.match_id "
-                                 "WHERE m.table_id = ? AND a.at BETWEEN ? AND ?",
+                                 "WHERE m.table_id = ? AND a.id >= m.log_from AND a.at BETWEEN ? AND ?",
                                  (table_id, int(short[0] * 1000), int(short[1] * 1000))).fetchone()[0]
         if played == 0 or took():
             failures.append(f"cut off: during a cut of half a lease d stored {played} action(s) of {table_id} "

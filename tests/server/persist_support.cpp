@@ -153,9 +153,10 @@ store::Db open_read_only(const std::string& db) {
 std::int64_t stored_action_count(const std::string& db, const std::string& match_id) {
   store::Db d = open_read_only(db);
   store::Statement st;
-  // Live and lately ended matches' actions are in the append-ordered log, the others' in match_actions.
+  // A match's actions are in match_actions and, from its log_from on, in the append-ordered log.
   if (d.prepare("SELECT (SELECT COUNT(*) FROM match_actions a JOIN matches m ON m.id = a.match_id WHERE m.uid = ?1) + "
-                "(SELECT COUNT(*) FROM action_log a JOIN matches m ON m.id = a.match_id WHERE m.uid = ?1)",
+                "(SELECT COUNT(*) FROM action_log a JOIN matches m ON m.id = a.match_id WHERE m.uid = ?1 "
+                "AND a.id >= m.log_from)",
                 st))
     return -1;
   st.bind(1, match_id);

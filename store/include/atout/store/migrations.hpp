@@ -29,6 +29,11 @@ struct OpenOptions {
   int migrate_to = -1;                 // stop at this version (tests build old databases); -1: latest
   // How long the writer gathers writes before it commits them (Store::open; see Writer).
   std::chrono::microseconds commit_window{2000};
+  // SQLite only: the action log (SqliteStore). After every `log_pass_rows` rows appended, a pass
+  // copies into match_actions the rows older than the newest `log_keep_rows` and drops them from
+  // the log.
+  std::int64_t log_pass_rows = 16384;
+  std::int64_t log_keep_rows = 65536;
   // PostgreSQL only: how long to wait for the server when connecting, at start and on reconnects.
   std::chrono::seconds connect_timeout{5};
 };

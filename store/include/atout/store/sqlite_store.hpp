@@ -45,13 +45,14 @@ class SqliteStore final : public Store {
   void on_write_error(std::function<void(const std::string&)> f) override { writer_->on_error(std::move(f)); }
   Writer& writer() { return *writer_; }
 
-  // Live matches' actions are appended to `action_log` in the order they were accepted; those of
-  // ended matches move into `match_actions` in one pass per kMovePassEvery ended matches, when the
-  // store opens, and when it closes. Queues a pass now.
-  void move_ended_matches();
-  static constexpr int kMovePassEvery = 64;
+  // Live matches' actions are appended to `action_log` in the order they were accepted. After
+  // every OpenOptions::log_pass_rows rows appended, a pass copies the log's rows older than the
+  // newest OpenOptions::log_keep_rows into `match_actions` (each row once, whether its match is
+  // live or over) and drops them: a sliding window, so one pass's work is bounded. Queues a pass
+  // now.
+  void compact_log();
   // Passes that completed (read it after a flush).
-  std::uint64_t move_passes() const { return passes_.load(); }
+  std::uint64_t log_passes() const { return passes_.load(); }
 
  private:
   SqliteStore() = default;
@@ -61,11 +62,12 @@ class SqliteStore final : public Store {
   std::optional<std::string> record_end(Tx& tx, const std::string& uid, std::int64_t ended_at,
                                         std::optional<int> score0, std::optional<int> score1, std::optional<int> winner,
                                         const std::string& reason);
-  std::optional<std::string> move_ended_matches(Tx& tx);
+  std::optional<std::string> compact_log(Tx& tx);
 
-  // The writer thread's: ended matches since the last pass, and each live match's last seq
-  // written by this process (by match row id).
-  int ended_since_pass_ = 0;
+  std::int64_t pass_rows_ = 0, keep_rows_ = 0;  // OpenOptions::log_pass_rows, log_keep_rows
+  // The writer thread's: rows appended since the last pass, and each live match's last seq written
+  // by this process (by match row id).
+  std::int64_t appended_since_pass_ = 0;
   std::unordered_map<std::int64_t, std::int64_t> last_logged_;
   std::atomic<std::uint64_t> passes_{0};
 
