@@ -44,21 +44,25 @@ TEST(PersistRecoveryLoopback, GracefulRestartResumesEveryTableWhereItWas) {
   EXPECT_TRUE(log.validate());
 }
 
+// Plays six actions at each of two duel tables on a server over `db`, then stops it. The test then
+// damages the first table's stored log; the second must come back untouched.
+void play_two_tables(const std::string& db, std::uint64_t seed, MessageLog& log, TableRun& damaged, TableRun& sound) {
+  Rng rng(Seed{seed, 4});
+  LiveServer first(2, db);
+  damaged = open_table(first.port(), "duel", json::object(), false, "br", &log);
+  sound = open_table(first.port(), "duel", json::object(), false, "so", &log);
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(step(damaged, rng));
+    ASSERT_TRUE(step(sound, rng));
+  }
+}
+
 TEST(PersistRecoveryLoopback, ALogThatDoesNotReplayIsAbortedAndTheServerServesOn) {
   TempDir dir;
   const std::string db = dir.file("atout.db");
   MessageLog log;
-  Rng rng(Seed{0xBADu, 4});
   TableRun broken, sound;
-  {
-    LiveServer first(2, db);
-    broken = open_table(first.port(), "duel", json::object(), false, "br", &log);
-    sound = open_table(first.port(), "duel", json::object(), false, "so", &log);
-    for (int i = 0; i < 6; ++i) {
-      ASSERT_TRUE(step(broken, rng));
-      ASSERT_TRUE(step(sound, rng));
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(play_two_tables(db, 0xBADu, log, broken, sound));
   // An action the engine must refuse, where the sixth action was (a live match's actions are in the
   // append-ordered log).
   exec(db,
@@ -91,17 +95,8 @@ TEST(PersistRecoveryLoopback, AGapInTheActionLogAbortsThatMatchAloneWithItsReaso
   TempDir dir;
   const std::string db = dir.file("atout.db");
   MessageLog log;
-  Rng rng(Seed{0x6A9u, 4});
   TableRun torn, sound;
-  {
-    LiveServer first(2, db);
-    torn = open_table(first.port(), "duel", json::object(), false, "tn", &log);
-    sound = open_table(first.port(), "duel", json::object(), false, "sd", &log);
-    for (int i = 0; i < 6; ++i) {
-      ASSERT_TRUE(step(torn, rng));
-      ASSERT_TRUE(step(sound, rng));
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(play_two_tables(db, 0x6A9u, log, torn, sound));
   // One row gone from the middle of the match's rows in the append-ordered log.
   exec(db, "DELETE FROM action_log WHERE seq = 3 AND match_id = (SELECT id FROM matches WHERE uid = '" + torn.match_id +
                "')");

@@ -21,17 +21,6 @@ std::string action_of(const std::string& uid, std::int64_t seq) {
   return R"({"type":"play","m":")" + uid + R"(","n":)" + std::to_string(seq) + "}";
 }
 
-MatchStart match_of(const std::string& uid) {
-  MatchStart m;
-  m.uid = uid;
-  m.table_id = "t_" + uid;
-  m.variant = "duel";
-  m.options_json = "{}";
-  m.started_at = 1;
-  m.seats = {{0, 0, "p_a", ""}, {1, 1, "p_b", ""}};
-  return m;
-}
-
 std::unique_ptr<Store> open_store(const TestDb& db, std::vector<std::string>* errors = nullptr,
                                   const OpenOptions& options = {}) {
   std::string error;
@@ -78,7 +67,7 @@ TEST(ActionLog, ActionsAreAppendedInOrderAndAPassCopiesAllButTheNewestRowsOut) {
   ASSERT_TRUE(s);
   auto& sqlite = dynamic_cast<SqliteStore&>(*s);
   // Interleaved, as many tables write them: each batch appends to the log's end.
-  for (const char* uid : {"a", "b", "c"}) s->begin_match(match_of(uid));
+  for (const char* uid : {"a", "b", "c"}) s->begin_match(test::duel_match(uid));
   for (std::int64_t round = 0; round < 13; ++round)
     for (const char* uid : {"a", "b", "c"}) play(*s, uid, round, round + 1);
   s->flush();
@@ -133,11 +122,11 @@ TEST(ActionLog, ManyMatchesThroughManyPassesReadWholeAtEveryStep) {
   auto s = open_store(db, nullptr, window(7, 11));
   ASSERT_TRUE(s);
   // A slow match plays now and then while match after match begins, plays and ends.
-  s->begin_match(match_of("slow"));
+  s->begin_match(test::duel_match("slow"));
   std::int64_t slow = 0;
   for (int k = 0; k < 30; ++k) {
     const std::string uid = "q" + std::to_string(k);
-    s->begin_match(match_of(uid));
+    s->begin_match(test::duel_match(uid));
     play(*s, uid, 0, 1 + k % 9);
     if (k % 3 == 0) s->end_match(uid, 100 + k, 1, 0, 0, "finished");
     play(*s, "slow", slow, slow + 2);
@@ -205,7 +194,7 @@ TEST(ActionLog, ASeqWrittenTwiceIsRefusedAtOnceAndOneFoundByAPassKeepsItsFirstWr
   auto s = open_store(db, &errors, window(1000, 0));  // passes only when the test asks
   ASSERT_TRUE(s);
   auto& sqlite = dynamic_cast<SqliteStore&>(*s);
-  s->begin_match(match_of("m"));
+  s->begin_match(test::duel_match("m"));
   play(*s, "m", 0, 3);
   s->add_action("m", 1, 1, R"({"type":"again"})", 9);  // not after seq 2: refused, nothing written
   s->flush();
@@ -236,7 +225,7 @@ TEST(ActionLog, APassThatFailsLeavesEveryRowWhereItWasForTheNextOne) {
   std::vector<std::string> errors;
   auto s = open_store(db, &errors, window(1000, 0));  // passes only when the test asks
   ASSERT_TRUE(s);
-  s->begin_match(match_of("m"));
+  s->begin_match(test::duel_match("m"));
   play(*s, "m", 0, 6);
   s->flush();
   // A trigger makes the fourth move fail half-way through the pass.

@@ -23,17 +23,6 @@ using test::TestDb;
 
 std::string action_of(std::int64_t seq) { return R"({"type":"play","n":)" + std::to_string(seq) + R"(,"s":"\"x\\"})"; }
 
-MatchStart match_of(const std::string& uid) {
-  MatchStart m;
-  m.uid = uid;
-  m.table_id = "t_" + uid;
-  m.variant = "duel";
-  m.options_json = "{}";
-  m.started_at = 1;
-  m.seats = {{0, 0, "p_a", ""}, {1, 1, "p_b", ""}};
-  return m;
-}
-
 // On SQLite, passes over the action log many times a second, so that the kill can cut one off.
 // PostgreSQL ignores these.
 OpenOptions busy_log() {
@@ -51,10 +40,10 @@ OpenOptions busy_log() {
   if (!s) ::_exit(2);
   s->add_player("p_a", "A", std::string(32, 'a'), 1);
   s->add_player("p_b", "B", std::string(32, 'b'), 1);
-  s->begin_match(match_of("m_ended"));
+  s->begin_match(test::duel_match("m_ended"));
   for (std::int64_t q = 0; q < 12; ++q) s->add_action("m_ended", q, static_cast<int>(q % 2), action_of(q), q);
   s->end_match("m_ended", 20, 1, 0, 0, "finished");
-  s->begin_match(match_of("m_live"));
+  s->begin_match(test::duel_match("m_live"));
   s->flush();
   std::int64_t seq = 0;
   for (;;) {
@@ -64,6 +53,39 @@ OpenOptions busy_log() {
     // Queued but never acknowledged: the kill may come while these are being written.
     for (int i = 0; i < 25; ++i, ++seq) s->add_action("m_live", seq, static_cast<int>(seq % 2), action_of(seq), seq);
   }
+}
+
+// Forks `child` on `url`, reads the counts it acknowledges until one reaches `enough`, kills it
+// with SIGKILL, and returns the last count it acknowledged (counts written after the last read
+// were acknowledged too). -1, with a failure, when anything goes wrong.
+std::int64_t kill_once(const std::string& url, void (*child)(const std::string&, int), std::int64_t enough) {
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    ADD_FAILURE() << "pipe failed";
+    return -1;
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ADD_FAILURE() << "fork failed";
+    return -1;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    child(url, fds[1]);
+  }
+  ::close(fds[1]);
+  std::int64_t acknowledged = 0;
+  std::int64_t got = 0;
+  while (acknowledged < enough && ::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got))
+    acknowledged = got;
+  const bool killed = ::kill(pid, SIGKILL) == 0;
+  int status = 0;
+  const bool reaped = ::waitpid(pid, &status, 0) == pid;
+  while (::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got)) acknowledged = got;
+  ::close(fds[0]);
+  if (acknowledged < enough) ADD_FAILURE() << "the child stopped after acknowledging " << acknowledged;
+  if (!killed || !reaped || !WIFSIGNALED(status)) ADD_FAILURE() << "the child was not killed by the signal";
+  return acknowledged < enough || !killed || !reaped || !WIFSIGNALED(status) ? -1 : acknowledged;
 }
 
 class StoreKill : public ::testing::TestWithParam<Backend> {};
@@ -76,26 +98,8 @@ TEST_P(StoreKill, EveryAcknowledgedActionSurvivesAKillAndNothingIsThereTwice) {
     }
   }
   TestDb db(GetParam());
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::close(fds[0]);
-    play_until_killed(db.url(), fds[1]);
-  }
-  ::close(fds[1]);
-  std::int64_t acknowledged = 0;
-  std::int64_t got = 0;
-  while (acknowledged < 400 && ::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got)) acknowledged = got;
-  ASSERT_GE(acknowledged, 400) << "the child stopped before acknowledging enough actions";
-  ASSERT_EQ(::kill(pid, SIGKILL), 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFSIGNALED(status));
-  // Counts written after the last read were acknowledged too.
-  while (::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got)) acknowledged = got;
-  ::close(fds[0]);
+  const std::int64_t acknowledged = kill_once(db.url(), play_until_killed, 400);
+  ASSERT_GE(acknowledged, 0);
 
   std::string error;
   auto s = Store::open(db.url(), {}, error);
@@ -129,7 +133,7 @@ TEST_P(StoreKill, EveryAcknowledgedActionSurvivesAKillAndNothingIsThereTwice) {
   s->add_player("p_b", "B", std::string(32, 'b'), 1);
   for (std::int64_t k = 0;; ++k) {
     const std::string uid = "e" + std::to_string(k);
-    s->begin_match(match_of(uid));
+    s->begin_match(test::duel_match(uid));
     for (std::int64_t q = 0; q < 10; ++q) s->add_action(uid, q, static_cast<int>(q % 2), action_of(q), q);
     s->end_match(uid, 100 + k, 1, 0, 0, "finished");
     if (k % 8 == 7) {
@@ -148,25 +152,8 @@ TEST_P(StoreKill, MatchesEndingAroundAKillAreWholeOrAbsentAfterRestart) {
     }
   }
   TestDb db(GetParam());
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::close(fds[0]);
-    end_matches_until_killed(db.url(), fds[1]);
-  }
-  ::close(fds[1]);
-  std::int64_t acknowledged = 0;
-  std::int64_t got = 0;
-  while (acknowledged < 200 && ::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got)) acknowledged = got;
-  ASSERT_GE(acknowledged, 200) << "the child stopped before ending enough matches";
-  ASSERT_EQ(::kill(pid, SIGKILL), 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFSIGNALED(status));
-  while (::read(fds[0], &got, sizeof got) == static_cast<ssize_t>(sizeof got)) acknowledged = got;
-  ::close(fds[0]);
+  const std::int64_t acknowledged = kill_once(db.url(), end_matches_until_killed, 200);
+  ASSERT_GE(acknowledged, 0);
 
   std::string error;
   auto s = Store::open(db.url(), {}, error);

@@ -29,6 +29,17 @@ std::string with_schema(const std::string& url, const std::string& schema) {
 
 }  // namespace
 
+MatchStart duel_match(const std::string& uid) {
+  MatchStart m;
+  m.uid = uid;
+  m.table_id = "t_" + uid;
+  m.variant = "duel";
+  m.options_json = "{}";
+  m.started_at = 1;
+  m.seats = {{0, 0, "p_a", ""}, {1, 1, "p_b", ""}};
+  return m;
+}
+
 std::optional<std::string> postgres_missing() {
   if (base_url().empty()) return "ATOUT_TEST_PG_URL is not set (scripts/pg_test_server.sh start prints one)";
   return std::nullopt;

@@ -7,7 +7,12 @@
 #include <optional>
 #include <string>
 
+#include "atout/store/store.hpp"
+
 namespace atout::store::test {
+
+// A duel match `uid` between players "p_a" (seat 0) and "p_b" (seat 1), who must exist.
+MatchStart duel_match(const std::string& uid);
 
 enum class Backend { sqlite, postgres };
 
