@@ -428,39 +428,35 @@ void Lobby::table_changed(protocol::TableSummary summary) {
   });
 }
 
+std::shared_ptr<Table> Lobby::forget(const std::string& table_id, bool& was_private) {
+  const auto it = by_id_.find(table_id);
+  if (it == by_id_.end()) return nullptr;
+  const auto number = it->second;
+  std::shared_ptr<Table> t = tables_.at(number).t;
+  was_private = tables_.at(number).invite.has_value();
+  if (was_private) by_invite_.erase(*tables_.at(number).invite);
+  by_id_.erase(it);
+  tables_.erase(number);
+  if (!was_private) {
+    publish();
+    notify(wire(protocol::LobbyRemove{table_id}));
+  }
+  return t;
+}
+
 void Lobby::table_closed(std::string table_id) {
   net::post(strand_, [self = shared_from_this(), table_id = std::move(table_id)] {
-    const auto it = self->by_id_.find(table_id);
-    if (it == self->by_id_.end()) return;
-    const auto number = it->second;
-    const bool is_private = self->tables_.at(number).invite.has_value();
-    if (is_private) self->by_invite_.erase(*self->tables_.at(number).invite);
-    self->by_id_.erase(it);
-    self->tables_.erase(number);
+    bool was_private = false;
+    if (!self->forget(table_id, was_private)) return;
     if (self->ownership_.closed) self->ownership_.closed(table_id);
-    if (!is_private && self->row_relay_) self->row_relay_(table_id, nullptr);
-    if (!is_private) {
-      self->publish();
-      self->notify(wire(protocol::LobbyRemove{table_id}));
-    }
+    if (!was_private && self->row_relay_) self->row_relay_(table_id, nullptr);
   });
 }
 
 void Lobby::table_moved(std::string table_id, std::string url) {
   net::post(strand_, [self = shared_from_this(), table_id = std::move(table_id), url = std::move(url)]() mutable {
-    const auto it = self->by_id_.find(table_id);
-    if (it == self->by_id_.end()) return;
-    const auto number = it->second;
-    const std::shared_ptr<Table> t = self->tables_.at(number).t;
-    const bool is_private = self->tables_.at(number).invite.has_value();
-    if (is_private) self->by_invite_.erase(*self->tables_.at(number).invite);
-    self->by_id_.erase(it);
-    self->tables_.erase(number);
-    if (!is_private) {
-      self->publish();
-      self->notify(wire(protocol::LobbyRemove{table_id}));
-    }
-    t->moved(std::move(url));
+    bool was_private = false;
+    if (const std::shared_ptr<Table> t = self->forget(table_id, was_private)) t->moved(std::move(url));
   });
 }
 

@@ -154,6 +154,9 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   // Builds a table, new or restored, wired to this lobby, its journal and its metrics.
   std::shared_ptr<Table> build(TableInit init);
   void notify(const std::shared_ptr<const std::string>& text);
+  // On the strand: drops the table `table_id` from this lobby (its entry, its invite, and for a
+  // public table its row, telling the subscribers). The table, or null when it was not here.
+  std::shared_ptr<Table> forget(const std::string& table_id, bool& was_private);
   void reply_error(const Member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id) const;
   // Takes in a new summary of the table `e`: its listed row, and whether it has become idle.
   void update(Entry& e, protocol::TableSummary summary);
