@@ -454,8 +454,8 @@ void merge_logged(std::vector<ActionRow>& actions, std::vector<ActionRow>&& logg
 std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets, LogRead log, std::int64_t* log_from) {
   MatchRow m;
   const std::int64_t id = st.int64(0);
-  const std::optional<std::int64_t> from = st.is_null(15) ? std::nullopt : std::optional(st.int64(15));
-  if (log_from) *log_from = from.value_or(-1);
+  const std::int64_t from = st.is_null(15) ? -1 : st.int64(15);  // -1: nothing of it in the log
+  if (log_from) *log_from = from;
   m.start.uid = st.text(1);
   m.start.table_id = st.text(2);
   m.start.variant = st.text(3);
@@ -503,7 +503,7 @@ std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets
     actions.bind(1, id);
     while (actions.step()) m.actions.push_back({actions.int64(0), static_cast<int>(actions.int64(1)), actions.text(2)});
   }
-  if (from && log == LogRead::own) {
+  if (from >= 0 && log == LogRead::own) {
     // Without an index on the match, its rows are found by reading the log from its log_from: the
     // log holds only live matches and those ended since the last pass.
     Statement logged;
@@ -512,7 +512,7 @@ std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets
             "SELECT seq, seat, action FROM action_log WHERE id >= ? AND id <= ? AND match_id = ? ORDER BY id",
             logged)) {
       // An ended match's rows end at its log_to.
-      logged.bind(1, *from)
+      logged.bind(1, from)
           .bind(2, st.is_null(16) ? std::numeric_limits<std::int64_t>::max() : st.int64(16))
           .bind(3, id);
       while (logged.step()) rows.push_back({logged.int64(0), static_cast<int>(logged.int64(1)), logged.text(2)});

@@ -168,8 +168,12 @@ TEST_P(StoreKill, MatchesEndingAroundAKillAreWholeOrAbsentAfterRestart) {
       EXPECT_FALSE(s->match("e" + std::to_string(k + 1), false)) << "a match stored after one that is absent";
       break;
     }
-    if (k < acknowledged) EXPECT_EQ(m->end_reason, "finished") << "match " << k;
-    if (m->ended_at) ASSERT_EQ(m->actions.size(), 10u) << "match " << k;
+    if (k < acknowledged) {
+      EXPECT_EQ(m->end_reason, "finished") << "match " << k;
+    }
+    if (m->ended_at) {
+      ASSERT_EQ(m->actions.size(), 10u) << "match " << k;
+    }
     for (std::size_t i = 0; i < m->actions.size(); ++i) {
       ASSERT_EQ(m->actions[i].seq, static_cast<std::int64_t>(i)) << "match " << k;
       ASSERT_EQ(m->actions[i].action_json, action_of(static_cast<std::int64_t>(i))) << "match " << k;
