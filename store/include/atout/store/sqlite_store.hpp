@@ -63,6 +63,9 @@ class SqliteStore final : public Store {
                                         std::optional<int> score0, std::optional<int> score1, std::optional<int> winner,
                                         const std::string& reason);
   std::optional<std::string> compact_log(Tx& tx);
+  // A match's actions from match_actions, then those from the log: in seq order, the first write
+  // of a seq kept (as the (match, seq) key kept it when every action went to match_actions).
+  static void merge_logged(std::vector<ActionRow>& actions, std::vector<ActionRow>&& logged);
 
   std::int64_t pass_rows_ = 0, keep_rows_ = 0;  // OpenOptions::log_pass_rows, log_keep_rows
   // The writer thread's: rows appended since the last pass, and each live match's last seq written
