@@ -114,9 +114,13 @@ test('a person plays a French match to the end; a spectator sees no hidden card;
   let refused_once = false;
   let reloaded = false;
   let shot_bidding = false;
+  const table_seq = async () => (await page.getByTestId('table').getAttribute('data-seq')) ?? '';
   while (!(await result.isVisible())) {
-    const seq = (await page.getByTestId('table').getAttribute('data-seq')) ?? '';
+    let seq = await table_seq();
     if ((await legal_card.count()) > 0) {
+      // The person's turn: nobody else acts now, so the seq read here stays until the person acts
+      // (read before, it may have been another player's turn that has passed since).
+      seq = await table_seq();
       const not_legal = page.locator('.hand .card-button.not-legal').first();
       if (!refused_once && (await not_legal.count()) > 0) {
         // A card the legal list does not offer is refused on the page; nothing is sent.
@@ -140,6 +144,7 @@ test('a person plays a French match to the end; a spectator sees no hidden card;
       }
       await legal_card.click();
     } else if ((await action.count()) > 0) {
+      seq = await table_seq();
       if (!shot_bidding) {
         await shoot(page, 'bidding');
         shot_bidding = true;
