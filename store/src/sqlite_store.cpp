@@ -182,86 +182,82 @@ void SqliteStore::change_seat(const std::string& uid, int seat, const std::strin
 
 void SqliteStore::end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0,
                             std::optional<int> score1, std::optional<int> winner, const std::string& reason) {
-  writer_->post([=, this](Tx& tx) { return record_end(tx, uid, ended_at, score0, score1, winner, reason); });
-}
+  writer_->post([=, this](Tx& tx) -> std::optional<std::string> {
+    const auto id = match_id(tx, uid);
+    if (!id) return no_match(uid);
+    last_logged_.erase(*id);
+    Statement& st = tx.stmt(
+        "UPDATE matches SET ended_at = ?, score0 = ?, score1 = ?, winner = ?, end_reason = ?, "
+        "log_to = COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'action_log'), 0) WHERE id = ? AND ended_at "
+        "IS NULL");
+    st.bind(1, ended_at);
+    auto bind_opt = [&](int i, std::optional<int> v) {
+      if (v) {
+        st.bind(i, *v);
+      } else {
+        st.bind_null(i);
+      }
+    };
+    bind_opt(2, score0);
+    bind_opt(3, score1);
+    bind_opt(4, winner);
+    st.bind(5, reason).bind(6, *id);
+    if (auto e = st.run()) return e;
+    if (tx.db().changes() == 0) return std::nullopt;  // ended before: never rate twice
 
-std::optional<std::string> SqliteStore::record_end(Tx& tx, const std::string& uid, std::int64_t ended_at,
-                                                   std::optional<int> score0, std::optional<int> score1,
-                                                   std::optional<int> winner, const std::string& reason) {
-  const auto id = match_id(tx, uid);
-  if (!id) return no_match(uid);
-  last_logged_.erase(*id);
-  Statement& st = tx.stmt(
-      "UPDATE matches SET ended_at = ?, score0 = ?, score1 = ?, winner = ?, end_reason = ?, "
-      "log_to = COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'action_log'), 0) WHERE id = ? AND ended_at "
-      "IS NULL");
-  st.bind(1, ended_at);
-  auto bind_opt = [&](int i, std::optional<int> v) {
-    if (v) {
-      st.bind(i, *v);
-    } else {
-      st.bind_null(i);
+    Statement& info = tx.stmt("SELECT rated, variant FROM matches WHERE id = ?");
+    info.bind(1, *id);
+    if (!info.step()) return info.error().value_or("match vanished");
+    const bool rated = info.int64(0) != 0;
+    const std::string ladder = info.text(1);
+    info.reset();
+    if (!rated || reason == "aborted") return std::nullopt;
+
+    // Each player's rating on the ladder (new players start at the model's defaults).
+    struct Seated {
+      int team;
+      std::int64_t player;
+      Rating rating;
+      int matches;
+    };
+    std::vector<Seated> seated;
+    Statement& q = tx.stmt(
+        "SELECT s.team, s.player_id, r.mu, r.sigma, COALESCE(r.matches, 0) FROM match_seats s "
+        "LEFT JOIN ratings r ON r.player_id = s.player_id AND r.ladder = ? WHERE s.match_id = ? ORDER BY s.seat");
+    q.bind(1, ladder).bind(2, *id);
+    while (q.step()) {
+      Seated x{static_cast<int>(q.int64(0)), q.int64(1), Rating{}, static_cast<int>(q.int64(4))};
+      if (!q.is_null(2)) x.rating = Rating{q.real(2), q.real(3)};
+      seated.push_back(x);
     }
-  };
-  bind_opt(2, score0);
-  bind_opt(3, score1);
-  bind_opt(4, winner);
-  st.bind(5, reason).bind(6, *id);
-  if (auto e = st.run()) return e;
-  if (tx.db().changes() == 0) return std::nullopt;  // ended before: never rate twice
-
-  Statement& info = tx.stmt("SELECT rated, variant FROM matches WHERE id = ?");
-  info.bind(1, *id);
-  if (!info.step()) return info.error().value_or("match vanished");
-  const bool rated = info.int64(0) != 0;
-  const std::string ladder = info.text(1);
-  info.reset();
-  if (!rated || reason == "aborted") return std::nullopt;
-
-  // Each player's rating on the ladder (new players start at the model's defaults).
-  struct Seated {
-    int team;
-    std::int64_t player;
-    Rating rating;
-    int matches;
-  };
-  std::vector<Seated> seated;
-  Statement& q = tx.stmt(
-      "SELECT s.team, s.player_id, r.mu, r.sigma, COALESCE(r.matches, 0) FROM match_seats s "
-      "LEFT JOIN ratings r ON r.player_id = s.player_id AND r.ladder = ? WHERE s.match_id = ? ORDER BY s.seat");
-  q.bind(1, ladder).bind(2, *id);
-  while (q.step()) {
-    Seated x{static_cast<int>(q.int64(0)), q.int64(1), Rating{}, static_cast<int>(q.int64(4))};
-    if (!q.is_null(2)) x.rating = Rating{q.real(2), q.real(3)};
-    seated.push_back(x);
-  }
-  if (q.error()) return q.error();
-  q.reset();
-  std::vector<std::vector<Rating>> teams(2);
-  for (const Seated& x : seated) teams[static_cast<std::size_t>(x.team)].push_back(x.rating);
-  if (teams[0].empty() || teams[1].empty()) return "rated match " + uid + " lacks a team";
-  std::vector<int> ranks = {1, 1};  // no winner: a draw
-  if (winner) ranks = {*winner == 0 ? 1 : 2, *winner == 1 ? 1 : 2};
-  const auto updated = rate(teams, ranks);
-  std::array<std::size_t, 2> next{};
-  for (const Seated& x : seated) {
-    const auto t = static_cast<std::size_t>(x.team);
-    const Rating& r = updated[t][next[t]++];
-    if (auto e = tx.stmt("INSERT INTO ratings (player_id, ladder, mu, sigma, ordinal, matches, updated_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, ladder) DO UPDATE SET "
-                         "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
-                         "matches = excluded.matches, updated_at = excluded.updated_at")
-                     .bind(1, x.player)
-                     .bind(2, ladder)
-                     .bind(3, r.mu)
-                     .bind(4, r.sigma)
-                     .bind(5, r.ordinal())
-                     .bind(6, x.matches + 1)
-                     .bind(7, ended_at)
-                     .run())
-      return e;
-  }
-  return std::nullopt;
+    if (q.error()) return q.error();
+    q.reset();
+    std::vector<std::vector<Rating>> teams(2);
+    for (const Seated& x : seated) teams[static_cast<std::size_t>(x.team)].push_back(x.rating);
+    if (teams[0].empty() || teams[1].empty()) return "rated match " + uid + " lacks a team";
+    std::vector<int> ranks = {1, 1};  // no winner: a draw
+    if (winner) ranks = {*winner == 0 ? 1 : 2, *winner == 1 ? 1 : 2};
+    const auto updated = rate(teams, ranks);
+    std::array<std::size_t, 2> next{};
+    for (const Seated& x : seated) {
+      const auto t = static_cast<std::size_t>(x.team);
+      const Rating& r = updated[t][next[t]++];
+      if (auto e = tx.stmt("INSERT INTO ratings (player_id, ladder, mu, sigma, ordinal, matches, updated_at) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, ladder) DO UPDATE SET "
+                           "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+                           "matches = excluded.matches, updated_at = excluded.updated_at")
+                       .bind(1, x.player)
+                       .bind(2, ladder)
+                       .bind(3, r.mu)
+                       .bind(4, r.sigma)
+                       .bind(5, r.ordinal())
+                       .bind(6, x.matches + 1)
+                       .bind(7, ended_at)
+                       .run())
+        return e;
+    }
+    return std::nullopt;
+  });
 }
 
 std::optional<PlayerRow> SqliteStore::player_by_token_hash(const std::string& token_hash) {
@@ -359,11 +355,10 @@ constexpr const char* kMatchColumns =
     "score1, winner, COALESCE(end_reason, ''), COALESCE(table_json, ''), log_from, log_to FROM matches ";
 }  // namespace
 
-std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets, LogRead log, std::int64_t* log_from) {
+std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets, LogRead log) {
   MatchRow m;
   const std::int64_t id = st.int64(0);
   const std::int64_t from = st.is_null(15) ? -1 : st.int64(15);  // -1: nothing of it in the log
-  if (log_from) *log_from = from;
   m.start.uid = st.text(1);
   m.start.table_id = st.text(2);
   m.start.variant = st.text(3);
@@ -413,7 +408,7 @@ std::optional<MatchRow> SqliteStore::load_match(Statement& st, bool with_secrets
   }
   if (from >= 0 && log == LogRead::own) {
     // Without an index on the match, its rows are found by reading the log from its log_from: the
-    // log holds only live matches and those ended since the last pass.
+    // passes keep the log to its newest rows.
     Statement logged;
     std::vector<ActionRow> rows;
     if (!reader_.prepare(
@@ -458,8 +453,8 @@ std::vector<MatchRow> SqliteStore::unfinished_matches() {
   std::int64_t lowest = -1;
   while (st.step()) {
     const std::int64_t id = st.int64(0);
-    std::int64_t from = -1;
-    if (auto m = load_match(st, true, LogRead::later, &from)) {
+    const std::int64_t from = st.is_null(15) ? -1 : st.int64(15);  // the match's log_from
+    if (auto m = load_match(st, true, LogRead::later)) {
       if (from >= 0) {
         index.emplace(id, std::pair(out.size(), from));
         lowest = lowest < 0 ? from : std::min(lowest, from);

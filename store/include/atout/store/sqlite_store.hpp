@@ -57,11 +57,7 @@ class SqliteStore final : public Store {
  private:
   SqliteStore() = default;
   enum class LogRead { own, later };  // read the match's log rows now, or leave them to the caller
-  std::optional<MatchRow> load_match(Statement& st, bool with_secrets, LogRead log = LogRead::own,
-                                     std::int64_t* log_from = nullptr);
-  std::optional<std::string> record_end(Tx& tx, const std::string& uid, std::int64_t ended_at,
-                                        std::optional<int> score0, std::optional<int> score1, std::optional<int> winner,
-                                        const std::string& reason);
+  std::optional<MatchRow> load_match(Statement& st, bool with_secrets, LogRead log = LogRead::own);
   std::optional<std::string> compact_log(Tx& tx);
   // A match's actions from match_actions, then those from the log: in seq order, the first write
   // of a seq kept (as the (match, seq) key kept it when every action went to match_actions).
