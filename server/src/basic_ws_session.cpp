@@ -81,7 +81,11 @@ void BasicWsSession<Stream>::on_accept(beast::error_code ec) {
 
 template <typename Stream>
 void BasicWsSession<Stream>::do_read() {
-  ws_.async_read(buffer_, beast::bind_front_handler(&BasicWsSession::on_read, this->shared_from_this()));
+  // A connection spends most of its life waiting here, so the wait holds a small buffer: Beast's
+  // own read asks for 1,536 bytes up front. A request longer than kFirstReadBytes is read on,
+  // whole, by on_read.
+  ws_.async_read_some(buffer_, kFirstReadBytes,
+                      beast::bind_front_handler(&BasicWsSession::on_read, this->shared_from_this()));
 }
 
 template <typename Stream>
@@ -89,6 +93,10 @@ void BasicWsSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   if (ec) {
     spdlog::debug("conn {}: closed: {}", conn_, ec.message());
     return end(ec == websocket::error::message_too_big ? EndReason::too_big : EndReason::peer_gone);
+  }
+  if (!ws_.is_message_done()) {
+    // The rest of a longer request (read_message_max still bounds the whole message).
+    return ws_.async_read(buffer_, beast::bind_front_handler(&BasicWsSession::on_read, this->shared_from_this()));
   }
   const auto now = std::chrono::steady_clock::now();
   keepalive_.heard(now);
@@ -118,8 +126,8 @@ void BasicWsSession<Stream>::on_read(beast::error_code ec, std::size_t) {
       router_.reply_error(ErrorCode::internal_error, "the server could not handle that request", {});
     }
   }
-  // A large request must not leave a large buffer behind on an idle connection.
-  if (buffer_.capacity() > 4096) buffer_.shrink_to_fit();
+  // A longer request must not leave a larger buffer behind on an idle connection.
+  if (buffer_.capacity() > kFirstReadBytes) buffer_.shrink_to_fit();
   do_read();
 }
 

@@ -189,6 +189,30 @@ TEST(LimitsLoopback, OversizedMessageClosesWith1009AndTheLimitItselfIsAccepted) 
   EXPECT_TRUE(eventually([&] { return metric(server.port(), "atout_oversized_closes_total") == 1; }));
 }
 
+// A connection waits for a request with a small read (512 bytes) and reads a longer one on. Requests
+// of every size around that read and around Beast's own read buffer (1,536 bytes), sent back to
+// back so several arrive in one segment, are each read whole and answered in order.
+TEST(LimitsLoopback, RequestsOfEverySizeAroundTheFirstReadAreReadWholeAndInOrder) {
+  LiveServer server;
+  TestClient c(server.port(), nullptr);
+  c.hello("sizes");
+  const std::vector<std::size_t> sizes = {40, 511, 512, 513, 1023, 1024, 1025, 1535, 1536, 1537, 3000, 9000, 200};
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    std::string text = R"({"type":"ping","id":"s)" + std::to_string(i) + R"(","pad":")";
+    ASSERT_LT(text.size() + 2, sizes[i]);
+    text += std::string(sizes[i] - text.size() - 2, 'x') + "\"}";
+    ASSERT_EQ(text.size(), sizes[i]);
+    c.send_raw(text);
+  }
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const auto answer = c.next();
+    ASSERT_TRUE(answer) << "no answer to the request of " << sizes[i] << " bytes";
+    EXPECT_EQ((*answer)["type"], "pong") << *answer;
+    EXPECT_EQ((*answer)["id"], "s" + std::to_string(i)) << *answer;
+  }
+  EXPECT_EQ(c.request({{"type", "ping"}})["type"], "pong");
+}
+
 // ---- Floods --------------------------------------------------------------------------------------
 
 TEST(LimitsLoopback, FloodClosesWith1008WhileAClientWithinItsCreditsStays) {

@@ -3,9 +3,9 @@
 // the request router's. Instantiated (in ws_session.cpp) for beast::tcp_stream and TlsStream only.
 #pragma once
 
+#include <boost/container/devector.hpp>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 
@@ -51,6 +51,10 @@ class BasicWsSession final : public WsSession, public std::enable_shared_from_th
   RequestRouter& router() override { return router_; }
 
  private:
+  // What the read that waits for a request asks for: enough for nearly every request (an action
+  // is about 100 bytes), little for an idle connection to hold.
+  static constexpr std::size_t kFirstReadBytes = 512;
+
   void on_accept(beast::error_code ec);
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
@@ -69,7 +73,11 @@ class BasicWsSession final : public WsSession, public std::enable_shared_from_th
   std::shared_ptr<ssl::context> tls_;  // declared before ws_, which uses it
   websocket::stream<Stream> ws_;
   beast::flat_buffer buffer_;
-  std::deque<std::shared_ptr<const std::string>> queue_;
+  // A devector rather than a std::deque: empty, it holds no memory (libstdc++'s deque allocates a
+  // 512-byte block and its map as soon as it is made), and used as a queue it stays as small as
+  // its longest backlog. Most connections are idle most of the time, so this is per-connection
+  // memory saved for nothing.
+  boost::container::devector<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
   std::shared_ptr<Context> ctx_;
   std::uint64_t conn_;

@@ -3,8 +3,8 @@
 // chat budget). It never touches the socket, so tests drive it with a recording connection.
 #pragma once
 
+#include <boost/container/devector.hpp>
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -102,7 +102,9 @@ class RequestRouter {
   Clock::time_point now_;                    // when the request being handled was read
   std::unique_ptr<TableTimer> token_timer_;  // made at the first wait
   bool awaiting_token_ = false;
-  std::deque<std::pair<std::string, Clock::time_point>> held_;  // frames read meanwhile, and when
+  // Frames read meanwhile, and when. A devector holds no memory while empty, which it nearly always
+  // is (a std::deque would hold a block on every connection).
+  boost::container::devector<std::pair<std::string, Clock::time_point>> held_;
 };
 
 }  // namespace atout::server
