@@ -1,31 +1,17 @@
-// Players, matches, hands, actions and ratings over PostgreSQL.
+// Players, matches, hands, actions and ratings over PostgreSQL: the store itself, its writes through
+// the batching writer and its reads (migrations and backups are in pg_admin.cpp).
 #include "atout/store/pg_store.hpp"
 
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <array>
-#include <filesystem>
 #include <mutex>
-#include <string_view>
-#include <thread>
-#include <unordered_set>
 #include <vector>
 
+#include "pg_connection.hpp"
 #include "pg_writer.hpp"
-
-extern char** environ;
 
 namespace atout::store {
 
 namespace {
-
-using Ids = std::unordered_map<std::string, std::int64_t>;
-
-// The one row that holds the schema version (SQLite keeps it in PRAGMA user_version).
-constexpr const char* kVersionTable = "atout_schema_version";
-// Held by whoever migrates, for the migration's transaction: nodes starting together take turns.
-constexpr std::int64_t kMigrationLock = 0x61746f7574;  // "atout"
 
 std::string hex(const std::string& bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -52,25 +38,6 @@ std::optional<int> opt_int(const pqxx::field& f) {
   return f.as<int>();
 }
 
-// `url` with a connection timeout, unless it names one.
-std::string with_timeout(const std::string& url, std::chrono::seconds timeout) {
-  if (url.find("connect_timeout=") != std::string::npos) return url;
-  return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=" + std::to_string(timeout.count());
-}
-
-std::unique_ptr<pqxx::connection> connect(const std::string& url) {
-  auto c = std::make_unique<pqxx::connection>(url);
-  // Every write is durable once its batch commits, whatever the server's default.
-  pqxx::nontransaction n(*c);
-  n.exec("SET synchronous_commit = on");
-  return c;
-}
-
-std::string clean(std::string what) {
-  while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) what.pop_back();
-  return what;
-}
-
 std::optional<std::int64_t> match_id(PgTx& tx, const std::string& uid) {
   auto it = tx.ids().find(uid);
   if (it != tx.ids().end()) return it->second;
@@ -86,67 +53,6 @@ std::optional<std::string> no_match(const std::string& uid) { return "no match '
 RatingRow rating_row(const pqxx::row& r) {
   return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<double>(),
           r[4].as<double>(),      r[5].as<double>(),      r[6].as<int>()};
-}
-
-// A PostgreSQL array literal of text elements, each quoted ("{"a","b\\"c"}").
-std::string text_array(const std::vector<std::string_view>& items) {
-  std::string out = "{";
-  for (const std::string_view item : items) {
-    if (out.size() > 1) out.push_back(',');
-    out.push_back('"');
-    for (const char c : item) {
-      if (c == '"' || c == '\\') out.push_back('\\');
-      out.push_back(c);
-    }
-    out.push_back('"');
-  }
-  out.push_back('}');
-  return out;
-}
-
-template <typename T>
-std::string number_array(const std::vector<T>& items) {
-  std::string out = "{";
-  for (const T item : items) {
-    if (out.size() > 1) out.push_back(',');
-    out += std::to_string(item);
-  }
-  out.push_back('}');
-  return out;
-}
-
-// A batch's actions in two statements at most, whatever their number: one looks up the ids of
-// the matches this writer has not seen yet, one inserts every row (arrays unnested server-side).
-void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::vector<std::string>& errors) {
-  std::vector<std::string_view> unknown;
-  std::unordered_set<std::string_view> asked;
-  for (const PgActionRow* r : rows)
-    if (tx.ids().find(r->uid) == tx.ids().end() && asked.insert(r->uid).second) unknown.emplace_back(r->uid);
-  if (!unknown.empty()) {
-    const pqxx::result found =
-        tx.t().exec_params("SELECT uid, id FROM matches WHERE uid = ANY($1::text[])", text_array(unknown));
-    for (const pqxx::row& f : found) tx.ids().emplace(f[0].as<std::string>(), f[1].as<std::int64_t>());
-  }
-  std::vector<std::int64_t> ids, seqs, ats;
-  std::vector<int> seats;
-  std::vector<std::string_view> actions;
-  for (const PgActionRow* r : rows) {
-    const auto it = tx.ids().find(r->uid);
-    if (it == tx.ids().end()) {
-      errors.push_back(*no_match(r->uid));
-      continue;
-    }
-    ids.push_back(it->second);
-    seqs.push_back(r->seq);
-    seats.push_back(r->seat);
-    actions.emplace_back(r->action);
-    ats.push_back(r->at);
-  }
-  if (ids.empty()) return;
-  tx.t().exec_params(
-      "INSERT INTO match_actions (match_id, seq, seat, action, at) "
-      "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::bigint[])",
-      number_array(ids), number_array(seqs), number_array(seats), text_array(actions), number_array(ats));
 }
 
 constexpr const char* kMatchColumns =
@@ -520,86 +426,7 @@ class PgStore final : public Store {
   PgWriter writer_;
 };
 
-int read_version(pqxx::transaction_base& t) {
-  const pqxx::result exists = t.exec_params("SELECT to_regclass($1) IS NOT NULL", std::string(kVersionTable));
-  if (!exists[0][0].as<bool>()) return 0;
-  const pqxx::result r = t.exec(std::string("SELECT version FROM ") + kVersionTable);
-  return r.empty() ? 0 : r[0][0].as<int>();
-}
-
 }  // namespace
-
-std::string redact_url(const std::string& url) {
-  // postgres://user:password@host/… → postgres://user:***@host/…, and password=… in the query.
-  std::string out = url;
-  const auto scheme = out.find("://");
-  const auto at = out.find('@');
-  if (scheme != std::string::npos && at != std::string::npos && at > scheme) {
-    const auto colon = out.find(':', scheme + 3);
-    if (colon != std::string::npos && colon < at) out = out.substr(0, colon + 1) + "***" + out.substr(at);
-  }
-  const auto pw = out.find("password=");
-  if (pw != std::string::npos) {
-    const auto end = out.find('&', pw);
-    out = out.substr(0, pw + 9) + "***" + (end == std::string::npos ? "" : out.substr(end));
-  }
-  return out;
-}
-
-Opened migrate_postgres(const std::string& url, const OpenOptions& options) {
-  Opened out;
-  const std::string where = redact_url(url);
-  std::unique_ptr<pqxx::connection> c;
-  try {
-    c = connect(with_timeout(url, options.connect_timeout));
-  } catch (const std::exception& e) {
-    out.error = "cannot connect to " + where + ": " + clean(e.what());
-    return out;
-  }
-  try {
-    // Look before touching: a newer schema is refused before anything is written.
-    {
-      pqxx::read_transaction r(*c);
-      out.version_before = read_version(r);
-    }
-    if (out.version_before > latest_version()) {
-      out.error = where + " is at schema version " + std::to_string(out.version_before) +
-                  ", newer than this server (it knows up to " + std::to_string(latest_version()) +
-                  "); run a newer atout-server, or restore a backup";
-      return out;
-    }
-    const int target = options.migrate_to < 0 ? latest_version() : options.migrate_to;
-    int version = out.version_before;
-    for (const Migration& m : pg_migrations()) {
-      if (m.version <= version || m.version > target) continue;
-      // The version bump commits with the migration, so a crash leaves either both or neither.
-      pqxx::work w(*c);
-      w.exec_params("SELECT pg_advisory_xact_lock($1)", kMigrationLock);
-      w.exec(std::string("CREATE TABLE IF NOT EXISTS ") + kVersionTable + " (version INTEGER NOT NULL)");
-      w.exec(std::string("INSERT INTO ") + kVersionTable + " (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM " +
-             kVersionTable + ")");
-      version = read_version(w);  // another node may have applied it meanwhile
-      if (version > latest_version()) {
-        out.error = where + " was migrated past this server's schema version meanwhile";
-        return out;
-      }
-      if (m.version <= version) continue;
-      try {
-        w.exec(m.sql);
-      } catch (const std::exception& e) {
-        out.error = std::string("migration ") + m.name + " failed: " + clean(e.what());
-        return out;
-      }
-      w.exec_params(std::string("UPDATE ") + kVersionTable + " SET version = $1", m.version);
-      w.commit();
-      version = m.version;
-    }
-    out.version_after = version;
-  } catch (const std::exception& e) {
-    out.error = where + ": " + clean(e.what());
-  }
-  return out;
-}
 
 std::unique_ptr<Store> open_postgres(const std::string& url, const OpenOptions& options, std::string& error) {
   Opened opened = migrate_postgres(url, options);
@@ -617,25 +444,6 @@ std::unique_ptr<Store> open_postgres(const std::string& url, const OpenOptions& 
     return nullptr;
   }
   return std::make_unique<PgStore>(full, opened.version_after, std::move(reader), std::move(writer), options);
-}
-
-std::optional<std::string> backup_postgres(const std::string& url, const std::string& target) {
-  std::error_code ec;
-  if (std::filesystem::exists(target, ec)) return target + " already exists; a backup never overwrites a file";
-  std::vector<std::string> args = {"pg_dump", "--format=custom", "--no-password", "--file=" + target,
-                                   "--dbname=" + url};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (const int rc = posix_spawnp(&pid, "pg_dump", nullptr, nullptr, argv.data(), environ); rc != 0)
-    return "cannot run pg_dump (is it installed and on PATH?): " + std::generic_category().message(rc);
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return "pg_dump: cannot wait for it";
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return "pg_dump of " + redact_url(url) + " failed (exit " +
-           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
-  return std::nullopt;
 }
 
 }  // namespace atout::store

@@ -50,6 +50,10 @@ struct PgActionRow {
 // match is unknown) goes to `errors` and the others are written.
 using PgAppend = std::function<void(PgTx&, const std::vector<const PgActionRow*>&, std::vector<std::string>&)>;
 
+// The store's PgAppend (pg_append_actions.cpp): the ids of the matches the batch has not seen yet
+// in one query, then every row in one INSERT of server-side unnested arrays.
+void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::vector<std::string>& errors);
+
 class PgWriter {
  public:
   // `connect` opens and prepares a new connection, or throws. `connection` is the first one.
