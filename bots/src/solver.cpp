@@ -82,6 +82,8 @@ struct Solver::Impl {
   }
 
   int team(int seat) const { return seat & 1; }
+  // (a + b) % players for seats a and b, without a division (this is on every node's path).
+  int seat_after(int a, int b) const { return a + b >= players ? a + b - players : a + b; }
 
   bool beats(int c, int best) const {
     if ((c >> 3) == (best >> 3)) return c > best;
@@ -152,7 +154,7 @@ struct Solver::Impl {
       ts.current = seat + 1 == players ? 0 : seat + 1;
       return 0;
     }
-    const int winner = (ts.leader + ts.best_pos) % players;
+    const int winner = seat_after(ts.leader, ts.best_pos);
     const bool decl = team(winner) == declarer;
     int gained = decl ? ts.pts : 0;
     ts.flags |= decl ? kDeclarerTook : kDefenceTook;
@@ -196,31 +198,40 @@ struct Solver::Impl {
     return &table[static_cast<std::size_t>(h & mask)];
   }
 
+  // What move ordering needs of the node, computed once for all its moves.
+  struct OrderContext {
+    std::uint32_t live_other = 0;  // live cards in the other hands
+    bool last_to_play = false;
+    bool partner_holds = false;  // a partner holds the trick
+    bool partner_safe = false;   // ... with a card nobody still to play can beat
+  };
+  OrderContext order_context(int seat) const {
+    OrderContext o;
+    o.live_other = (hand[0] | hand[1] | hand[2] | hand[3]) & ~hand[static_cast<std::size_t>(seat)];
+    if (ts.count == 0) return o;
+    o.last_to_play = ts.count == players - 1;
+    o.partner_holds = players == 4 && team(seat_after(ts.leader, ts.best_pos)) == team(seat);
+    o.partner_safe = o.last_to_play || !(o.live_other & suit_bits(ts.best >> 3) & above(ts.best));
+    return o;
+  }
+
   // Move ordering: a higher score is tried first.
-  int order_score(int c, int seat) const {
+  int order_score(int c, const OrderContext& o) const {
     const int p = pts[static_cast<std::size_t>(c)];
-    const std::uint32_t live_other = (hand[0] | hand[1] | hand[2] | hand[3]) & ~hand[static_cast<std::size_t>(seat)];
     if (ts.count == 0) {
       // Leading: a master card (no live card above it in other hands) first, most points first;
       // then low cards.
-      const bool master = !(live_other & suit_bits(c >> 3) & above(c));
+      const bool master = !(o.live_other & suit_bits(c >> 3) & above(c));
       const bool trump = (trump_mask >> c) & 1u;
       if (master) return 200 + p + (trump ? 50 : 0);
       return 100 - p - (c & 7);
     }
-    const bool last_to_play = ts.count == players - 1;
-    const bool wins = beats(c, ts.best);
-    const int holder = (ts.leader + ts.best_pos) % players;
-    const bool partner_holds = players == 4 && team(holder) == team(seat);
-    if (wins) {
+    if (beats(c, ts.best)) {
       // Taking the trick: with a card nobody still to play can beat, the best.
-      const bool safe = last_to_play || !(live_other & suit_bits(c >> 3) & above(c));
+      const bool safe = o.last_to_play || !(o.live_other & suit_bits(c >> 3) & above(c));
       return (safe ? 300 : 150) + p + (safe ? 0 : (c & 7));
     }
-    if (partner_holds) {
-      const bool partner_safe = last_to_play || !(live_other & suit_bits(ts.best >> 3) & above(ts.best));
-      return partner_safe ? 250 + p : 100 - p;
-    }
+    if (o.partner_holds) return o.partner_safe ? 250 + p : 100 - p;
     return 100 - p - (c & 7);
   }
 
@@ -257,7 +268,7 @@ struct Solver::Impl {
       if (suit_mode && !((trump_mask >> (suit * 8)) & 1u)) {
         // A plain master wins only while no opponent with a trump is void: cap by their length.
         for (int o = 1; o < players; o += 2) {
-          const std::uint32_t h = hand[static_cast<std::size_t>((leader + o) % players)];
+          const std::uint32_t h = hand[static_cast<std::size_t>(seat_after(leader, o))];
           if (h & trump_mask) {
             const int len = std::popcount(h & suit_bits(suit));
             if (len < k) {
@@ -309,14 +320,18 @@ struct Solver::Impl {
     std::uint8_t tt_move = kNoMove;
     const bool boundary = ts.count == 0;
     if (boundary) {
+      // The entry's address first: its cache line loads while the bounds are worked out.
+      if (opt.use_table) {
+        keys(k1, k2);
+        e = probe(k1, k2);
+        __builtin_prefetch(e);
+      }
       if (opt.bounds) {
         const Bounds b = bounds();
         if (b.lo >= beta) return b.lo;
         if (b.hi <= alpha) return b.hi;
       }
-      if (opt.use_table) {
-        keys(k1, k2);
-        e = probe(k1, k2);
+      if (e) {
         if (e->generation == generation && e->k1 == k1 && e->k2 == k2) {
           if (e->lower >= beta) return e->lower;
           if (e->upper <= alpha) return e->upper;
@@ -331,9 +346,10 @@ struct Solver::Impl {
     std::array<std::uint8_t, 16> list{};
     std::array<int, 16> score{};
     int n = 0;
+    const OrderContext oc = order_context(seat);
     for (std::uint32_t m = moves; m; m &= m - 1) {
       const int c = std::countr_zero(m);
-      const int s = c == tt_move ? 1000 : order_score(c, seat);
+      const int s = c == tt_move ? 1000 : order_score(c, oc);
       int i = n++;
       while (i > 0 && score[static_cast<std::size_t>(i - 1)] < s) {
         score[static_cast<std::size_t>(i)] = score[static_cast<std::size_t>(i - 1)];
