@@ -18,9 +18,10 @@ int arena_help(std::ostream& out) {
          "  Plays N deals of V twice each (duplicate): A in seats 0 and 2 against B, then the same\n"
          "  cards with the sides swapped. LEVEL is random, rules or sampling. --worlds fixes the\n"
          "  sampling bot's worlds per card (default 20). Prints a summary, then one JSON line: the\n"
-         "  mean score difference A-B per deal, the share of hands won by A, and the Elo\n"
-         "  difference of A over B with its 95% interval (from the share of hands won). --matches M\n"
-         "  also plays M whole matches twice each, sides swapped, and gives the share A won.\n";
+         "  mean score difference A-B per deal, the share of deals won by A (A's two scores against\n"
+         "  B's on the same cards), the share of hands won, and the Elo difference of A over B with\n"
+         "  its 95% interval (from the share of deals won). --matches M also plays M whole matches\n"
+         "  twice each, sides swapped, and gives the share A won.\n";
   return kExitOk;
 }
 
@@ -99,7 +100,7 @@ int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostr
   const Seed hand_seed{0x61726e61ULL, static_cast<std::uint64_t>(*seed)};
   const Seed match_seed{0x6d617463ULL, static_cast<std::uint64_t>(*seed)};
 
-  double diff_sum = 0, diff_sq = 0, hand_points = 0;
+  double diff_sum = 0, diff_sq = 0, hand_points = 0, deal_points = 0;
   int hands = 0;
   for (long long d = 0; d < *deals; ++d) {
     Record header = header_of(*info, hand_seed, d);
@@ -120,6 +121,8 @@ int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostr
       hand_points += mine > theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
       ++hands;
     }
+    // The deal as a duplicate pair: A won it when A's two results on these cards beat B's two.
+    deal_points += diff > 0 ? 1.0 : diff == 0 ? 0.5 : 0.0;
     diff /= 2;
     diff_sum += diff;
     diff_sq += diff * diff;
@@ -146,29 +149,34 @@ int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostr
   const double n = static_cast<double>(*deals);
   const double mean = diff_sum / n;
   const double sd = n > 1 ? std::sqrt(std::max(0.0, (diff_sq - n * mean * mean) / (n - 1))) : 0.0;
-  const double share = hand_points / hands;
-  const double se = std::sqrt(std::max(share * (1 - share), 0.25 / hands) / hands);
+  const double hand_share = hand_points / hands;
+  // The Elo figure comes from the deals, not the hands: the two hands of a deal share their cards,
+  // so only the pair tells play from luck (a hand is won by whoever held the cards more often than
+  // by whoever played them better).
+  const double share = deal_points / n;
+  const double se = std::sqrt(std::max(share * (1 - share), 0.25 / n) / n);
   // Rounded away from -0 so that an even result prints as 0.
   auto tidy = [](double x) { return std::fabs(x) < 0.05 ? 0.0 : x; };
-  const double e = tidy(elo(share, hands)), lo = elo(share - 1.96 * se, hands), hi = elo(share + 1.96 * se, hands);
+  const double e = tidy(elo(share, n)), lo = elo(share - 1.96 * se, n), hi = elo(share + 1.96 * se, n);
 
   char line[512];
   std::snprintf(line, sizeof line,
                 "%s: %s (A) against %s (B), %lld deals played twice\n"
                 "mean score difference A-B per deal: %.2f (standard error %.2f)\n"
+                "deals won by A: %.1f%% of %lld (both hands of a deal together)\n"
                 "hands won by A: %.1f%% of %d\n"
-                "Elo A-B: %.0f (95%% interval %.0f to %.0f)\n",
-                variant.c_str(), a_text.c_str(), b_text.c_str(), *deals, mean, sd / std::sqrt(n), 100 * share, hands, e,
-                lo, hi);
+                "Elo A-B: %.0f (95%% interval %.0f to %.0f), from the deals won\n",
+                variant.c_str(), a_text.c_str(), b_text.c_str(), *deals, mean, sd / std::sqrt(n), 100 * share, *deals,
+                100 * hand_share, hands, e, lo, hi);
   out << line;
   if (*matches > 0) {
     std::snprintf(line, sizeof line, "matches won by A: %.1f%% of %lld\n",
                   100 * match_points / static_cast<double>(2 * *matches), 2 * *matches);
     out << line;
   }
-  protocol::json j = {{"variant", variant}, {"a", a_text},       {"b", b_text},    {"deals", *deals},
-                      {"seed", *seed},      {"mean_diff", mean}, {"hands", hands}, {"hand_share", share},
-                      {"elo", e},           {"elo_low", lo},     {"elo_high", hi}};
+  protocol::json j = {{"variant", variant},  {"a", a_text},       {"b", b_text},    {"deals", *deals},
+                      {"seed", *seed},       {"mean_diff", mean}, {"hands", hands}, {"hand_share", hand_share},
+                      {"deal_share", share}, {"elo", e},          {"elo_low", lo},  {"elo_high", hi}};
   if (*a == bots::Level::sampling || *b == bots::Level::sampling) j["worlds"] = *worlds;
   if (*matches > 0) {
     j["matches"] = 2 * *matches;

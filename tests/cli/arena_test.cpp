@@ -20,6 +20,7 @@ TEST(CliArena, RulesBeatRandomOnDuplicateDeals) {
   EXPECT_EQ(j.at("hands"), 80);
   EXPECT_GT(j.at("mean_diff").get<double>(), 0.0);
   EXPECT_GT(j.at("hand_share").get<double>(), 0.5);
+  EXPECT_GT(j.at("deal_share").get<double>(), 0.5);
   EXPECT_GT(j.at("elo_low").get<double>(), 0.0);
   EXPECT_LE(j.at("elo_low").get<double>(), j.at("elo").get<double>());
   EXPECT_LE(j.at("elo").get<double>(), j.at("elo_high").get<double>());
@@ -28,6 +29,9 @@ TEST(CliArena, RulesBeatRandomOnDuplicateDeals) {
   const CliRun same = run_cli({"arena", "--variant", "coinche", "--a", "rules", "--b", "rules", "--deals", "10"});
   ASSERT_TRUE(exited_with(same, kExitOk)) << same.err;
   EXPECT_EQ(summary_of(same).at("mean_diff").get<double>(), 0.0);
+  // Both hands of a deal played by the same bot mirror each other: every deal is a tie.
+  EXPECT_EQ(summary_of(same).at("deal_share").get<double>(), 0.5);
+  EXPECT_EQ(summary_of(same).at("elo").get<double>(), 0.0);
 }
 
 TEST(CliArena, SamplingPlaysWithAFixedWorldCount) {
