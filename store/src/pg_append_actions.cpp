@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "pg_writer.hpp"
+#include "store_errors.hpp"
 
 namespace atout::store {
 
@@ -56,7 +57,7 @@ void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::
   for (const PgActionRow* r : rows) {
     const auto it = tx.ids().find(r->uid);
     if (it == tx.ids().end()) {
-      errors.push_back("no match '" + r->uid + "' in the store");
+      errors.push_back(no_match(r->uid));
       continue;
     }
     ids.push_back(it->second);

@@ -8,6 +8,7 @@
 
 #include "pg_connection.hpp"
 #include "pg_writer.hpp"
+#include "store_errors.hpp"
 
 namespace atout::store {
 
@@ -47,8 +48,6 @@ std::optional<std::int64_t> match_id(PgTx& tx, const std::string& uid) {
   tx.ids().emplace(uid, id);
   return id;
 }
-
-std::optional<std::string> no_match(const std::string& uid) { return "no match '" + uid + "' in the store"; }
 
 RatingRow rating_row(const pqxx::row& r) {
   return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<double>(),
@@ -176,35 +175,21 @@ class PgStore final : public Store {
           "SELECT p.id FROM players p WHERE p.id IN (SELECT player_id FROM match_seats WHERE match_id = $1) "
           "ORDER BY p.id FOR UPDATE",
           *id);
-      struct Seated {
-        int team;
-        std::int64_t player;
-        Rating rating;
-        int matches;
-      };
-      std::vector<Seated> seated;
+      std::vector<SeatRating> seats;
       const pqxx::result q = tx.t().exec_params(
           "SELECT s.team, s.player_id, r.mu, r.sigma, COALESCE(r.matches, 0) FROM match_seats s "
           "LEFT JOIN ratings r ON r.player_id = s.player_id AND r.ladder = $1 WHERE s.match_id = $2 ORDER BY s.seat",
           ladder, *id);
       for (const pqxx::row& row : q) {
-        Seated x{row[0].as<int>(), row[1].as<std::int64_t>(), Rating{}, row[4].as<int>()};
+        SeatRating x{row[0].as<int>(), row[1].as<std::int64_t>(), Rating{}, row[4].as<int>()};
         if (!row[2].is_null()) x.rating = Rating{row[2].as<double>(), row[3].as<double>()};
-        seated.push_back(x);
+        seats.push_back(x);
       }
-      std::vector<std::vector<Rating>> teams(2);
-      for (const Seated& x : seated) {
-        if (x.team < 0 || x.team > 1) return "rated match " + uid + " has a seat in team " + std::to_string(x.team);
-        teams[static_cast<std::size_t>(x.team)].push_back(x.rating);
-      }
-      if (teams[0].empty() || teams[1].empty()) return "rated match " + uid + " lacks a team";
-      std::vector<int> ranks = {1, 1};  // no winner: a draw
-      if (winner) ranks = {*winner == 0 ? 1 : 2, *winner == 1 ? 1 : 2};
-      const auto updated = rate(teams, ranks);
-      std::array<std::size_t, 2> next{};
-      for (const Seated& x : seated) {
-        const auto t = static_cast<std::size_t>(x.team);
-        const Rating& r = updated[t][next[t]++];
+      std::vector<Rating> after;
+      if (auto e = rate_match(seats, winner, after)) return "rated match " + uid + " " + *e;
+      for (std::size_t i = 0; i < seats.size(); ++i) {
+        const SeatRating& x = seats[i];
+        const Rating& r = after[i];
         tx.t().exec_params(
             "INSERT INTO ratings (player_id, ladder, mu, sigma, ordinal, matches, updated_at) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player_id, ladder) DO UPDATE SET "

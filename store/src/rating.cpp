@@ -2,6 +2,7 @@
 #include "atout/store/rating.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace atout::store {
@@ -52,6 +53,26 @@ std::vector<std::vector<Rating>> rate(const std::vector<std::vector<Rating>>& te
     }
   }
   return out;
+}
+
+std::optional<std::string> rate_match(const std::vector<SeatRating>& seats, std::optional<int> winner,
+                                      std::vector<Rating>& after, const RatingModel& model) {
+  after.clear();
+  std::vector<std::vector<Rating>> teams(2);
+  for (const SeatRating& s : seats) {
+    if (s.team < 0 || s.team > 1) return "has a seat in team " + std::to_string(s.team);
+    teams[static_cast<std::size_t>(s.team)].push_back(s.rating);
+  }
+  if (teams[0].empty() || teams[1].empty()) return "lacks a team";
+  std::vector<int> ranks = {1, 1};  // no winner: a draw
+  if (winner) ranks = {*winner == 0 ? 1 : 2, *winner == 1 ? 1 : 2};
+  const auto updated = rate(teams, ranks, model);
+  std::array<std::size_t, 2> next{};
+  for (const SeatRating& s : seats) {
+    const auto t = static_cast<std::size_t>(s.team);
+    after.push_back(updated[t][next[t]++]);
+  }
+  return std::nullopt;
 }
 
 }  // namespace atout::store

@@ -6,6 +6,8 @@
 #include <array>
 #include <filesystem>
 
+#include "store_errors.hpp"
+
 namespace atout::store {
 
 namespace {
@@ -21,8 +23,6 @@ std::optional<std::int64_t> match_id(Tx& tx, const std::string& uid) {
   tx.ids().emplace(uid, id);
   return id;
 }
-
-std::optional<std::string> no_match(const std::string& uid) { return "no match '" + uid + "' in the store"; }
 
 }  // namespace
 
@@ -208,34 +208,23 @@ void SqliteStore::end_match(const std::string& uid, std::int64_t ended_at, std::
     if (!rated || reason == "aborted") return std::nullopt;
 
     // Each player's rating on the ladder (new players start at the model's defaults).
-    struct Seated {
-      int team;
-      std::int64_t player;
-      Rating rating;
-      int matches;
-    };
-    std::vector<Seated> seated;
+    std::vector<SeatRating> seats;
     Statement& q = tx.stmt(
         "SELECT s.team, s.player_id, r.mu, r.sigma, COALESCE(r.matches, 0) FROM match_seats s "
         "LEFT JOIN ratings r ON r.player_id = s.player_id AND r.ladder = ? WHERE s.match_id = ? ORDER BY s.seat");
     q.bind(1, ladder).bind(2, *id);
     while (q.step()) {
-      Seated x{static_cast<int>(q.int64(0)), q.int64(1), Rating{}, static_cast<int>(q.int64(4))};
+      SeatRating x{static_cast<int>(q.int64(0)), q.int64(1), Rating{}, static_cast<int>(q.int64(4))};
       if (!q.is_null(2)) x.rating = Rating{q.real(2), q.real(3)};
-      seated.push_back(x);
+      seats.push_back(x);
     }
     if (q.error()) return q.error();
     q.reset();
-    std::vector<std::vector<Rating>> teams(2);
-    for (const Seated& x : seated) teams[static_cast<std::size_t>(x.team)].push_back(x.rating);
-    if (teams[0].empty() || teams[1].empty()) return "rated match " + uid + " lacks a team";
-    std::vector<int> ranks = {1, 1};  // no winner: a draw
-    if (winner) ranks = {*winner == 0 ? 1 : 2, *winner == 1 ? 1 : 2};
-    const auto updated = rate(teams, ranks);
-    std::array<std::size_t, 2> next{};
-    for (const Seated& x : seated) {
-      const auto t = static_cast<std::size_t>(x.team);
-      const Rating& r = updated[t][next[t]++];
+    std::vector<Rating> after;
+    if (auto e = rate_match(seats, winner, after)) return "rated match " + uid + " " + *e;
+    for (std::size_t i = 0; i < seats.size(); ++i) {
+      const SeatRating& x = seats[i];
+      const Rating& r = after[i];
       if (auto e = tx.stmt("INSERT INTO ratings (player_id, ladder, mu, sigma, ordinal, matches, updated_at) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, ladder) DO UPDATE SET "
                            "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "

@@ -54,5 +54,37 @@ TEST(Rating, UpsetMovesMoreThanExpectedWin) {
   EXPECT_LT(expected[1][0].mu, weak.mu);
 }
 
+// A match as the stores read it: seats in seat order, teams interleaved.
+TEST(RateMatch, GivesEachSeatItsTeamsUpdateInSeatOrder) {
+  const std::vector<SeatRating> seats = {{0, 11, Rating{29.182, 4.782}, 3},
+                                         {1, 12, Rating{16.672, 6.217}, 0},
+                                         {0, 13, Rating{27.174, 4.922}, 7},
+                                         {1, 14, Rating{}, 1}};
+  std::vector<Rating> after;
+  ASSERT_EQ(rate_match(seats, 1, after), std::nullopt);
+  const auto r = rate({{Rating{29.182, 4.782}, Rating{27.174, 4.922}}, {Rating{16.672, 6.217}, Rating{}}}, {2, 1});
+  ASSERT_EQ(after.size(), 4u);
+  EXPECT_EQ(after[0].mu, r[0][0].mu);
+  EXPECT_EQ(after[1].mu, r[1][0].mu);
+  EXPECT_EQ(after[2].mu, r[0][1].mu);
+  EXPECT_EQ(after[3].sigma, r[1][1].sigma);
+  EXPECT_GT(after[1].mu, 16.672);  // team 1 won
+
+  // No winner is a draw between equals: nobody's mean moves.
+  ASSERT_EQ(rate_match({{0, 1, Rating{}, 0}, {1, 2, Rating{}, 0}}, std::nullopt, after), std::nullopt);
+  EXPECT_NEAR(after[0].mu, 25.0, 1e-12);
+  EXPECT_NEAR(after[1].mu, 25.0, 1e-12);
+}
+
+TEST(RateMatch, RefusesATeamOutsideZeroAndOneOrAnEmptyTeam) {
+  std::vector<Rating> after;
+  EXPECT_EQ(rate_match({{0, 1, Rating{}, 0}, {2, 2, Rating{}, 0}}, 0, after), "has a seat in team 2");
+  EXPECT_TRUE(after.empty());
+  EXPECT_EQ(rate_match({{0, 1, Rating{}, 0}, {-1, 2, Rating{}, 0}}, 0, after), "has a seat in team -1");
+  EXPECT_EQ(rate_match({{0, 1, Rating{}, 0}, {0, 2, Rating{}, 0}}, 0, after), "lacks a team");
+  EXPECT_EQ(rate_match({}, std::nullopt, after), "lacks a team");
+  EXPECT_TRUE(after.empty());
+}
+
 }  // namespace
 }  // namespace atout::store

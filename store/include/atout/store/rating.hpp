@@ -1,6 +1,9 @@
 // OpenSkill ratings: the Weng-Lin Bayesian model with Plackett-Luce ranking, as openskill.js has it.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace atout::store {
@@ -25,5 +28,20 @@ struct Rating {
 // share of the team's variance.
 std::vector<std::vector<Rating>> rate(const std::vector<std::vector<Rating>>& teams, const std::vector<int>& ranks,
                                       const RatingModel& model = {});
+
+// One seat of a rated match as the store reads it: its team, its player, and the player's rating
+// and match count on the match's ladder before the match.
+struct SeatRating {
+  int team = 0;
+  std::int64_t player = 0;
+  Rating rating;
+  int matches = 0;
+};
+
+// The seats' ratings after a two-team match, in the order of `seats`. `winner` is the winning
+// team, or none for a draw. Fails with a reason (and leaves `after` empty) when a seat's team is
+// not 0 or 1, or a team has no seat: such a match is not rated.
+std::optional<std::string> rate_match(const std::vector<SeatRating>& seats, std::optional<int> winner,
+                                      std::vector<Rating>& after, const RatingModel& model = {});
 
 }  // namespace atout::store
