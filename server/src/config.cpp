@@ -142,6 +142,10 @@ void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
             [&c](long v) { c.port = static_cast<unsigned short>(v); });
   f.text("bind", c.bind, "ADDR", "address to listen on")->check(kIpAddress);
   f.integer("threads", 1, 256, c.threads, "I/O threads (1 to 256)", [&c](long v) { c.threads = static_cast<int>(v); });
+  f.integer("bot-threads", 1, 64, c.bot_threads,
+            "threads where the server's bots think (1 to 64); they run only\n"
+            "when a core has nothing else to do",
+            [&c](long v) { c.bot_threads = static_cast<int>(v); });
   f.text("db", c.db, "PATH|URL", "SQLite database file, created with its directory when missing; or a postgres:// URL")
       ->check(kDbPath);
   f.text("web-root", c.web_root, "DIR",

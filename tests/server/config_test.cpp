@@ -66,9 +66,9 @@ TEST(ConfigSources, EnvironmentNamesFollowTheFlags) {
   EXPECT_EQ(env_name("port"), "ATOUT_PORT");
   EXPECT_EQ(env_name("max-conns-per-ip"), "ATOUT_MAX_CONNS_PER_IP");
   const std::string help = usage();
-  for (const char* flag :
-       {"port", "bind", "threads", "db", "log-level", "log-format", "config", "max-conns-per-ip", "msg-burst",
-        "msg-rate", "idle-timeout", "close-grace", "max-queue-messages", "max-queue-bytes", "commit-window-ms"}) {
+  for (const char* flag : {"port", "bind", "threads", "bot-threads", "db", "log-level", "log-format", "config",
+                           "max-conns-per-ip", "msg-burst", "msg-rate", "idle-timeout", "close-grace",
+                           "max-queue-messages", "max-queue-bytes", "commit-window-ms"}) {
     EXPECT_NE(help.find("--" + std::string(flag)), std::string::npos) << flag;
     EXPECT_NE(help.find(env_name(flag)), std::string::npos) << flag;
   }
@@ -197,6 +197,31 @@ TEST(ConfigSources, LobbyAndHttpLimitsHaveDefaultsAndEveryRoute) {
     EXPECT_FALSE(r.cfg) << args[0];
     EXPECT_EQ(r.exit_code, 2) << args[0];
     EXPECT_NE(r.message.find(args[0]), std::string::npos) << r.message;
+  }
+}
+
+TEST(ConfigSources, BotThreadsHaveADefaultEveryRouteAndBounds) {
+  const ParseResult defaults = parse_args({});
+  ASSERT_TRUE(defaults.cfg);
+  EXPECT_EQ(defaults.cfg->bot_threads, 2);
+  const ParseResult line = parse_args({"--bot-threads", "1"});
+  ASSERT_TRUE(line.cfg) << line.message;
+  EXPECT_EQ(line.cfg->bot_threads, 1);
+  {
+    ScopedEnv env("ATOUT_BOT_THREADS", "5");
+    const ParseResult r = parse_args({});
+    ASSERT_TRUE(r.cfg) << r.message;
+    EXPECT_EQ(r.cfg->bot_threads, 5);
+  }
+  TempDir dir;
+  const ParseResult file = parse_args({"--config", write_config(dir, "bot-threads = 64\n")});
+  ASSERT_TRUE(file.cfg) << file.message;
+  EXPECT_EQ(file.cfg->bot_threads, 64);
+  for (const char* bad : {"0", "65", "-1", "two"}) {
+    const ParseResult r = parse_args({"--bot-threads", bad});
+    EXPECT_FALSE(r.cfg) << bad;
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.message.find("--bot-threads"), std::string::npos) << r.message;
   }
 }
 

@@ -27,7 +27,6 @@ class BotRunner {
 
 class BotPool final : public BotRunner {
  public:
-  static constexpr std::size_t kDefaultThreads = 2;
   static constexpr std::size_t kDefaultQueue = 256;
 
   // `metrics` (may be null) gets the queue depth.
