@@ -142,9 +142,10 @@ void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
             [&c](long v) { c.port = static_cast<unsigned short>(v); });
   f.text("bind", c.bind, "ADDR", "address to listen on")->check(kIpAddress);
   f.integer("threads", 1, 256, c.threads, "I/O threads (1 to 256)", [&c](long v) { c.threads = static_cast<int>(v); });
-  f.integer("bot-threads", 1, 64, c.bot_threads,
-            "threads where the server's bots think (1 to 64); they run only\n"
-            "when a core has nothing else to do",
+  f.integer("bot-threads", 0, 64, c.bot_threads,
+            "threads where the server's bots think (0 to 64), run only when a\n"
+            "core has nothing else to do; 0: one per core the I/O threads\n"
+            "leave, at least 1",
             [&c](long v) { c.bot_threads = static_cast<int>(v); });
   f.text("db", c.db, "PATH|URL", "SQLite database file, created with its directory when missing; or a postgres:// URL")
       ->check(kDbPath);
@@ -249,6 +250,8 @@ std::string explain(const CLI::ParseError& e, const CLI::App& app, const std::ve
 }
 
 }  // namespace
+
+int auto_bot_threads(int io_threads, unsigned cores) { return std::max(1, static_cast<int>(cores) - io_threads); }
 
 std::string env_name(const std::string& flag) {
   std::string out = "ATOUT_";

@@ -59,7 +59,9 @@ std::optional<std::string> Server::open() {
   auto journal = std::make_shared<StoreJournal>(store_);
   ctx_->lobby = std::make_shared<Lobby>(ioc_.get_executor(), journal);
   ctx_->lobby->use_metrics(ctx_->metrics);
-  bots_ = std::make_shared<BotPool>(static_cast<std::size_t>(cfg_.bot_threads), BotPool::kDefaultQueue, ctx_->metrics);
+  const int bot_threads = cfg_.bot_threads > 0 ? cfg_.bot_threads : auto_bot_threads(cfg_.threads);
+  spdlog::info("{} bot thread(s)", bot_threads);
+  bots_ = std::make_shared<BotPool>(static_cast<std::size_t>(bot_threads), BotPool::kDefaultQueue, ctx_->metrics);
   ctx_->lobby->use_bots(bots_);
   // Table ids are never given twice: numbers come from blocks reserved in the store first.
   const std::optional<std::uint64_t> first = store_->reserve_ids("table", TableNumbers::kBlock);

@@ -203,7 +203,11 @@ TEST(ConfigSources, LobbyAndHttpLimitsHaveDefaultsAndEveryRoute) {
 TEST(ConfigSources, BotThreadsHaveADefaultEveryRouteAndBounds) {
   const ParseResult defaults = parse_args({});
   ASSERT_TRUE(defaults.cfg);
-  EXPECT_EQ(defaults.cfg->bot_threads, 2);
+  EXPECT_EQ(defaults.cfg->bot_threads, 0);  // auto
+  EXPECT_EQ(auto_bot_threads(2, 2), 1);
+  EXPECT_EQ(auto_bot_threads(2, 8), 6);
+  EXPECT_EQ(auto_bot_threads(4, 2), 1);
+  EXPECT_EQ(auto_bot_threads(2, 0), 1);  // cores unknown
   const ParseResult line = parse_args({"--bot-threads", "1"});
   ASSERT_TRUE(line.cfg) << line.message;
   EXPECT_EQ(line.cfg->bot_threads, 1);
@@ -217,7 +221,7 @@ TEST(ConfigSources, BotThreadsHaveADefaultEveryRouteAndBounds) {
   const ParseResult file = parse_args({"--config", write_config(dir, "bot-threads = 64\n")});
   ASSERT_TRUE(file.cfg) << file.message;
   EXPECT_EQ(file.cfg->bot_threads, 64);
-  for (const char* bad : {"0", "65", "-1", "two"}) {
+  for (const char* bad : {"65", "-1", "two", "1.5"}) {
     const ParseResult r = parse_args({"--bot-threads", bad});
     EXPECT_FALSE(r.cfg) << bad;
     EXPECT_EQ(r.exit_code, 2) << bad;

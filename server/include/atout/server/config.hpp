@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace atout::server {
@@ -13,7 +14,7 @@ struct Config {
   std::string bind = "0.0.0.0";
   unsigned short port = 8080;  // 0: any free port (logged at start-up)
   int threads = 2;
-  int bot_threads = 2;                 // workers where the server's bots think, below the I/O threads
+  int bot_threads = 0;                 // workers where the server's bots think, below the I/O threads; 0: auto
   std::string db = "./data/atout.db";  // the SQLite database (players, matches, ratings)
   std::string log_level = "info";
   std::string log_format = "text";             // "text" (spdlog's default lines) or "json" (one object a line)
@@ -54,6 +55,9 @@ std::string usage();
 // value, from any of them, gives exit code 2 and a message naming the flag (and the variable or
 // the file it came from).
 ParseResult parse_args(const std::vector<std::string>& args);
+// Bot threads when --bot-threads is 0: one per core the I/O threads leave, at least one. `cores`
+// is the machine's (0 when unknown).
+int auto_bot_threads(int io_threads, unsigned cores = std::thread::hardware_concurrency());
 // The environment variable of a flag: "max-conns-per-ip" gives ATOUT_MAX_CONNS_PER_IP.
 std::string env_name(const std::string& flag);
 
