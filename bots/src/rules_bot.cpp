@@ -301,8 +301,8 @@ struct Play {
   int unseen_trumps() const { return (r.unseen & r.trump.trump_cards()).size(); }
 
   // Two players: the chance that the opponent holds none of `cards`. Its hand is drawn from the
-  // unseen cards outside the suits it showed it lacks; in head-to-head 14 cards are never dealt,
-  // so it often lacks the cards that would beat a lead.
+  // unseen cards outside the suits it showed it lacks; with two players some cards are never dealt
+  // (14 of 32 in head-to-head, 5 or 6 of 24 in Simple), so it often lacks what would beat a lead.
   double opponent_lacks(CardSet cards) const {
     const auto opp = static_cast<std::size_t>(1 - view.seat);
     const CardSet pool = r.unseen - r.voids[opp];
@@ -369,8 +369,8 @@ Decision lead(const Play& p) {
   }
   if (candidates.empty()) candidates = hand - p.r.trump.trump_cards();
   if (candidates.empty()) candidates = hand;
-  // Head-to-head: not the lowest card but the one likeliest to hold the trick for what it is worth
-  // (in the arena, 25 Elo over the lowest card on the same deals).
+  // Two players: not the lowest card but the one likeliest to hold the trick for what it is worth
+  // (in the arena, 25 Elo over the lowest card on the same head-to-head deals).
   if (p.view.players == 2) return {Action::play(p.best_chance(candidates)), "a lead likely to hold"};
   return {Action::play(p.cheapest(candidates)), "a low lead"};
 }
