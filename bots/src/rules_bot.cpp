@@ -315,13 +315,11 @@ struct Play {
     const CardSet pool = r.unseen - r.voids[opp];
     const int unseen = pool.size();
     const int held = view.hand_sizes[opp];
+    const int wanted = (cards & pool).size();
     double chance = 1.0;
-    int i = 0;
-    for (Card c : cards& pool) {
-      (void)c;
+    for (int i = 0; i < wanted; ++i) {
       if (unseen - i <= 0) return 0.0;
       chance *= static_cast<double>(std::max(0, unseen - held - i)) / static_cast<double>(unseen - i);
-      ++i;
     }
     return chance;
   }
