@@ -2,10 +2,24 @@
 #pragma once
 
 #include <array>
+#include <string>
 
 #include "atout/bots/bot.hpp"
+#include "atout/bots/solver.hpp"
 
 namespace atout::bots {
+
+// The cards of a variant's deck: 32, or 24 (nine to ace).
+CardSet deck_of(const std::string& variant);
+
+// The card points of each card under `trump` (the variant's own values where it has them), and
+// the total in play, last trick included.
+HandValue values_of(const Observation& view, const Options& options, Trump trump);
+inline int points(const HandValue& v, Card c) { return v.points[static_cast<std::size_t>(c.index())]; }
+int total_points(const Observation& view, const Options& options, Trump trump);
+
+// Partners, or one seat, at four seats; the same seat only, at two.
+inline bool same_side(Seat a, Seat b, int players) { return players == 4 ? a % 2 == b % 2 : a == b; }
 
 // What a seat has seen of the hand so far, read once per decision.
 struct Reading {
@@ -23,7 +37,10 @@ bool is_master(Card c, const Reading& r);
 // belote practice: masters in each suit, trump length, the partner's expected share.
 int estimate_points(const Observation& view, const Options& options, CardSet hand, Trump trump);
 
+// The rules bot, and its two halves: bids, takes, doubles (rules_bid.cpp); cards (rules_play.cpp).
 Decision decide_rules(const Observation& view, const Options& options);
+Decision decide_rules_bid(const Observation& view, const Options& options);
+Decision decide_rules_play(const Observation& view, const Options& options);
 Decision decide_sampling(const Request& request);
 
 }  // namespace atout::bots

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <span>
 
+#include "levels.hpp"
+
 namespace atout::bots {
 
 namespace {
@@ -30,11 +32,6 @@ std::vector<PlayEvent> plays_of(const Observation& v, Trump t) {
   for (const Trick& tr : v.tricks) add_trick(tr);
   if (!v.trick.empty()) add_trick(v.trick);
   return out;
-}
-
-CardSet deck_of(const std::string& variant) {
-  const VariantInfo* info = find_variant(variant);
-  return info && info->deck_size == 24 ? CardSet::deck24() : CardSet::deck32();
 }
 
 PlayRules rules_of(const Observation& v, const Options& options) {
