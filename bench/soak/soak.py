@@ -984,10 +984,12 @@ def check_store(soak):
     """Reads the stored matches, actions and hands after the clean stop."""
     rows = store_rows(soak)
     matches = {}
-    for mid, uid, variant, seed, rated, ended, s0, s1, winner, reason in rows(
-            "SELECT id, uid, variant, match_seed, rated, ended_at, score0, score1, winner, end_reason FROM matches"):
+    for mid, uid, variant, seed, rated, ended, s0, s1, winner, reason, rated_seq in rows(
+            "SELECT id, uid, variant, match_seed, rated, ended_at, score0, score1, winner, end_reason, rated_seq "
+            "FROM matches"):
         matches[uid] = {"id": mid, "variant": variant, "seed": seed, "rated": rated, "ended_at": ended,
-                        "score": [s0, s1], "winner": winner, "reason": reason, "actions": {}, "hands": []}
+                        "score": [s0, s1], "winner": winner, "reason": reason, "rated_seq": rated_seq,
+                        "actions": {}, "hands": []}
     by_id = {m["id"]: m for m in matches.values()}
     # On SQLite a match's actions are in match_actions and, from its log_from on, in the
     # append-ordered log (rows below it were copied out already); PostgreSQL keeps them all in
@@ -1117,10 +1119,15 @@ def openskill_rate(teams, ranks, mu0=25.0, beta=25.0 / 6.0, tau=25.0 / 300.0, ep
 
 
 def check_ratings(soak, matches, seats, stored_ratings):
-    """Recomputes every rating from the stored results, in the order the matches ended."""
+    """Recomputes every rating from the stored results, in the order the store wrote them (matches
+    can end in the same millisecond, so the end times alone cannot say it)."""
     ratings = {}  # (player, ladder) -> (mu, sigma, matches)
-    ended = sorted((m for m in matches.values() if m["ended_at"] is not None and m["rated"]
-                    and m["reason"] != "aborted"), key=lambda m: (m["ended_at"], m["id"]))
+    for uid, m in sorted(matches.items()):
+        should = m["ended_at"] is not None and m["rated"] and m["reason"] != "aborted"
+        if should != (m["rated_seq"] is not None):
+            soak.fail(f"match {uid}: rated_seq {m['rated_seq']} for a match that "
+                      f"{'changes' if should else 'changes no'} ratings")
+    ended = sorted((m for m in matches.values() if m["rated_seq"] is not None), key=lambda m: m["rated_seq"])
     for m in ended:
         seated = sorted(seats.get(m["id"], []))
         teams = [[], []]

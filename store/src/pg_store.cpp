@@ -175,6 +175,8 @@ class PgStore final : public Store {
           "SELECT p.id FROM players p WHERE p.id IN (SELECT player_id FROM match_seats WHERE match_id = $1) "
           "ORDER BY p.id FOR UPDATE",
           *id);
+      // Numbered once the players are locked: after every update this one reads from.
+      tx.t().exec_params("UPDATE matches SET rated_seq = nextval('matches_rated_seq') WHERE id = $1", *id);
       std::vector<SeatRating> seats;
       const pqxx::result q = tx.t().exec_params(
           "SELECT s.team, s.player_id, r.mu, r.sigma, COALESCE(r.matches, 0) FROM match_seats s "

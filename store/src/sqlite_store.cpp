@@ -206,6 +206,13 @@ void SqliteStore::end_match(const std::string& uid, std::int64_t ended_at, std::
     const std::string ladder = info.text(1);
     info.reset();
     if (!rated || reason == "aborted") return std::nullopt;
+    // Write transactions on one SQLite file run one at a time (BEGIN IMMEDIATE), so the next number
+    // is the order of the updates, even with several stores on the file.
+    if (auto e = tx.stmt("UPDATE matches SET rated_seq = (SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM matches) "
+                         "WHERE id = ?")
+                     .bind(1, *id)
+                     .run())
+      return e;
 
     // Each player's rating on the ladder (new players start at the model's defaults).
     std::vector<SeatRating> seats;

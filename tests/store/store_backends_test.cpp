@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "atout/store/pg_store.hpp"
+#include "atout/store/rating.hpp"
 #include "atout/store/store.hpp"
 #include "test_db.hpp"
 
@@ -189,6 +191,29 @@ TEST_P(StoreBackend, AbortedAndUnratedMatchesLeaveRatingsAlone) {
   ASSERT_EQ(ra.size(), 1u);
   EXPECT_EQ(ra[0].matches, 1);
   EXPECT_NEAR(ra[0].mu, 22.364610506859503, 1e-9);
+  // Only the match that changed ratings has a place in their order.
+  EXPECT_EQ(db_->query("SELECT COUNT(*) FROM matches WHERE rated_seq IS NOT NULL"), "1");
+  EXPECT_EQ(db_->query("SELECT uid FROM matches WHERE rated_seq = 1"), "m3");
+}
+
+// Matches that end in the same millisecond are numbered in the order their ratings were written.
+TEST_P(StoreBackend, RatingsAreNumberedInTheOrderTheyWereWritten) {
+  std::string error;
+  auto s = Store::open(db_->url(), {}, error);
+  ASSERT_TRUE(s) << error;
+  s->add_player("p_a", "A", hash_of('a'), 1);
+  s->add_player("p_b", "B", hash_of('b'), 1);
+  for (const char* uid : {"m_z", "m_y", "m_x"}) s->begin_match(two_player_match(uid, "p_a", "p_b", true));
+  s->flush();
+  s->end_match("m_y", 50, 1001, 0, 0, "finished");
+  s->flush();
+  s->end_match("m_x", 50, 1001, 0, 0, "finished");  // same batch, same millisecond
+  s->end_match("m_z", 50, 0, 1001, 1, "finished");
+  s->flush();
+  EXPECT_EQ(db_->query("SELECT uid FROM matches WHERE rated_seq = 1"), "m_y");
+  EXPECT_EQ(db_->query("SELECT uid FROM matches WHERE rated_seq = 2"), "m_x");
+  EXPECT_EQ(db_->query("SELECT uid FROM matches WHERE rated_seq = 3"), "m_z");
+  EXPECT_EQ(db_->query("SELECT MAX(rated_seq) FROM matches"), "3");
 }
 
 TEST_P(StoreBackend, LeaderboardPagesBestFirst) {
@@ -422,6 +447,24 @@ TEST_P(StoreBackend, TwoStoresRatingOnePlayerAtOnceLoseNoUpdate) {
   ASSERT_EQ(pa.size(), 1u);
   EXPECT_EQ(pa[0].matches, kMatches);
   EXPECT_EQ(a->ratings_of("p_b").at(0).matches, kMatches);
+
+  // Replaying the matches in the order the stores numbered them gives the ratings they wrote (the
+  // end times cannot say it: the two stores end matches with the same times).
+  std::map<std::string, Rating> replayed;
+  for (int n = 1; n <= 2 * kMatches; ++n) {
+    const std::string uid = db_->query("SELECT uid FROM matches WHERE rated_seq = " + std::to_string(n));
+    ASSERT_GE(uid.size(), 3u) << "no match numbered " << n;
+    const bool from_a = uid[1] == 'a';
+    const std::string winner = from_a ? "p_star" : "p_b", loser = from_a ? "p_a" : "p_star";
+    const auto after = rate({{replayed[winner]}, {replayed[loser]}}, {1, 2});
+    replayed[winner] = after[0][0];
+    replayed[loser] = after[1][0];
+  }
+  for (const auto& [player, r] : replayed) {
+    const auto stored = a->ratings_of(player).at(0);
+    EXPECT_NEAR(stored.mu, r.mu, 1e-9) << player;
+    EXPECT_NEAR(stored.sigma, r.sigma, 1e-9) << player;
+  }
 }
 
 // A database that a newer server migrated is refused before anything is written.

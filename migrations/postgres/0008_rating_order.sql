@@ -1,0 +1,8 @@
+-- The order in which ended matches changed ratings. Each rating update starts from the ratings the
+-- earlier ones left, so the order matters, and matches can end within the same millisecond, on
+-- different nodes: ended_at alone cannot say which came first. rated_seq comes from a sequence,
+-- taken once the match's players are locked: of two matches sharing a player, the one that waited
+-- for the other's commit takes the higher number. NULL for a match that changed no rating.
+CREATE SEQUENCE matches_rated_seq;
+ALTER TABLE matches ADD COLUMN rated_seq BIGINT;
+CREATE UNIQUE INDEX matches_rated_seq_key ON matches (rated_seq) WHERE rated_seq IS NOT NULL;
