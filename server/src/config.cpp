@@ -145,7 +145,7 @@ void declare(CLI::App& app, Config& c, Source from, std::string* config_file) {
   f.integer("bot-threads", 0, 64, c.bot_threads,
             "threads where the server's bots think (0 to 64), run only when a\n"
             "core has nothing else to do; 0: one per core the I/O threads\n"
-            "leave, at least 1 (better for people beside many sampling bots)",
+            "leave, at least 1",
             [&c](long v) { c.bot_threads = static_cast<int>(v); });
   f.text("db", c.db, "PATH|URL", "SQLite database file, created with its directory when missing; or a postgres:// URL")
       ->check(kDbPath);

@@ -203,7 +203,7 @@ TEST(ConfigSources, LobbyAndHttpLimitsHaveDefaultsAndEveryRoute) {
 TEST(ConfigSources, BotThreadsHaveADefaultEveryRouteAndBounds) {
   const ParseResult defaults = parse_args({});
   ASSERT_TRUE(defaults.cfg);
-  EXPECT_EQ(defaults.cfg->bot_threads, 2);
+  EXPECT_EQ(defaults.cfg->bot_threads, 0);  // auto
   EXPECT_EQ(auto_bot_threads(2, 2), 1);
   EXPECT_EQ(auto_bot_threads(2, 8), 6);
   EXPECT_EQ(auto_bot_threads(4, 2), 1);

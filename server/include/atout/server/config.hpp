@@ -14,7 +14,7 @@ struct Config {
   std::string bind = "0.0.0.0";
   unsigned short port = 8080;  // 0: any free port (logged at start-up)
   int threads = 2;
-  int bot_threads = 2;                 // workers where the server's bots think, below the I/O threads; 0: auto
+  int bot_threads = 0;                 // workers where the server's bots think, below the I/O threads; 0: auto
   std::string db = "./data/atout.db";  // the SQLite database (players, matches, ratings)
   std::string log_level = "info";
   std::string log_format = "text";             // "text" (spdlog's default lines) or "json" (one object a line)
