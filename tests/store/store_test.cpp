@@ -127,6 +127,66 @@ TEST_P(MigrationsFrom, UpgradesToTheLatestKeepingData) {
   }
 }
 
+// Matches rated before the rating order existed are numbered by end time, then id; the matches
+// that changed no rating are not; the store's next rated match comes after them.
+TEST(Migrations, RatedMatchesOfAnEarlierVersionAreNumberedInTheirEndOrder) {
+  TempDir dir;
+  const std::string path = dir.file("old.db");
+  {
+    OpenOptions old;
+    old.migrate_to = 7;
+    Opened o = open_database(path, old);
+    ASSERT_FALSE(o.error) << *o.error;
+    // (uid, rated, ended_at, end_reason), inserted out of end order; m_tie_c ends with m_tie_b.
+    for (const char* r :
+         {"'m_late', 1, 300, 'finished'", "'m_early', 1, 100, 'abandoned'", "'m_tie_b', 1, 200, 'finished'",
+          "'m_unrated', 0, 150, 'finished'", "'m_aborted', 1, 120, 'aborted'", "'m_running', 1, NULL, NULL",
+          "'m_tie_c', 1, 200, 'finished'"})
+      ASSERT_FALSE(o.db.exec(std::string("INSERT INTO matches (uid, rated, ended_at, end_reason, table_id, variant, "
+                                         "options, first_dealer, started_at) VALUES (") +
+                             r + ", 't', 'duel', '{}', 0, 1)"));
+  }
+  Opened o = open_database(path);
+  ASSERT_FALSE(o.error) << *o.error;
+  auto seq = [&](const std::string& uid) {
+    Statement st;
+    EXPECT_FALSE(o.db.prepare("SELECT COALESCE(rated_seq, 0) FROM matches WHERE uid = '" + uid + "'", st));
+    return st.step() ? st.int64(0) : -1;
+  };
+  EXPECT_EQ(seq("m_early"), 1);
+  EXPECT_EQ(seq("m_tie_b"), 2);
+  EXPECT_EQ(seq("m_tie_c"), 3);
+  EXPECT_EQ(seq("m_late"), 4);
+  EXPECT_EQ(seq("m_unrated"), 0);
+  EXPECT_EQ(seq("m_aborted"), 0);
+  EXPECT_EQ(seq("m_running"), 0);
+  o.db = Db{};
+
+  std::string error;
+  auto s = Store::open(path, {}, error);
+  ASSERT_TRUE(s) << error;
+  s->add_player("p_a", "A", std::string(32, 'a'), 1);
+  s->add_player("p_b", "B", std::string(32, 'b'), 1);
+  MatchStart m;
+  m.uid = "m_new";
+  m.table_id = "t_new";
+  m.variant = "duel";
+  m.options_json = "{}";
+  m.rated = true;
+  m.started_at = 1000;
+  m.seats = {{0, 0, "p_a", ""}, {1, 1, "p_b", ""}};
+  s->begin_match(m);
+  s->end_match("m_new", 2000, 1001, 0, 0, "finished");
+  s->flush();
+  s.reset();
+  Opened again = open_database(path);
+  ASSERT_FALSE(again.error) << *again.error;
+  Statement st;
+  ASSERT_FALSE(again.db.prepare("SELECT rated_seq FROM matches WHERE uid = 'm_new'", st));
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.int64(0), 5);
+}
+
 std::vector<int> earlier_versions() {
   std::vector<int> v;
   for (int i = 0; i < latest_version(); ++i) v.push_back(i);
