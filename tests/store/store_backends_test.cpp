@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "atout/store/pg_store.hpp"
@@ -450,16 +451,24 @@ TEST_P(StoreBackend, TwoStoresRatingOnePlayerAtOnceLoseNoUpdate) {
 
   // Replaying the matches in the order the stores numbered them gives the ratings they wrote (the
   // end times cannot say it: the two stores end matches with the same times).
+  // PostgreSQL's sequence skips the numbers of a batch run again after a deadlock: the order
+  // counts, not the numbers.
+  const std::string order =
+      db_->query(GetParam() == Backend::sqlite
+                     ? "SELECT group_concat(uid, ' ') FROM (SELECT uid FROM matches WHERE rated_seq IS NOT NULL ORDER "
+                       "BY rated_seq)"
+                     : "SELECT string_agg(uid, ' ' ORDER BY rated_seq) FROM matches WHERE rated_seq IS NOT NULL");
+  std::istringstream uids(order);
   std::map<std::string, Rating> replayed;
-  for (int n = 1; n <= 2 * kMatches; ++n) {
-    const std::string uid = db_->query("SELECT uid FROM matches WHERE rated_seq = " + std::to_string(n));
-    ASSERT_GE(uid.size(), 3u) << "no match numbered " << n;
+  int n = 0;
+  for (std::string uid; uids >> uid; ++n) {
     const bool from_a = uid[1] == 'a';
     const std::string winner = from_a ? "p_star" : "p_b", loser = from_a ? "p_a" : "p_star";
     const auto after = rate({{replayed[winner]}, {replayed[loser]}}, {1, 2});
     replayed[winner] = after[0][0];
     replayed[loser] = after[1][0];
   }
+  EXPECT_EQ(n, 2 * kMatches);
   for (const auto& [player, r] : replayed) {
     const auto stored = a->ratings_of(player).at(0);
     EXPECT_NEAR(stored.mu, r.mu, 1e-9) << player;
