@@ -30,9 +30,6 @@ bool abuse_gate(const std::atomic<bool>& active, const std::atomic<bool>& stop) 
 
 }  // namespace
 
-// One WebSocket client (one player; reconnected with its token if the server closes it): creates
-// tables until refused (or `cap`), then asks for the largest page of the lobby over and over,
-// waiting only as long as a too_fast reply says.
 void abuse_ws(const tcp::endpoint& server, int cap, const std::atomic<bool>& active, const std::atomic<bool>& stop,
               AbuseStats& s) {
   std::string token;
@@ -92,8 +89,6 @@ void abuse_ws(const tcp::endpoint& server, int cap, const std::atomic<bool>& act
   }
 }
 
-// One HTTP client with keep-alive: GET /api/tables?limit=100 over and over, waiting only as long as
-// a 429's Retry-After says.
 void abuse_http(const tcp::endpoint& server, const std::atomic<bool>& active, const std::atomic<bool>& stop,
                 AbuseStats& s) {
   net::io_context ioc;

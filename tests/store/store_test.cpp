@@ -17,6 +17,8 @@
 #include <sstream>
 #include <thread>
 
+#include "test_db.hpp"
+
 namespace atout::store {
 namespace {
 
@@ -167,14 +169,8 @@ TEST(Migrations, RatedMatchesOfAnEarlierVersionAreNumberedInTheirEndOrder) {
   ASSERT_TRUE(s) << error;
   s->add_player("p_a", "A", std::string(32, 'a'), 1);
   s->add_player("p_b", "B", std::string(32, 'b'), 1);
-  MatchStart m;
-  m.uid = "m_new";
-  m.table_id = "t_new";
-  m.variant = "duel";
-  m.options_json = "{}";
+  MatchStart m = test::duel_match("m_new");
   m.rated = true;
-  m.started_at = 1000;
-  m.seats = {{0, 0, "p_a", ""}, {1, 1, "p_b", ""}};
   s->begin_match(m);
   s->end_match("m_new", 2000, 1001, 0, 0, "finished");
   s->flush();
