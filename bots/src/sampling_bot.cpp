@@ -1,15 +1,19 @@
 // The sampling bot: card play by sampling consistent worlds and solving each double-dummy.
 //
-// Each sampled world completes the hidden hands consistently with the seat's view; the solver
+// Each sampled world completes the hidden hands consistently with the seat's view, and is kept in
+// proportion to how well it explains the other seats' plays (play_inference.hpp); the solver
 // values every legal card in it exactly, and the card with the best average over the worlds is
 // played (for the defence, the lowest average of the declarer's points). Bids, doubles and
 // declarations are the rules bot's: takes valued by simulation (deals solved double-dummy under
 // every trump) were measured, and double-dummy play is too kind to the taker to beat them.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 
+#include "atout/bots/play_inference.hpp"
 #include "atout/bots/solver.hpp"
 #include "atout/bots/worlds.hpp"
 #include "levels.hpp"
@@ -41,6 +45,33 @@ std::optional<Position> position_in(const World& w, const Observation& view, con
   return p;
 }
 
+constexpr int kDrawsPerWorld = 32;  // worlds drawn for one solved, at most
+
+// A world drawn in proportion to how well it explains the other seats' plays: each sampled world
+// is kept with probability kMiss to the power of the plays the rules bot would not have made in it
+// (so the kept worlds follow the sampler's uniform draw weighted by that power). When no draw is
+// kept, the one with the fewest misses counted is used.
+std::optional<World> draw(const WorldSampler& sampler, const PlayInference& inference, Rng& rng) {
+  constexpr double miss = PlayInference::kMiss;
+  std::optional<World> best;
+  int best_misses = std::numeric_limits<int>::max();
+  for (int i = 0; i < kDrawsPerWorld; ++i) {
+    std::optional<World> w = sampler.sample(rng);
+    if (!w) return best;
+    // Kept when miss^m > u, that is when m < log(u) / log(miss).
+    const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+    const double bound = u > 0 ? std::ceil(std::log(u) / std::log(miss)) : 64;
+    const int limit = static_cast<int>(std::min(bound, 64.0));
+    const int m = inference.misses(*w, limit);
+    if (m < limit) return w;
+    if (m < best_misses) {
+      best_misses = m;
+      best = std::move(w);
+    }
+  }
+  return best;
+}
+
 std::string format_average(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", v);
@@ -67,6 +98,7 @@ Decision decide_sampling(const Request& request) {
   if (plays.size() == 1) return {Action::play(plays.first()), "the only card"};
 
   const WorldSampler sampler(view, options);
+  const PlayInference inference(view, options);
   if (!sampler.valid()) {
     Decision d = decide_rules(view, options);
     d.reason = "no consistent world; rules: " + d.reason;
@@ -88,7 +120,7 @@ Decision decide_sampling(const Request& request) {
     const auto world_start = std::chrono::steady_clock::now();
     // After the first world, a world starts only if it should end in time.
     if (fixed <= 0 && solved > 0 && !request.budget.fits(world_start - start, slowest)) break;
-    const std::optional<World> w = sampler.sample(rng);
+    const std::optional<World> w = draw(sampler, inference, rng);
     if (!w) continue;
     const std::optional<Position> p = position_in(*w, view, options);
     if (!p) break;
