@@ -27,6 +27,10 @@ struct Reading {
   CardSet played;                // every card played this hand (the trick in progress included)
   std::array<CardSet, 4> voids;  // per seat: suits (as card masks) it showed it lacks
   CardSet unseen;                // cards neither own nor played nor public
+
+  // Reads one card `c` played to the trick `before` (as it stood before it): the suits its
+  // player showed it lacks, and the card itself. `unseen` is left to the caller.
+  void see(const Trick& before, Card c, int players);
 };
 Reading read_view(const Observation& view);
 
@@ -41,6 +45,10 @@ int estimate_points(const Observation& view, const Options& options, CardSet han
 Decision decide_rules(const Observation& view, const Options& options);
 Decision decide_rules_bid(const Observation& view, const Options& options);
 Decision decide_rules_play(const Observation& view, const Options& options);
+// The rules bot's card for `view`'s seat from `legal`, with the seat's reading and the cards'
+// values already made (the view's `own`, `legal` and `tricks` are not read): what the sampling
+// bot asks for each card another seat played.
+Card rules_card(const Observation& view, CardSet legal, const Reading& reading, const HandValue& values);
 Decision decide_sampling(const Request& request);
 
 }  // namespace atout::bots

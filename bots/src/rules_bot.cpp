@@ -32,6 +32,20 @@ int total_points(const Observation& view, const Options& options, Trump trump) {
   return sum;
 }
 
+void Reading::see(const Trick& before, Card c, int players) {
+  if (before.count > 0 && c.suit() != before.led()) {
+    const Seat s = seat_of(before, before.count, players);
+    voids[static_cast<std::size_t>(s)] |= CardSet::suit_mask(before.led());
+    // Not following and not trumping when an opponent held the trick with a plain card: no trumps
+    // either (the rule that forces a trump).
+    const Seat holder = seat_of(before, before.win, players);
+    if (trump.mode == Mode::suit && !trump.is_trump_suit(c.suit()) &&
+        !trump.is_trump_suit(before.cards[before.win].suit()) && !same_side(holder, s, players))
+      voids[static_cast<std::size_t>(s)] |= trump.trump_cards();
+  }
+  played.insert(c);
+}
+
 Reading read_view(const Observation& view) {
   Reading r;
   r.trump = view.contract ? view.contract->trump : Trump{};
@@ -40,18 +54,8 @@ Reading read_view(const Observation& view) {
     prefix.leader = t.leader;
     for (int i = 0; i < t.count; ++i) {
       const Card c = t.cards[static_cast<std::size_t>(i)];
-      const Seat s = seat_of(t, i, view.players);
-      if (i > 0 && c.suit() != t.led()) {
-        r.voids[static_cast<std::size_t>(s)] |= CardSet::suit_mask(t.led());
-        // Not following and not trumping when an opponent held the trick with a plain card: no
-        // trumps either (the rule that forces a trump).
-        const Seat holder = seat_of(prefix, prefix.win, view.players);
-        if (r.trump.mode == Mode::suit && !r.trump.is_trump_suit(c.suit()) &&
-            !r.trump.is_trump_suit(prefix.cards[prefix.win].suit()) && !same_side(holder, s, view.players))
-          r.voids[static_cast<std::size_t>(s)] |= r.trump.trump_cards();
-      }
+      r.see(prefix, c, view.players);
       prefix.add(c, r.trump);
-      r.played.insert(c);
     }
   };
   for (const Trick& t : view.tricks) scan(t);

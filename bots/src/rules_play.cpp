@@ -12,11 +12,16 @@ namespace {
 
 // ---- Card play ---------------------------------------------------------------------------------
 
+// A card and why, before it becomes a Decision (the reason stays a literal until then).
+struct Choice {
+  Card card;
+  const char* reason;
+};
+
 struct Play {
   const Observation& view;
-  const Options& options;
-  Reading r;
-  HandValue v;
+  const Reading& r;
+  const HandValue& v;
   CardSet legal;
   bool our_contract = false;
 
@@ -87,7 +92,7 @@ struct Play {
   }
 };
 
-Decision lead(const Play& p) {
+Choice lead(const Play& p) {
   const CardSet hand = p.legal;
   const CardSet trumps = hand & p.r.trump.trump_cards();
   const CardSet masters = p.masters(hand);
@@ -95,17 +100,17 @@ Decision lead(const Play& p) {
   // starting with a master trump.
   if (p.our_contract && !trumps.empty() && p.unseen_trumps() > 0) {
     const CardSet top = masters & trumps;
-    if (!top.empty()) return {Action::play(p.strongest(top)), "drawing trumps with the master"};
-    if (trumps.size() >= 3) return {Action::play(p.cheapest(trumps)), "drawing trumps, low"};
+    if (!top.empty()) return {p.strongest(top), "drawing trumps with the master"};
+    if (trumps.size() >= 3) return {p.cheapest(trumps), "drawing trumps, low"};
   }
   // Cash plain masters, side suits before trumps, so that the trumps stay for the last trick.
   const CardSet plain_masters = masters - p.r.trump.trump_cards();
   if (!plain_masters.empty()) {
     // Highest points first while they stand; in a suit contract they are ruffed soon.
-    return {Action::play(p.richest(plain_masters)), "cashing a master"};
+    return {p.richest(plain_masters), "cashing a master"};
   }
   if (!(masters & trumps).empty() && (p.unseen_trumps() == 0 || p.our_contract))
-    return {Action::play(p.strongest(masters & trumps)), "cashing a master trump"};
+    return {p.strongest(masters & trumps), "cashing a master trump"};
   // Otherwise a low card of a plain suit, never from a bare ten ("ne pas jouer sous le dix"), and
   // as defence never a trump (that would help the taker draw them).
   CardSet candidates;
@@ -119,11 +124,11 @@ Decision lead(const Play& p) {
   if (candidates.empty()) candidates = hand;
   // Two players: not the lowest card but the one likeliest to hold the trick for what it is worth
   // (in the arena, 25 Elo over the lowest card on the same head-to-head deals).
-  if (p.view.players == 2) return {Action::play(p.best_chance(candidates)), "a lead likely to hold"};
-  return {Action::play(p.cheapest(candidates)), "a low lead"};
+  if (p.view.players == 2) return {p.best_chance(candidates), "a lead likely to hold"};
+  return {p.cheapest(candidates), "a low lead"};
 }
 
-Decision follow(const Play& p) {
+Choice follow(const Play& p) {
   const Trick& t = p.view.trick;
   const Card best = t.cards[t.win];
   const Seat holder = seat_of(t, t.win, p.view.players);
@@ -152,9 +157,9 @@ Decision follow(const Play& p) {
         if (is_master(c, p.r) && p.pts(c) >= 10 && c.rank() != Rank::ten) continue;  // keep the aces
         if (p.pts(c) > p.pts(give)) give = c;
       }
-      return {Action::play(give), "giving points to the partner's trick"};
+      return {give, "giving points to the partner's trick"};
     }
-    return {Action::play(p.cheapest(p.legal)), "the partner holds the trick; a small card"};
+    return {p.cheapest(p.legal), "the partner holds the trick; a small card"};
   }
 
   CardSet winners;
@@ -165,32 +170,41 @@ Decision follow(const Play& p) {
       // Two players, last to play: any winner holds the trick, so bank the most points with a plain
       // card and keep the trumps (in the arena, 26 to 28 Elo over the cheapest winner head to head).
       const CardSet plain = winners - p.r.trump.trump_cards();
-      if (p.view.players == 2 && !plain.empty())
-        return {Action::play(p.richest(plain)), "taking the trick with the richest card"};
-      return {Action::play(p.cheapest(winners)), "taking the trick as cheaply as possible"};
+      if (p.view.players == 2 && !plain.empty()) return {p.richest(plain), "taking the trick with the richest card"};
+      return {p.cheapest(winners), "taking the trick as cheaply as possible"};
     }
     // Not last: take with a card that stays master, or take a rich trick with the best card.
     const CardSet sure = p.masters(winners);
-    if (!sure.empty()) return {Action::play(p.cheapest(sure)), "taking the trick with a master"};
-    if (on_table >= 10 || p.trump(*winners.begin()))
-      return {Action::play(p.strongest(winners)), "taking a trick worth points"};
+    if (!sure.empty()) return {p.cheapest(sure), "taking the trick with a master"};
+    if (on_table >= 10 || p.trump(*winners.begin())) return {p.strongest(winners), "taking a trick worth points"};
   }
   // The trick is lost: throw the cheapest card and keep the masters ("ne pas gaspiller").
   CardSet keep = p.masters(p.legal);
   const CardSet spare = p.legal - keep;
-  return {Action::play(p.cheapest(spare.empty() ? p.legal : spare)), "the trick is lost; the cheapest card"};
+  return {p.cheapest(spare.empty() ? p.legal : spare), "the trick is lost; the cheapest card"};
+}
+
+Choice choose(const Observation& view, CardSet legal, const Reading& reading, const HandValue& values) {
+  Play p{view, reading, values, legal, false};
+  p.our_contract = view.contract && same_side(view.contract->taker, view.seat, view.players);
+  if (p.legal.size() == 1) return {p.legal.first(), "the only card"};
+  return view.trick.empty() ? lead(p) : follow(p);
 }
 
 }  // namespace
 
+Card rules_card(const Observation& view, CardSet legal, const Reading& reading, const HandValue& values) {
+  return choose(view, legal, reading, values).card;
+}
+
 Decision decide_rules_play(const Observation& view, const Options& options) {
-  Play p{view, options, read_view(view), {}, {}, false};
-  p.v = values_of(view, options, p.r.trump);
+  const Reading reading = read_view(view);
+  const HandValue values = values_of(view, options, reading.trump);
+  CardSet legal;
   for (const Action& a : view.legal)
-    if (a.type == ActionType::play) p.legal.insert(a.card);
-  p.our_contract = view.contract && same_side(view.contract->taker, view.seat, view.players);
-  if (p.legal.size() == 1) return {Action::play(p.legal.first()), "the only card"};
-  return view.trick.empty() ? lead(p) : follow(p);
+    if (a.type == ActionType::play) legal.insert(a.card);
+  const Choice c = choose(view, legal, reading, values);
+  return {Action::play(c.card), c.reason};
 }
 
 }  // namespace atout::bots

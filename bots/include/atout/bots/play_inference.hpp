@@ -9,8 +9,10 @@
 // kMiss to the power of the plays it does not explain.
 #pragma once
 
+#include <array>
 #include <vector>
 
+#include "atout/bots/solver.hpp"
 #include "atout/bots/worlds.hpp"
 #include "atout/state.hpp"
 
@@ -21,7 +23,7 @@ class PlayInference {
   // The weight of one unexplained play: a world with one such play is kept a quarter as often.
   static constexpr double kMiss = 0.25;
 
-  // `view` and `options` (complete) must outlive the object.
+  // `view` must outlive the object; `options` must be complete.
   PlayInference(const Observation& view, const Options& options);
 
   // How many of the other seats' plays with a choice the rules bot would not have made in `w`,
@@ -32,13 +34,15 @@ class PlayInference {
   struct Play {
     Seat seat = kNoSeat;
     Card card;
-    std::size_t tricks_before = 0;  // completed tricks when it was played
-    Trick before;                   // the trick as it stood before it
+    Trick before;                  // the trick as it stood before it
+    CardSet played;                // the cards played before it, this trick's included
+    std::array<CardSet, 4> voids;  // per seat, the suits it had shown it lacked by then
   };
   const Observation& view_;
-  const Options& options_;
   PlayRules rules_{};
   Trump trump_{};
+  CardSet deck_;
+  HandValue values_{};
   std::vector<Play> plays_;  // every card seen played, in order, the seat's own included
 };
 
