@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 #include "atout/bots/play_inference.hpp"
 #include "atout/bots/solver.hpp"
@@ -47,11 +48,38 @@ std::optional<Position> position_in(const World& w, const Observation& view, con
 
 constexpr int kDrawsPerWorld = 32;  // worlds drawn for one solved, at most
 
+// The misses of every world drawn in one decision. Late in a hand few deals remain and the same
+// ones are drawn again and again, while each solves from the solver's table in a microsecond:
+// counting a world's misses once keeps the reading from being most of the decision.
+class MissCounts {
+ public:
+  explicit MissCounts(const PlayInference& inference) : inference_(inference) {}
+
+  int of(const World& w) {
+    const Key key{(std::uint64_t{w.hands[0].bits()} << 32) | w.hands[1].bits(),
+                  (std::uint64_t{w.hands[2].bits()} << 32) | w.hands[3].bits()};
+    const auto [it, fresh] = counts_.try_emplace(key, 0);
+    if (fresh) it->second = inference_.misses(w, std::numeric_limits<int>::max());
+    return it->second;
+  }
+
+ private:
+  struct Key {
+    std::uint64_t lo = 0, hi = 0;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.lo * 0x9e3779b97f4a7c15ULL ^ k.hi); }
+  };
+  const PlayInference& inference_;
+  std::unordered_map<Key, int, KeyHash> counts_;
+};
+
 // A world drawn in proportion to how well it explains the other seats' plays: each sampled world
 // is kept with probability kMiss to the power of the plays the rules bot would not have made in it
 // (so the kept worlds follow the sampler's uniform draw weighted by that power). When no draw is
-// kept, the one with the fewest misses counted is used.
-std::optional<World> draw(const WorldSampler& sampler, const PlayInference& inference, Rng& rng) {
+// kept, the one with the fewest misses is used (the first among equals).
+std::optional<World> draw(const WorldSampler& sampler, MissCounts& counts, Rng& rng) {
   constexpr double miss = PlayInference::kMiss;
   std::optional<World> best;
   int best_misses = std::numeric_limits<int>::max();
@@ -61,9 +89,8 @@ std::optional<World> draw(const WorldSampler& sampler, const PlayInference& infe
     // Kept when miss^m > u, that is when m < log(u) / log(miss).
     const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
     const double bound = u > 0 ? std::ceil(std::log(u) / std::log(miss)) : 64;
-    const int limit = static_cast<int>(std::min(bound, 64.0));
-    const int m = inference.misses(*w, limit);
-    if (m < limit) return w;
+    const int m = counts.of(*w);
+    if (m < bound) return w;
     if (m < best_misses) {
       best_misses = m;
       best = std::move(w);
@@ -99,6 +126,7 @@ Decision decide_sampling(const Request& request) {
 
   const WorldSampler sampler(view, options);
   const PlayInference inference(view, options);
+  MissCounts counts(inference);
   if (!sampler.valid()) {
     Decision d = decide_rules(view, options);
     d.reason = "no consistent world; rules: " + d.reason;
@@ -120,7 +148,7 @@ Decision decide_sampling(const Request& request) {
     const auto world_start = std::chrono::steady_clock::now();
     // After the first world, a world starts only if it should end in time.
     if (fixed <= 0 && solved > 0 && !request.budget.fits(world_start - start, slowest)) break;
-    const std::optional<World> w = draw(sampler, inference, rng);
+    const std::optional<World> w = draw(sampler, counts, rng);
     if (!w) continue;
     const std::optional<Position> p = position_in(*w, view, options);
     if (!p) break;
