@@ -92,4 +92,36 @@ std::string RandomMatch::describe(Seat seat) const {
   return s;
 }
 
+void play_bot_matches(const std::string& variant, Level level, int matches, const std::string& purpose,
+                      const MatchLook& look) {
+  std::uint64_t decision = 0;
+  for (int m = 0; m < matches; ++m) {
+    const MatchCase c{variant, m % 4, matches, overrides_for(variant, m % 4)};
+    Record header;
+    header.variant = variant;
+    header.options = c.overrides;
+    header.deal.seed = seed_of(purpose + "/" + to_string(level) + "/" + std::to_string(m), c);
+    auto created = create_state(header);
+    EXPECT_FALSE(created.error);
+    if (created.error) return;
+    std::unique_ptr<State> state = std::move(created.state);
+    const Options& options = state->record().options;
+    for (int steps = 0; !state->is_terminal() && steps < 20000; ++steps) {
+      const Seat seat = state->current_player();
+      const Observation view = state->observation(seat);
+      look(*state, view, options);
+      Request request;
+      request.level = level;
+      request.view = &view;
+      request.options = &options;
+      request.seed = ++decision;
+      const Decision d = decide(request);
+      if (state->apply(seat, d.action) != Refusal::none) {
+        ADD_FAILURE() << to_string(d.action) << " was refused";
+        break;
+      }
+    }
+  }
+}
+
 }  // namespace atout::bots::testing

@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "atout/bots/bot.hpp"
 #include "atout/rng.hpp"
 #include "atout/state.hpp"
 
@@ -50,5 +52,13 @@ class RandomMatch {
   std::unique_ptr<State> state_;
   int matches_ = 1;
 };
+
+// Plays `matches` whole matches of `variant` with every seat a bot of `level`, under each of the
+// option sets the simulation tests use (match m under shard m % 4, seeded by `purpose`, the level
+// and m), and calls `look` with the match and the view of the seat to act before each decision.
+// A refused bot action fails the test and ends that match.
+using MatchLook = std::function<void(const State& state, const Observation& view, const Options& options)>;
+void play_bot_matches(const std::string& variant, Level level, int matches, const std::string& purpose,
+                      const MatchLook& look);
 
 }  // namespace atout::bots::testing

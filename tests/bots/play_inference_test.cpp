@@ -25,42 +25,18 @@ struct Counts {
 // seat to play.
 Counts weigh_true_deals(const std::string& variant, Level level, int matches) {
   Counts counts;
-  std::uint64_t decision = 0;
-  for (int m = 0; m < matches; ++m) {
-    const testing::MatchCase c{variant, m % 4, matches, testing::overrides_for(variant, m % 4)};
-    Record header;
-    header.variant = variant;
-    header.options = c.overrides;
-    header.deal.seed = testing::seed_of("inference/" + to_string(level) + "/" + std::to_string(m), c);
-    auto created = create_state(header);
-    EXPECT_FALSE(created.error);
-    if (created.error) return counts;
-    std::unique_ptr<State> state = std::move(created.state);
-    const Options& options = state->record().options;
-    for (int steps = 0; !state->is_terminal() && steps < 20000; ++steps) {
-      const Seat seat = state->current_player();
-      const Observation view = state->observation(seat);
-      if (view.phase == Phase::playing && view.contract) {
-        const PlayInference inference(view, options);
-        const World truth = world_of(*state);
-        const int all = inference.misses(truth, 1000);
-        // The limit stops the count and never changes it below the limit.
-        for (int limit : {0, 1, 2, 3}) EXPECT_EQ(inference.misses(truth, limit), std::min(all, limit));
-        ++counts.positions;
-        if (all > 0) ++counts.with_misses;
-      }
-      Request request;
-      request.level = level;
-      request.view = &view;
-      request.options = &options;
-      request.seed = ++decision;
-      const Decision d = decide(request);
-      if (state->apply(seat, d.action) != Refusal::none) {
-        ADD_FAILURE() << to_string(d.action) << " was refused";
-        return counts;
-      }
-    }
-  }
+  testing::play_bot_matches(variant, level, matches, "inference",
+                            [&](const State& state, const Observation& view, const Options& options) {
+                              if (view.phase != Phase::playing || !view.contract) return;
+                              const PlayInference inference(view, options);
+                              const World truth = world_of(state);
+                              const int all = inference.misses(truth, 1000);
+                              // The limit stops the count and never changes it below the limit.
+                              for (int limit : {0, 1, 2, 3})
+                                EXPECT_EQ(inference.misses(truth, limit), std::min(all, limit));
+                              ++counts.positions;
+                              if (all > 0) ++counts.with_misses;
+                            });
   return counts;
 }
 
