@@ -1,9 +1,9 @@
 // The sampling bot: card play by sampling consistent worlds and solving each double-dummy.
 //
 // Each sampled world completes the hidden hands consistently with the seat's view, and is kept in
-// proportion to how well it explains the other seats' plays (play_inference.hpp); the solver
-// values every legal card in it exactly, and the card with the best average over the worlds is
-// played (for the defence, the lowest average of the declarer's points). Bids, doubles and
+// proportion to how well it explains the other seats' plays and bids (play_inference.hpp,
+// bid_inference.hpp); the solver values every legal card in it exactly, and the card with the best
+// average over the worlds is played (for the defence, the lowest average of the declarer's points). Bids, doubles and
 // declarations are the rules bot's: takes valued by simulation (deals solved double-dummy under
 // every trump) were measured, and double-dummy play is too kind to the taker to beat them.
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "atout/bots/bid_inference.hpp"
 #include "atout/bots/play_inference.hpp"
 #include "atout/bots/solver.hpp"
 #include "atout/bots/worlds.hpp"
@@ -53,13 +54,13 @@ constexpr int kDrawsPerWorld = 32;  // worlds drawn for one solved, at most
 // counting a world's misses once keeps the reading from being most of the decision.
 class MissCounts {
  public:
-  explicit MissCounts(const PlayInference& inference) : inference_(inference) {}
+  MissCounts(const PlayInference& plays, BidInference& bids) : plays_(plays), bids_(bids) {}
 
   int of(const World& w) {
     const Key key{(std::uint64_t{w.hands[0].bits()} << 32) | w.hands[1].bits(),
                   (std::uint64_t{w.hands[2].bits()} << 32) | w.hands[3].bits()};
     const auto [it, fresh] = counts_.try_emplace(key, 0);
-    if (fresh) it->second = inference_.misses(w, std::numeric_limits<int>::max());
+    if (fresh) it->second = plays_.misses(w, std::numeric_limits<int>::max()) + bids_.misses(w);
     return it->second;
   }
 
@@ -71,12 +72,14 @@ class MissCounts {
   struct KeyHash {
     std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.lo * 0x9e3779b97f4a7c15ULL ^ k.hi); }
   };
-  const PlayInference& inference_;
+  const PlayInference& plays_;
+  BidInference& bids_;
   std::unordered_map<Key, int, KeyHash> counts_;
 };
 
-// A world drawn in proportion to how well it explains the other seats' plays: each sampled world
-// is kept with probability kMiss to the power of the plays the rules bot would not have made in it
+// A world drawn in proportion to how well it explains the other seats' plays and bids: each sampled
+// world is kept with probability kMiss to the power of the plays and bids the rules bot would not
+// have made in it
 // (so the kept worlds follow the sampler's uniform draw weighted by that power). When no draw is
 // kept, the one with the fewest misses is used (the first among equals).
 std::optional<World> draw(const WorldSampler& sampler, MissCounts& counts, Rng& rng) {
@@ -125,13 +128,14 @@ Decision decide_sampling(const Request& request) {
   if (plays.size() == 1) return {Action::play(plays.first()), "the only card"};
 
   const WorldSampler sampler(view, options);
-  const PlayInference inference(view, options);
-  MissCounts counts(inference);
   if (!sampler.valid()) {
     Decision d = decide_rules(view, options);
     d.reason = "no consistent world; rules: " + d.reason;
     return d;
   }
+  const PlayInference plays_read(view, options);
+  BidInference bids_read(view, options);
+  MissCounts counts(plays_read, bids_read);
   Rng rng(Seed{request.seed, 0x243f6a8885a308d3ULL});
   // One solver per thread: its table is reused across decisions, and the values it returns are
   // exact whatever the table holds, so reuse keeps decisions deterministic.
