@@ -17,7 +17,9 @@ int arena_help(std::ostream& out) {
   out << "usage: atout arena --variant V --a LEVEL --b LEVEL [--deals N] [--seed S] [--worlds W] [--matches M]\n"
          "  Plays N deals of V twice each (duplicate): A in seats 0 and 2 against B, then the same\n"
          "  cards with the sides swapped. LEVEL is random, rules or sampling. --worlds fixes the\n"
-         "  sampling bot's worlds per card (default 20). Prints a summary, then one JSON line: the\n"
+         "  sampling bot's worlds per card (default 20); --worlds 0 gives it its default budget of\n"
+         "  300 ms a card instead (the play then depends on the machine's speed). Prints a summary,\n"
+         "  then one JSON line: the\n"
          "  mean score difference A-B per deal, the share of deals won by A (A's two scores against\n"
          "  B's on the same cards), the share of hands won, and the Elo difference of A over B with\n"
          "  its 95% interval (from the share of deals won). --matches M also plays M whole matches\n"
@@ -90,10 +92,10 @@ int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostr
   }
   const auto deals = whole_number(deals_text, 1, 1'000'000);
   const auto seed = whole_number(seed_text, 0, 1'000'000'000'000LL);
-  const auto worlds = whole_number(worlds_text, 1, 10'000);
+  const auto worlds = whole_number(worlds_text, 0, 10'000);
   const auto matches = whole_number(matches_text, 0, 100'000);
   if (!deals || !seed || !worlds || !matches) {
-    err << "atout arena: --deals (1 to 1000000), --seed (a whole number), --worlds (1 to 10000) and --matches (0 to "
+    err << "atout arena: --deals (1 to 1000000), --seed (a whole number), --worlds (0 to 10000) and --matches (0 to "
            "100000) must be whole numbers\n";
     return kExitBadInput;
   }
@@ -177,7 +179,10 @@ int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostr
   protocol::json j = {{"variant", variant},  {"a", a_text},       {"b", b_text},    {"deals", *deals},
                       {"seed", *seed},       {"mean_diff", mean}, {"hands", hands}, {"hand_share", hand_share},
                       {"deal_share", share}, {"elo", e},          {"elo_low", lo},  {"elo_high", hi}};
-  if (*a == bots::Level::sampling || *b == bots::Level::sampling) j["worlds"] = *worlds;
+  if (*a == bots::Level::sampling || *b == bots::Level::sampling) {
+    j["worlds"] = *worlds;
+    if (*worlds == 0) j["budget_ms"] = bots::Budget{}.time.count();
+  }
   if (*matches > 0) {
     j["matches"] = 2 * *matches;
     j["match_share"] = match_points / static_cast<double>(2 * *matches);

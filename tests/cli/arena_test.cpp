@@ -39,6 +39,16 @@ TEST(CliArena, SamplingPlaysWithAFixedWorldCount) {
       run_cli({"arena", "--variant", "duel", "--a", "sampling", "--b", "rules", "--deals", "2", "--worlds", "2"});
   ASSERT_TRUE(exited_with(r, kExitOk)) << r.err;
   EXPECT_EQ(summary_of(r).at("worlds"), 2);
+  EXPECT_FALSE(summary_of(r).contains("budget_ms"));
+}
+
+// --worlds 0: the sampling bot plays under its default time budget, and the summary says so.
+TEST(CliArena, SamplingPlaysUnderItsTimeBudgetWithZeroWorlds) {
+  const CliRun r =
+      run_cli({"arena", "--variant", "duel", "--a", "sampling", "--b", "rules", "--deals", "1", "--worlds", "0"});
+  ASSERT_TRUE(exited_with(r, kExitOk)) << r.err;
+  EXPECT_EQ(summary_of(r).at("worlds"), 0);
+  EXPECT_EQ(summary_of(r).at("budget_ms"), 300);
 }
 
 TEST(CliArenaBadInput, NamesTheArgument) {
@@ -51,6 +61,11 @@ TEST(CliArenaBadInput, NamesTheArgument) {
     EXPECT_TRUE(fails_with(run_cli({"arena", "--variant", "french", "--a", "rules", "--b", "random", "--deals", deals}),
                            kExitBadInput, {"--deals"}))
         << deals;
+  for (const char* worlds : {"-1", "10001", "x"})
+    EXPECT_TRUE(fails_with(
+        run_cli({"arena", "--variant", "duel", "--a", "sampling", "--b", "rules", "--deals", "1", "--worlds", worlds}),
+        kExitBadInput, {"--worlds"}))
+        << worlds;
 }
 
 }  // namespace
