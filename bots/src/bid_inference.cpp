@@ -18,10 +18,11 @@ bool is_bid(ActionType t) {
          t == ActionType::redouble;
 }
 
-// A fresh match of the view's variant and options whose first deal turns up the view's card, so
-// that the auction replays with the same legal actions (they depend on nothing else: not on the
-// scores, and not on the cards in the hands). The turned-up card's place in the pack depends on
-// the variant's deal; the place found last is tried first.
+// A fresh match of the view's variant, options and dealer whose first deal turns up the view's
+// card (or none, where the view shows none), so that the auction replays with the same legal
+// actions: they depend on nothing else, not on the scores and not on the cards in the hands. The
+// turned-up card's place in the pack is the variant's: a match dealt from the pack as it is shows
+// which card lies there, and the view's card is swapped into that place.
 std::unique_ptr<State> fresh_match(const Observation& view, const Options& options) {
   Record header;
   header.variant = view.variant;
@@ -30,29 +31,26 @@ std::unique_ptr<State> fresh_match(const Observation& view, const Options& optio
   header.hand_limit = 1;
   std::vector<Card> deck;
   for (Card c : deck_of(view.variant)) deck.push_back(c);
-  auto with_turn_up_at = [&](std::size_t place) -> std::unique_ptr<State> {
-    std::vector<Card> order = deck;
-    if (view.turn_up) {
-      const auto it = std::find(order.begin(), order.end(), *view.turn_up);
-      if (it == order.end()) return nullptr;
-      std::iter_swap(it, order.begin() + static_cast<std::ptrdiff_t>(place));
-    }
+  auto deal = [&](std::vector<Card> order) -> std::unique_ptr<State> {
     header.deal.decks = {std::move(order)};
     CreateResult created = create_state(header);
     if (created.error || !created.state || created.state->phase() != Phase::bidding) return nullptr;
-    if (view.turn_up && created.state->observation(view.seat).turn_up != view.turn_up) return nullptr;
     return std::move(created.state);
   };
-  if (!view.turn_up) return with_turn_up_at(0);
-  thread_local std::size_t last_place = 0;
-  if (last_place < deck.size())
-    if (auto s = with_turn_up_at(last_place)) return s;
-  for (std::size_t place = 0; place < deck.size(); ++place)
-    if (auto s = with_turn_up_at(place)) {
-      last_place = place;
-      return s;
-    }
-  return nullptr;
+  std::unique_ptr<State> match = deal(deck);
+  if (!match) return nullptr;
+  const std::optional<Card> shown = match->observation(view.seat).turn_up;
+  if (shown == view.turn_up) return match;
+  // No turned-up card in the view while the deal turns one up (in Simple, a trump chosen without
+  // the offered card sets it aside): the auction's card is not known, so nothing is replayed.
+  if (!shown || !view.turn_up) return nullptr;
+  const auto from = std::find(deck.begin(), deck.end(), *view.turn_up);
+  const auto to = std::find(deck.begin(), deck.end(), *shown);
+  if (from == deck.end() || to == deck.end()) return nullptr;
+  std::iter_swap(from, to);
+  match = deal(deck);
+  if (!match || match->observation(view.seat).turn_up != view.turn_up) return nullptr;
+  return match;
 }
 
 }  // namespace
@@ -67,19 +65,21 @@ BidInference::BidInference(const Observation& view, const Options& options) : op
       Observation then = match->observation(b.seat);
       // The legal action the engine records as the one said (a take names the trump it took, and
       // the cards it took): what the rules bot's choice is compared with.
-      const auto said = std::find_if(then.legal.begin(), then.legal.end(), [&](const Action& a) {
-        if (a == b.action) return true;
-        if (a.type != b.action.type) return false;
-        const std::unique_ptr<State> trial = match->clone();
-        return trial->step(b.seat, a).action == b.action;
-      });
+      auto said = std::find(then.legal.begin(), then.legal.end(), b.action);
+      if (said == then.legal.end() && b.action.type == ActionType::take)
+        said = std::find_if(then.legal.begin(), then.legal.end(), [&](const Action& a) {
+          if (a.type != ActionType::take) return false;
+          const std::unique_ptr<State> trial = match->clone();
+          return trial->step(b.seat, a).action == b.action;
+        });
       if (said == then.legal.end()) {
         bids_.clear();
         return;
       }
       const Action as_legal = *said;
       const int held = then.own.size();
-      then.own = CardSet{};
+      then.own = CardSet{};  // set per world; the fresh match's cards are not the deal's
+      then.visible = CardSet{};
       bids_.push_back({std::move(then), as_legal, held});
     }
     if (match->apply(b.seat, b.action) != Refusal::none) {

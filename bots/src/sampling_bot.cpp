@@ -3,9 +3,10 @@
 // Each sampled world completes the hidden hands consistently with the seat's view, and is kept in
 // proportion to how well it explains the other seats' plays and bids (play_inference.hpp,
 // bid_inference.hpp); the solver values every legal card in it exactly, and the card with the best
-// average over the worlds is played (for the defence, the lowest average of the declarer's points). Bids, doubles and
-// declarations are the rules bot's: takes valued by simulation (deals solved double-dummy under
-// every trump) were measured, and double-dummy play is too kind to the taker to beat them.
+// average over the worlds is played (for the defence, the lowest average of the declarer's points).
+// Bids, doubles and declarations are the rules bot's: takes valued by simulation (deals solved
+// double-dummy under every trump) were measured, and double-dummy play is too kind to the taker to
+// beat them.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -79,9 +80,8 @@ class MissCounts {
 
 // A world drawn in proportion to how well it explains the other seats' plays and bids: each sampled
 // world is kept with probability kMiss to the power of the plays and bids the rules bot would not
-// have made in it
-// (so the kept worlds follow the sampler's uniform draw weighted by that power). When no draw is
-// kept, the one with the fewest misses is used (the first among equals).
+// have made in it (so the kept worlds follow the sampler's uniform draw weighted by that power).
+// When no draw is kept, the one with the fewest misses is used (the first among equals).
 std::optional<World> draw(const WorldSampler& sampler, MissCounts& counts, Rng& rng) {
   constexpr double miss = PlayInference::kMiss;
   std::optional<World> best;

@@ -12,8 +12,9 @@
 // it would have said with that hand, in the auction as it stood.
 //
 // The auction as each bidder saw it, its legal actions included, is rebuilt once per decision by
-// replaying the hand's bids in a fresh match of the same variant and options; where that cannot be
-// done the bids are not read.
+// replaying the hand's bids in a fresh match of the same variant, options, dealer and turned-up
+// card; where that cannot be done (a view that no longer shows the turned-up card) the bids are not
+// read.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +30,7 @@ namespace atout::bots {
 
 class BidInference {
  public:
-  // `options` must be complete.
+  // `options` must be complete and outlive the object.
   BidInference(const Observation& view, const Options& options);
 
   // How many of the other seats' bids the rules bot would not have made in `w`.
