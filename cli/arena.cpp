@@ -19,11 +19,10 @@ int arena_help(std::ostream& out) {
          "  cards with the sides swapped. LEVEL is random, rules or sampling. --worlds fixes the\n"
          "  sampling bot's worlds per card (default 20); --worlds 0 gives it its default budget of\n"
          "  300 ms a card instead (the play then depends on the machine's speed). Prints a summary,\n"
-         "  then one JSON line: the\n"
-         "  mean score difference A-B per deal, the share of deals won by A (A's two scores against\n"
-         "  B's on the same cards), the share of hands won, and the Elo difference of A over B with\n"
-         "  its 95% interval (from the share of deals won). --matches M also plays M whole matches\n"
-         "  twice each, sides swapped, and gives the share A won.\n";
+         "  then one JSON line: the mean score difference A-B per deal, the share of deals won by A\n"
+         "  (A's two scores against B's on the same cards), the share of hands won, and the Elo\n"
+         "  difference of A over B with its 95% interval (from the share of deals won). --matches M\n"
+         "  also plays M whole matches twice each, sides swapped, and gives the share A won.\n";
   return kExitOk;
 }
 
