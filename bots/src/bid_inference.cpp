@@ -13,11 +13,6 @@ namespace atout::bots {
 
 namespace {
 
-bool is_bid(ActionType t) {
-  return t == ActionType::pass || t == ActionType::take || t == ActionType::bid || t == ActionType::double_ ||
-         t == ActionType::redouble;
-}
-
 // A fresh match of the view's variant, options and dealer whose first deal turns up the view's
 // card (or none, where the view shows none), so that the auction replays with the same legal
 // actions: they depend on nothing else, not on the scores and not on the cards in the hands. The
@@ -55,13 +50,18 @@ std::unique_ptr<State> fresh_match(const Observation& view, const Options& optio
 
 }  // namespace
 
+bool BidInference::reads(ActionType t) {
+  return t == ActionType::pass || t == ActionType::take || t == ActionType::bid || t == ActionType::double_ ||
+         t == ActionType::redouble;
+}
+
 BidInference::BidInference(const Observation& view, const Options& options) : options_(options) {
   if (view.phase != Phase::playing || view.bids.empty()) return;
   if (view.turn_up) turn_up_ = CardSet::of(*view.turn_up);
   std::unique_ptr<State> match = fresh_match(view, options);
   if (!match) return;
   for (const RecordedAction& b : view.bids) {
-    if (b.seat != view.seat && is_bid(b.action.type)) {
+    if (b.seat != view.seat && reads(b.action.type)) {
       Observation then = match->observation(b.seat);
       // The legal action the engine records as the one said (a take names the trump it took, and
       // the cards it took): what the rules bot's choice is compared with.

@@ -23,11 +23,6 @@ struct Counts {
   int sampled_misses = 0;  // bids a world sampled from the view left unexplained
 };
 
-bool is_bid(ActionType t) {
-  return t == ActionType::pass || t == ActionType::take || t == ActionType::bid || t == ActionType::double_ ||
-         t == ActionType::redouble;
-}
-
 // Plays `matches` whole matches of `variant` with every seat at `level`, under each of the option
 // sets the simulation tests use; at the first card of each hand, reads the bids in the true deal
 // and in one world sampled from the view of the seat to play.
@@ -40,7 +35,7 @@ Counts weigh_bids(const std::string& variant, Level level, int matches) {
         if (view.phase != Phase::playing || !view.contract || !view.tricks.empty() || view.trick.count > 0) return;
         BidInference inference(view, options);
         int others = 0;
-        for (const RecordedAction& b : view.bids) others += b.seat != view.seat && is_bid(b.action.type);
+        for (const RecordedAction& b : view.bids) others += b.seat != view.seat && BidInference::reads(b.action.type);
         ++counts.positions;
         // Every bid of another seat is read, unless the view no longer shows the card the auction
         // was about: in Simple, a trump chosen without the offered card sets it aside, and then

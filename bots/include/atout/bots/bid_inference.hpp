@@ -36,6 +36,9 @@ class BidInference {
   // How many of the other seats' bids the rules bot would not have made in `w`.
   int misses(const World& w);
 
+  // Whether actions of type `t` are read as bids: pass, take, bid, double, redouble.
+  static bool reads(ActionType t);
+
   // How many bids of other seats are read (0 when the auction could not be rebuilt).
   std::size_t size() const { return bids_.size(); }
 
