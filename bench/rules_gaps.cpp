@@ -46,8 +46,7 @@ std::map<std::string, double> averages_of(const std::string& reason) {
 }
 
 // What kind of card the sampling bot preferred, next to the rules bot's.
-std::string kind_of(Card preferred, Card played, const Observation& view, const bots::HandValue& values) {
-  const Trump trump = view.contract->trump;
+std::string kind_of(Card preferred, Card played, Trump trump, const bots::HandValue& values) {
   std::string kind = trump.is_trump_suit(preferred.suit())                              ? "a trump"
                      : values.points[static_cast<std::size_t>(preferred.index())] >= 10 ? "a plain card of 10 or more"
                                                                                         : "a plain card under 10";
@@ -109,8 +108,9 @@ int main(int argc, char** argv) {
         ask.budget.worlds = worlds;
         const std::map<std::string, double> avg = averages_of(bots::decide(ask).reason);
         const auto mine = avg.find(to_string(d.action.card));
-        if (mine == avg.end()) ++unvalued;  // the sampling bot fell back to the rules bot: no averages
-        if (mine != avg.end()) {
+        if (mine == avg.end()) {
+          ++unvalued;  // the sampling bot fell back to the rules bot: no averages
+        } else {
           const bool taker = view.contract->taker % 2 == seat % 2;
           auto better = [taker](const auto& a, const auto& b) {
             return taker ? a.second < b.second : a.second > b.second;
@@ -124,12 +124,11 @@ int main(int argc, char** argv) {
           g.total += gap;
           if (gap > 0.5) {
             ++g.differ;
-            Card preferred = d.action.card;
-            for (const Action& a : view.legal)
-              if (a.type == ActionType::play && to_string(a.card) == best->first) preferred = a.card;
+            const Card preferred = parse_card(best->first).value_or(d.action.card);
             // Every registered variant has card values; the variant was checked above.
-            const bots::HandValue values = *bots::hand_value(variant, options, view.contract->trump);
-            Gap& p = by_preference[key + " -> " + kind_of(preferred, d.action.card, view, values)];
+            const Trump trump = view.contract->trump;
+            const bots::HandValue values = *bots::hand_value(variant, options, trump);
+            Gap& p = by_preference[key + " -> " + kind_of(preferred, d.action.card, trump, values)];
             ++p.decisions;
             ++p.differ;
             p.total += gap;
