@@ -101,6 +101,7 @@ class Soak:
         self.probes = {}  # probe name -> [passed, skipped]
         self.resumes = []  # on a cluster: seconds from each lost connection to its seat taken back
         self.redirects = 0  # on a cluster: redirects followed
+        self.lost_tables = []  # on a cluster: tables a player could not find again (a failure)
 
     def mark(self):
         """Changes whenever the server is killed or restarted: a probe that spans a change, or
@@ -426,6 +427,26 @@ def main():
         shutil.rmtree(args.work, ignore_errors=True)  # kept when a check failed, for a post-mortem
 
 
+def lost_table_story(soak, matches, table_id, lines=40):
+    """For a post-mortem of a table no node would take back (the work dir is gone on a CI
+    machine): its matches as stored, and the last log lines of every node that name it."""
+    out = [f"== table {table_id}, as stored:"]
+    for uid, m in matches.items():
+        if m.get("table_id") == table_id:
+            out.append(f"   match {uid}: {len(m['actions'])} actions, {len(m['hands'])} hands, ended_at "
+                       f"{m['ended_at']}, reason {m['reason']}")
+    if len(out) == 1:
+        out.append("   no match")
+    out.append(f"== table {table_id}, in the nodes' logs (the last {lines} lines naming it):")
+    names = re.compile(r"\b" + re.escape(table_id) + r"\b")
+    named = []
+    for node in soak.nodes:
+        with open(node.log_path, errors="replace") as f:
+            named += [f"   {os.path.basename(node.log_path)}: {line.strip()[:300]}" for line in f if names.search(line)]
+    out += named[-lines:] or ["   none"]
+    return "\n".join(out)
+
+
 def soak_and_check(soak):
     args = soak.args
     started = time.monotonic()
@@ -486,6 +507,8 @@ def soak_and_check(soak):
         print(f"soak: FAILED, {len(soak.failures)} problem(s):")
         for f in soak.failures:
             print("  - " + f)
+        for table_id in soak.lost_tables[:3]:
+            print(lost_table_story(soak, matches, table_id))
         return False
     print("soak: all checks passed")
     return True

@@ -36,10 +36,11 @@ def check_store(soak):
     """Reads the stored matches, actions and hands after the clean stop."""
     rows = store_rows(soak)
     matches = {}
-    for mid, uid, variant, seed, rated, ended, s0, s1, winner, reason, rated_seq in rows(
-            "SELECT id, uid, variant, match_seed, rated, ended_at, score0, score1, winner, end_reason, rated_seq "
-            "FROM matches"):
+    for mid, uid, variant, seed, rated, ended, s0, s1, winner, reason, rated_seq, table_id in rows(
+            "SELECT id, uid, variant, match_seed, rated, ended_at, score0, score1, winner, end_reason, rated_seq, "
+            "table_id FROM matches"):
         matches[uid] = {"id": mid, "variant": variant, "seed": seed, "rated": rated, "ended_at": ended,
+                        "table_id": table_id,
                         "score": [s0, s1], "winner": winner, "reason": reason, "rated_seq": rated_seq,
                         "actions": {}, "hands": []}
     by_id = {m["id"]: m for m in matches.values()}

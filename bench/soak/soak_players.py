@@ -234,6 +234,7 @@ class Player:
                             self.soak.fail(f"table {self.table_id} was unknown on every node "
                                            f"{TAKEOVER_LIMIT_S:.0f} s after {self.name} lost it; "
                                            f"the last answers: {troubles[-4:]}")
+                            self.soak.lost_tables.append(self.table_id)
                         self.done.set()
                         return
                     await asyncio.sleep(0.3)
