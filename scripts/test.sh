@@ -12,6 +12,9 @@ build="${ATOUT_TEST_BUILD_DIR:-$root/build/asan}"
 tsan="${ATOUT_TSAN_BUILD_DIR:-$root/build/tsan}"
 opt="${ATOUT_OPT_BUILD_DIR:-$root/build/opt}"
 jobs="$(nproc)"
+# Builds run one job more than there are cores: the cores stay busy while a step links, or while
+# the last long file of a target is compiled alone (about a fifth of the TSan build's time at -j 2).
+build_jobs=$((jobs + 1))
 
 timings=()
 stage() {
@@ -47,12 +50,12 @@ configure_asan() {
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON -DATOUT_PCH=ON -DATOUT_UNITY=ON -DATOUT_PG_TESTS=ON \
     -DATOUT_TEST_REDIS=ON
-  cmake --build "$build" -j "$jobs"
+  cmake --build "$build" -j "$build_jobs"
 }
 configure_opt() {
   cmake -S "$root" -B "$opt" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATOUT_WERROR=ON \
     -DATOUT_BUILD_BENCH=OFF -DATOUT_NODE_ADDON=ON -DATOUT_PCH=ON -DATOUT_UNITY=ON
-  cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests atout_protocol_tests atout_table_tests \
+  cmake --build "$opt" -j "$build_jobs" --target atout_engine_tests atout_bots_tests atout_protocol_tests atout_table_tests \
     atout_duel_node
 }
 run_colyseus() {
@@ -73,7 +76,7 @@ run_sims() {
 configure_tsan() {
   cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DATOUT_WERROR=ON -DATOUT_TSAN=ON -DATOUT_BUILD_BENCH=OFF -DATOUT_PCH=ON -DATOUT_UNITY=ON
-  cmake --build "$tsan" -j "$jobs" --target atout_server_tests
+  cmake --build "$tsan" -j "$build_jobs" --target atout_server_tests
 }
 run_tsan() {
   # Without address-space randomisation: older TSan runtimes misread newer kernels' layouts.
@@ -132,6 +135,23 @@ run_web() {
   ATOUT_SERVER_BIN="$build/server/atout-server" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
     bash "$root/scripts/web_test.sh"
 }
+run_tsan_and_web() {
+  # Side by side, each into its own log, printed whole once both are done: the stage takes the
+  # longer of the two (each about one core: 0.9 of a core for the TSan tests, 0.9 for the web
+  # client with its browser, measured) instead of their sum.
+  local tsan_log="$tsan/tsan_tests.log" web_log="$root/build/web_test.log" tsan_rc=0 web_rc=0
+  mkdir -p "$root/build"
+  run_tsan >"$tsan_log" 2>&1 &
+  local tsan_pid=$!
+  run_web >"$web_log" 2>&1 || web_rc=$?
+  wait "$tsan_pid" || tsan_rc=$?
+  echo "== server tests (tsan)"
+  cat "$tsan_log"
+  echo "== web client (vitest, chromium)"
+  cat "$web_log"
+  echo "tsan exit $tsan_rc, web exit $web_rc"
+  [ "$tsan_rc" -eq 0 ] && [ "$web_rc" -eq 0 ]
+}
 
 rm -f "$build/ctest.log"
 stage "setup" bash "$root/scripts/setup.sh"
@@ -140,12 +160,11 @@ stage "simulations (optimised)" run_sims
 stage "colyseus peer (node)" run_colyseus
 stage "build fuzz targets (clang)" build_fuzz
 stage "build tsan server tests" configure_tsan
+stage "build asan+ubsan" configure_asan
 # ThreadSanitizer: only the server tests that run threads (the TSan build compiles only the files
 # that hold them; the hidden-information sweep is single-threaded and runs in the optimised build,
-# its first shards under ASan).
-stage "server tests (tsan)" run_tsan
-stage "build asan+ubsan" configure_asan
-stage "web client (vitest, chromium)" run_web
+# its first shards under ASan). Beside the web client's tests: each keeps about one core busy.
+stage "server tests (tsan) + web client" run_tsan_and_web
 # Under /tmp, not the build directory: run as root, the server runs as the postgres user, who may
 # not be able to reach a clone in root's home.
 ATOUT_PG_DIR="$(mktemp -d /tmp/atout-pg.XXXXXX)"
