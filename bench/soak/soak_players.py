@@ -186,7 +186,7 @@ class Player:
     async def resume(self):
         """After a lost connection: reconnect until a node answers, and take the seat back."""
         lost_at = time.monotonic()
-        troubles = []  # what the last attempts met, for a failure's message
+        troubles = []  # what each attempt met, with its second since the loss, for a failure's message
         while not self.soak.stopping:
             url, self.redirect_url = self.redirect_url, None
             try:
@@ -205,7 +205,7 @@ class Player:
                     if not self.soak.cluster and not self.holds(welcome):
                         self.done.set()  # no seat held any more: the match ended or was lost
                         return
-                    answer = await asyncio.wait_for(self.entry, 15)
+                    answer = await self.entry_answer(15)
                 else:
                     welcome = await self.connect(url=url)
                     if not self.soak.cluster and not self.holds(welcome):
@@ -217,7 +217,8 @@ class Player:
                     answer = await self.conn.request(msg)
                 kind = answer.get("type")
                 if kind != "seated" and kind != "watching":
-                    troubles.append(f"{url or 'any node'}: {kind} {answer.get('code', answer.get('url'))}")
+                    troubles.append(f"{time.monotonic() - lost_at:.1f} s, {url or 'any node'}: {kind} "
+                                    f"{answer.get('code', answer.get('url'))}")
                 if kind == "redirect":
                     self.soak.redirects += 1
                     self.redirect_url = answer["url"]
@@ -233,7 +234,8 @@ class Player:
                         if not self.soak.lost_with_a_kill(self.started_at):
                             self.soak.fail(f"table {self.table_id} was unknown on every node "
                                            f"{TAKEOVER_LIMIT_S:.0f} s after {self.name} lost it; "
-                                           f"the last answers: {troubles[-4:]}")
+                                           f"what each attempt met ({len(troubles)}, the last 40): "
+                                           f"{troubles[-40:]}")
                             self.soak.lost_tables.append(self.table_id)
                         self.done.set()
                         return
@@ -246,10 +248,25 @@ class Player:
                     self.soak.resumes.append(time.monotonic() - lost_at)
                 return
             except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ConnectionError, RuntimeError) as e:
-                troubles.append(f"{url or 'any node'}: {e!r}"[:160])
+                troubles.append(f"{time.monotonic() - lost_at:.1f} s, {url or 'any node'}: {e!r}"[:160])
                 if self.conn:
                     await self.conn.close()  # a request that timed out leaves its connection open
                 await asyncio.sleep(0.2)
+
+    async def entry_answer(self, timeout):
+        """The answer to hello's resume entry; ConnectionError at once if the connection closes
+        first (its node was killed, say), rather than the whole timeout later."""
+        conn = self.conn
+        closed = asyncio.ensure_future(conn.closed.wait())
+        try:
+            await asyncio.wait({self.entry, closed}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closed.cancel()
+        if self.entry.done():
+            return self.entry.result()
+        if conn.closed.is_set():
+            raise ConnectionError("the connection closed before hello's resume entry was answered")
+        raise asyncio.TimeoutError()
 
     def leaves_node(self, msg):
         """Whether `msg` tells this player that its node no longer runs its table: a redirect
