@@ -11,11 +11,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${ATOUT_TEST_BUILD_DIR:-$root/build/asan}"
 tsan="${ATOUT_TSAN_BUILD_DIR:-$root/build/tsan}"
 opt="${ATOUT_OPT_BUILD_DIR:-$root/build/opt}"
+# Builds run one job per core, not one more: on a two-core machine the optimised build took 437 s
+# with three jobs against 357-378 s with two (bench/RESULTS.md, "CI time on a slower machine").
 jobs="$(nproc)"
-# Builds run one job per core. One more job fills the moments when a core would wait (a link, the
-# last long file of a target), but on a two-core machine the optimised build took 437 s with
-# three jobs against 357-378 s with two: the jobs' sharing of the cores costs more than it fills.
-build_jobs="$jobs"
 
 timings=()
 stage() {
@@ -51,12 +49,12 @@ configure_asan() {
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DATOUT_WERROR=ON -DATOUT_SANITIZE=ON -DATOUT_BUILD_BENCH=ON -DATOUT_PCH=ON -DATOUT_UNITY=ON -DATOUT_PG_TESTS=ON \
     -DATOUT_TEST_REDIS=ON
-  cmake --build "$build" -j "$build_jobs"
+  cmake --build "$build" -j "$jobs"
 }
 configure_opt() {
   cmake -S "$root" -B "$opt" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATOUT_WERROR=ON \
     -DATOUT_BUILD_BENCH=OFF -DATOUT_NODE_ADDON=ON -DATOUT_PCH=ON -DATOUT_UNITY=ON
-  cmake --build "$opt" -j "$build_jobs" --target atout_engine_tests atout_bots_tests atout_protocol_tests atout_table_tests \
+  cmake --build "$opt" -j "$jobs" --target atout_engine_tests atout_bots_tests atout_protocol_tests atout_table_tests \
     atout_duel_node
 }
 run_colyseus() {
@@ -77,7 +75,7 @@ run_sims() {
 configure_tsan() {
   cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DATOUT_WERROR=ON -DATOUT_TSAN=ON -DATOUT_BUILD_BENCH=OFF -DATOUT_PCH=ON -DATOUT_UNITY=ON
-  cmake --build "$tsan" -j "$build_jobs" --target atout_server_tests
+  cmake --build "$tsan" -j "$jobs" --target atout_server_tests
 }
 run_tsan() {
   # Without address-space randomisation: older TSan runtimes misread newer kernels' layouts.

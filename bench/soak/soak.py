@@ -432,7 +432,7 @@ def lost_table_story(soak, matches, table_id, lines=40):
     machine): its matches as stored, and the last log lines of every node that name it."""
     out = [f"== table {table_id}, as stored:"]
     for uid, m in matches.items():
-        if m.get("table_id") == table_id:
+        if m["table_id"] == table_id:
             out.append(f"   match {uid}: {len(m['actions'])} actions, {len(m['hands'])} hands, ended_at "
                        f"{m['ended_at']}, reason {m['reason']}")
     if len(out) == 1:
