@@ -30,8 +30,8 @@ std::vector<Shard> shards() {
   std::vector<Shard> out;
   const int per_variant =
       (kMatchesAcrossVariants + static_cast<int>(variants().size()) - 1) / static_cast<int>(variants().size());
-  // Shard 0, which runs under the sanitizers too, is small: eight matches, two of them on deltas.
-  constexpr int kFirst = 8;
+  // Shard 0, which runs under the sanitizers too, is small: four matches, two of them on deltas.
+  constexpr int kFirst = 4;
   const int per_shard = (per_variant - kFirst + kShardsPerVariant - 2) / (kShardsPerVariant - 1);
   for (const VariantInfo& v : variants())
     for (int s = 0; s < kShardsPerVariant; ++s) out.push_back({v.id, s, s == 0 ? kFirst : per_shard});
