@@ -3,7 +3,7 @@
 // more than everything else a table does (bench/RESULTS.md, "Server under load").
 //
 // The output is byte for byte what `to_json(event).dump()` gives: keys in sorted order, no spaces.
-// tests/protocol/event_text_test.cpp holds the two together over every step of seeded matches of
+// tests/protocol/event_text_sim_test.cpp holds the two together over every step of seeded matches of
 // every variant. The rare parts (hand and match results) are still written through nlohmann.
 #include <array>
 #include <charconv>

@@ -146,24 +146,5 @@ TEST_P(EventTextSim, SameBytesAsTheTreeForEveryVariantAndOption) {
 INSTANTIATE_TEST_SUITE_P(Games, EventTextSim, ::testing::Values(0u, 1u, 2u, 3u),
                          [](const auto& p) { return "game_" + std::to_string(p.param); });
 
-TEST(EventText, StringsNeedingEscapesMatchTheTree) {
-  Record header;
-  header.variant = "french";
-  header.deal.seed = Seed{1, 2};
-  CreateResult created = create_state(header);
-  ASSERT_TRUE(created.state);
-  for (const std::string& id : {std::string("quote\"back\\slash"), std::string("tab\tnl\n\x01"),
-                                std::string("caf\xC3\xA9"), std::string("bad\xFF\xFEutf8"), std::string()}) {
-    Event e;
-    e.table_id = id;
-    e.observation = created.state->observation(0);
-    e.deal = DealCommitment{id, 0, id};
-    e.id = id;  // a request id is echoed as the client sent it, escapes and all
-    EXPECT_EQ(serialize(e), tree_text(e)) << id;
-    // And the text parses back to the same table id as the tree gives.
-    EXPECT_EQ(json::parse(serialize(e))["table_id"], json::parse(tree_text(e))["table_id"]);
-  }
-}
-
 }  // namespace
 }  // namespace atout::protocol
