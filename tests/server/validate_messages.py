@@ -7,7 +7,9 @@ A message is checked against the schema named by its `type`, which must be one o
 direction's schemas. Exits 0 when every message is valid, 1 otherwise.
 """
 import collections
+import concurrent.futures
 import json
+import os
 import pathlib
 import sys
 
@@ -33,12 +35,18 @@ def load(schema_dir):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    validators = load(sys.argv[1])
+    schema_dir = sys.argv[1]
+    load(schema_dir)  # a bad schema fails here, once
     counts, failures = collections.Counter(), []
     target = pathlib.Path(sys.argv[2])
     files = sorted(target.glob("*.txt")) if target.is_dir() else [target]
-    for path in files:
-        check(path, validators, counts, failures)
+    # The files are checked in parallel, one process per core: this check runs after every server
+    # test, when the other tests are done and the cores would otherwise wait for it.
+    workers = max(1, min(len(files), os.cpu_count() or 1))
+    with concurrent.futures.ProcessPoolExecutor(workers, initializer=start_worker, initargs=(schema_dir,)) as pool:
+        for file_counts, file_failures in pool.map(check_file, files):
+            counts.update(file_counts)
+            failures.extend(file_failures)
     for failure in failures[:20]:
         print(failure)
     total = sum(counts.values())
@@ -46,6 +54,20 @@ def main():
     for key, n in sorted(counts.items()):
         print(f"  {key}: {n}")
     sys.exit(1 if failures or total == 0 else 0)
+
+
+_validators = None
+
+
+def start_worker(schema_dir):
+    global _validators
+    _validators = load(schema_dir)
+
+
+def check_file(path):
+    counts, failures = collections.Counter(), []
+    check(path, _validators, counts, failures)
+    return counts, failures
 
 
 def check(path, validators, counts, failures):
