@@ -159,7 +159,7 @@ run_tsan_and_web() {
 
 rm -f "$build/ctest.log"
 stage "setup" bash "$root/scripts/setup.sh"
-stage "build optimised engine tests" configure_opt
+stage "build optimised simulations" configure_opt
 stage "simulations (optimised)" run_sims
 stage "colyseus peer (node)" run_colyseus
 stage "build fuzz targets (clang)" build_fuzz
