@@ -510,12 +510,10 @@ std::vector<sim::SimCase> bazar_cases() {
   // which also runs under the sanitizers, plays 125 of them, and shard 20 (the same options and
   // policy) the other 375.
   const char* options[] = {"", R"({"undertrump": "forced", "target": 51, "deal": "cut"})", R"({"target": 151})"};
-  for (int shard = 0; shard <= 20; ++shard)
-    v.push_back({"bazar", shard,
-                 shard == 0    ? 125
-                 : shard == 20 ? 375
-                               : 500,
-                 options[shard == 20 ? 0 : shard % 3], shard % 2 ? lively : nullptr});
+  for (int shard = 0; shard <= 20; ++shard) {
+    const int games = shard == 0 ? 125 : shard == 20 ? 375 : 500;
+    v.push_back({"bazar", shard, games, options[shard == 20 ? 0 : shard % 3], shard % 2 ? lively : nullptr});
+  }
   return v;
 }
 
