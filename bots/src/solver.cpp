@@ -16,6 +16,12 @@ constexpr int kNoMove = -1;
 constexpr int kDeclarerTook = 1;
 constexpr int kDefenceTook = 2;
 
+// The number of cards in a suit's byte.
+constexpr std::array<std::uint8_t, 256> kBitCount = [] {
+  std::array<std::uint8_t, 256> out{};
+  for (int b = 0; b < 256; ++b) out[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(std::popcount(static_cast<unsigned>(b)));
+  return out;
+}();
 constexpr std::uint32_t suit_bits(int suit) { return 0xFFu << (suit * 8); }
 // The internal indices strictly above `c` (within a suit, above means stronger).
 constexpr std::uint32_t above(int c) { return c >= 31 ? 0u : ~0u << (c + 1); }
@@ -115,7 +121,7 @@ struct Solver::Impl {
   // Within every suit a stronger card is worth at least as much (true of every variant's table;
   // checked on loading), so a hand's cheapest cards of a suit are its lowest.
   bool points_rise_with_strength = true;
-  std::array<std::int16_t, 256> trump_run_points{};  // points of a set of trumps, by its byte
+  std::array<std::array<std::int16_t, 256>, 4> suit_points{};  // points of a set of a suit's cards, by its byte
 
   std::array<std::uint32_t, 4> hand{};
   TrickState ts;
@@ -129,8 +135,9 @@ struct Solver::Impl {
   }
 
   int team(int seat) const { return seat & 1; }
-  // (a + b) % players for seats a and b, without a division (this is on every node's path).
-  int seat_after(int a, int b) const { return a + b >= players ? a + b - players : a + b; }
+  // (a + b) % players for seats a and b; players is 2 or 4, so a mask does it (this is on every
+  // node's path).
+  int seat_after(int a, int b) const { return (a + b) & (players - 1); }
 
   bool beats(int c, int best) const {
     if ((c >> 3) == (best >> 3)) return c > best;
@@ -384,7 +391,7 @@ struct Solver::Impl {
                          : hand[static_cast<std::size_t>(holder)];
         const std::uint32_t theirs = trumps & ~side_cards;
         const std::uint32_t run = theirs ? trumps & above(31 - std::countl_zero(theirs)) : trumps;
-        const int sure = trump_run_points[(run >> trump_shift) & 0xFFu];
+        const int sure = suit_points[static_cast<std::size_t>(trump_shift >> 3)][(run >> trump_shift) & 0xFFu];
         if (side == declarer) {
           declarer_sure = sure;
           defence_capot_open = false;
@@ -405,42 +412,36 @@ struct Solver::Impl {
     const std::uint32_t mine = hand[static_cast<std::size_t>(leader)];
     int quick = 0, sure = 0;
     for (int suit = 0; suit < 4; ++suit) {
-      std::uint32_t live = all & suit_bits(suit);
-      int k = 0, p = 0;
-      while (live) {
-        const int top = 31 - std::countl_zero(live);
-        if (!((mine >> top) & 1u)) break;
-        ++k;
-        p += pts[static_cast<std::size_t>(top)];
-        live &= ~(1u << top);
-      }
-      if (k == 0) continue;
-      if (suit_mode && !((trump_mask >> (suit * 8)) & 1u)) {
-        // A plain master wins only while no opponent with a trump is void: cap by their length.
+      const int shift = suit * 8;
+      const std::uint32_t own = (mine >> shift) & 0xFFu;
+      if (!own) continue;
+      // The leader's masters: its cards above every other live card of the suit.
+      const std::uint32_t theirs = ((all >> shift) & 0xFFu) & ~own;
+      std::uint32_t run = theirs ? own & ~((2u << (31 - std::countl_zero(theirs))) - 1) : own;
+      if (!run) continue;
+      int k = kBitCount[run];
+      if (suit_mode && shift != trump_shift) {
+        // A plain master wins only while no opponent with a trump is void: only the top `len`
+        // masters are sure, `len` being the shortest such opponent's length in the suit.
         for (int o = 1; o < players; o += 2) {
           const std::uint32_t h = hand[static_cast<std::size_t>(seat_after(leader, o))];
-          if (h & trump_mask) {
-            const int len = std::popcount(h & suit_bits(suit));
-            if (len < k) {
-              // Only the top `len` masters are sure.
-              std::uint32_t run = all & suit_bits(suit);
-              k = len;
-              p = 0;
-              for (int j = 0; j < len; ++j) {
-                const int top = 31 - std::countl_zero(run);
-                p += pts[static_cast<std::size_t>(top)];
-                run &= ~(1u << top);
-              }
-            }
-          }
+          if (!(h & trump_mask)) continue;
+          const int len = kBitCount[(h >> shift) & 0xFFu];
+          for (; k > len; --k) run &= run - 1;
         }
+        if (k == 0) continue;
       }
+      int p = suit_points[static_cast<std::size_t>(suit)][run];
       if (points_rise_with_strength) {
         // The other seats must follow to the masters while they can: each gives at least its
         // cheapest cards of the suit, one a round, and they fall to the leader's side too.
         for (int o = 1; o < players; ++o) {
-          std::uint32_t h = hand[static_cast<std::size_t>(seat_after(leader, o))] & suit_bits(suit);
-          for (int j = 0; h && j < k; ++j, h &= h - 1) p += pts[static_cast<std::size_t>(std::countr_zero(h))];
+          std::uint32_t h = (hand[static_cast<std::size_t>(seat_after(leader, o))] >> shift) & 0xFFu;
+          if (kBitCount[h] <= k) {
+            p += suit_points[static_cast<std::size_t>(suit)][h];
+          } else {
+            for (int j = 0; j < k; ++j, h &= h - 1) p += pts[static_cast<std::size_t>(shift + std::countr_zero(h))];
+          }
         }
       }
       quick += k;
@@ -586,11 +587,13 @@ struct Solver::Impl {
     for (int c = 1; c < 32; ++c)
       if ((c & 7) != 0 && pts[static_cast<std::size_t>(c)] < pts[static_cast<std::size_t>(c - 1)])
         points_rise_with_strength = false;
-    for (int bits = 0; bits < 256; ++bits) {
-      int sum = 0;
-      for (int k = 0; k < 8; ++k)
-        if ((bits >> k) & 1) sum += pts[static_cast<std::size_t>(trump_shift + k)];
-      trump_run_points[static_cast<std::size_t>(bits)] = static_cast<std::int16_t>(sum);
+    for (int suit = 0; suit < 4; ++suit) {
+      for (int bits = 0; bits < 256; ++bits) {
+        int sum = 0;
+        for (int k = 0; k < 8; ++k)
+          if ((bits >> k) & 1) sum += pts[static_cast<std::size_t>(suit * 8 + k)];
+        suit_points[static_cast<std::size_t>(suit)][static_cast<std::size_t>(bits)] = static_cast<std::int16_t>(sum);
+      }
     }
     auto convert = [&](CardSet s) {
       std::uint32_t out = 0;
