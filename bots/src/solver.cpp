@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <optional>
 
 namespace atout::bots {
 
@@ -639,24 +640,35 @@ struct Solver::Impl {
 
   static int final_points(int past, int future) { return std::max(0, past + future); }
 
-  // The exact value by zero-window searches that halve the range [lo, hi]; the table keeps the
-  // bounds each one proves, so the later ones revisit little.
-  int exact() {
+  // The exact value by zero-window searches ("is it at least m?"); the table keeps the bounds each
+  // one proves, so the later ones revisit little. Without a guess they halve the range [lo, hi]. With
+  // one (a sibling card's value), the first asks about the guess, and the next ones step away from it
+  // by 1, 2, 4, ... points while the answer stays the same, then halve what is left: the searches
+  // near the value are the costly ones, and a close guess saves some of them.
+  int exact(std::optional<int> guess = std::nullopt) {
     // Mid-trick roots get the remaining-points bounds only.
     const Bounds b = bounds();
     int lo = b.lo;
     int hi = b.hi;
     // Without a table, each zero-window search would start from nothing: one full window instead.
     if (!opt.use_table) return search(lo - 1, hi + 1);
-    while (lo < hi && !stopped) {
-      const int mid = lo + (hi - lo + 1) / 2;
-      const int v = search(mid - 1, mid);
-      if (v >= mid) {
+    const auto probe = [&](int m) {
+      const int v = search(m - 1, m);
+      if (v >= m) {
         lo = v;
-      } else {
-        hi = v;
+        return true;
+      }
+      hi = v;
+      return false;
+    };
+    if (guess && *guess > lo && *guess <= hi && !stopped) {
+      const bool up = probe(*guess);
+      for (int step = 1; lo < hi && !stopped; step *= 2) {
+        const int m = up ? std::min(hi, lo + step) : std::max(lo + 1, hi - step + 1);
+        if (probe(m) != up) break;
       }
     }
+    while (lo < hi && !stopped) probe(lo + (hi - lo + 1) / 2);
     return lo;
   }
 };
@@ -690,13 +702,16 @@ Solution Solver::solve(const Position& p) {
   const std::uint32_t reps = s.merge(legal, seat);
   const bool maximise = s.team(seat) == s.declarer;
   std::array<int, kCards> values{};
-  // Each representative card with a full window; the table carries over from one to the next.
+  // Each representative card exactly; the table carries over from one to the next, and each card
+  // after the first starts from the value of the one before.
+  std::optional<int> previous;
   for (std::uint32_t m = reps; m; m &= m - 1) {
     const int c = std::countr_zero(m);
     const TrickState saved = s.ts;
     bool terminal = false;
     const int gained = s.play(c, terminal);
-    const int v = terminal ? gained : gained + s.exact();
+    const int v = terminal ? gained : gained + s.exact(previous ? std::optional<int>(*previous - gained) : std::nullopt);
+    if (!terminal) previous = v;
     s.ts = saved;
     s.hand[static_cast<std::size_t>(seat)] |= 1u << c;
     values[static_cast<std::size_t>(c)] = v;
