@@ -503,10 +503,6 @@ struct Solver::Impl {
       }
     }
     const std::uint32_t moves = merge(legal(seat), seat);
-    std::array<std::uint8_t, 16> list{};
-    std::array<int, 16> score{};
-    int n = 0;
-    const OrderContext oc = order_context(seat);
     std::int8_t* killer_slot = nullptr;
     if (boundary) {
       killer_slot = &lead_killer[static_cast<std::size_t>(ts.tricks_left)][static_cast<std::size_t>(seat)];
@@ -514,24 +510,12 @@ struct Solver::Impl {
       killer_slot = &third_killer[static_cast<std::size_t>(ts.tricks_left)][static_cast<std::size_t>(seat * 4 + ts.led)];
     }
     const int killer = killer_slot ? *killer_slot : kNoMove;
-    for (std::uint32_t m = moves; m; m &= m - 1) {
-      const int c = std::countr_zero(m);
-      const int s = c == killer ? 1001 : c == tt_move ? 1000 : order_score(c, oc);
-      int i = n++;
-      while (i > 0 && score[static_cast<std::size_t>(i - 1)] < s) {
-        score[static_cast<std::size_t>(i)] = score[static_cast<std::size_t>(i - 1)];
-        list[static_cast<std::size_t>(i)] = list[static_cast<std::size_t>(i - 1)];
-        --i;
-      }
-      score[static_cast<std::size_t>(i)] = s;
-      list[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(c);
-    }
     const bool maximise = team(seat) == declarer;
     const int a0 = alpha, b0 = beta;
     int best = maximise ? -kInf : kInf;
     int best_move = kNoMove;
-    for (int i = 0; i < n; ++i) {
-      const int c = list[static_cast<std::size_t>(i)];
+    // Searches card `c`; true when it cuts the search off.
+    const auto try_card = [&](int c) {
       const TrickState saved = ts;
       bool terminal = false;
       const int gained = play(c, terminal);
@@ -551,9 +535,40 @@ struct Solver::Impl {
         }
         beta = std::min(beta, best);
       }
-      if (alpha >= beta) {
-        if (killer_slot) *killer_slot = static_cast<std::int8_t>(c);
-        break;
+      if (alpha < beta) return false;
+      if (killer_slot) *killer_slot = static_cast<std::int8_t>(c);
+      return true;
+    };
+    // The first card to try: the killer, else the table's lead, else (a single card) the only one.
+    // Most cuts come from it, and then the other cards are never ordered.
+    int first = kNoMove;
+    if (killer != kNoMove && ((moves >> killer) & 1u)) {
+      first = killer;
+    } else if (tt_move != kNoMove && ((moves >> tt_move) & 1u)) {
+      first = tt_move;
+    } else if ((moves & (moves - 1)) == 0) {
+      first = std::countr_zero(moves);
+    }
+    bool cut = first != kNoMove && try_card(first);
+    const std::uint32_t rest = first == kNoMove ? moves : moves & ~(1u << first);
+    if (!cut && rest) {
+      std::array<std::uint8_t, 16> list{};
+      std::array<int, 16> score{};
+      int n = 0;
+      const OrderContext oc = order_context(seat);
+      for (std::uint32_t m = rest; m; m &= m - 1) {
+        const int c = std::countr_zero(m);
+        const int s = c == tt_move ? 1000 : order_score(c, oc);
+        int i = n++;
+        while (i > 0 && score[static_cast<std::size_t>(i - 1)] < s) {
+          score[static_cast<std::size_t>(i)] = score[static_cast<std::size_t>(i - 1)];
+          list[static_cast<std::size_t>(i)] = list[static_cast<std::size_t>(i - 1)];
+          --i;
+        }
+        score[static_cast<std::size_t>(i)] = s;
+        list[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(c);
+      }
+      for (int i = 0; i < n && !try_card(list[static_cast<std::size_t>(i)]); ++i) {
       }
     }
     if (tabled && !stopped) {
