@@ -27,45 +27,41 @@ constexpr std::uint32_t suit_bits(int suit) { return 0xFFu << (suit * 8); }
 // The internal indices strictly above `c` (within a suit, above means stronger).
 constexpr std::uint32_t above(int c) { return c >= 31 ? 0u : ~0u << (c + 1); }
 
-// The transposition table: buckets of four entries, one cache line each, so that a probe costs one
-// line; kept small (1 MiB by default) because on the machines measured a random read past about
-// 2 MiB costs ten times one within it. An entry holds its key exactly: the cards left (`all`), which
-// of them are in seats 1 or 3 (`bit0`) and in seats 2 or 3 (`bit1`), the seat on lead and the trick
-// flags; and its bounds on the points still to come, the best lead found, and the tricks left (0
-// for an empty entry), by which a full bucket chooses what to replace.
-struct Entry {
-  std::uint64_t k1 = 0;    // all | bit0 << 32
-  std::uint32_t bit1 = 0;  // cards in seats 2 and 3
-  std::uint32_t meta = 0;  // see the Meta accessors
-};
+// The transposition table: buckets of eight entries, one cache line each, so that a probe reads
+// one line; kept small (1 MiB by default) because on the machines measured a random read past
+// about 2 MiB costs ten times one within it. Within one solve every card stays in the hand it was
+// dealt to, so the cards left (`all`) say which hand holds each: with the seat on lead and the
+// trick flags, they key a trick boundary exactly. An entry is one 64-bit word:
+//   bits  0-31  the cards left          bits 32-35  the seat on lead and the trick flags
+//   bits 36-40  the best lead found     bits 41-43  the tricks left (0: an empty entry)
+//   bits 44-53  the lower bound         bits 54-63  the upper bound (each offset by kValueBias)
+// A full bucket replaces the entry with the fewest tricks left, the cheapest to search again.
+using Entry = std::uint64_t;
 struct alignas(64) Bucket {
-  std::array<Entry, 4> entries;
+  std::array<Entry, 8> entries;
 };
 static_assert(sizeof(Bucket) == 64);
 
-// meta: bits 0-3 the seat on lead and the trick flags (part of the key), 4-8 the best lead, 9-11 the
-// tricks left, 12-21 the lower bound and 22-31 the upper bound, each offset by kValueBias.
-constexpr std::uint32_t kKeyMeta = 0xFu;
+constexpr Entry kKeyBits = (Entry{1} << 36) - 1;
 constexpr int kValueBias = 512;
 constexpr int kValueMax = 1023;
-constexpr std::uint32_t meta_key(std::uint32_t m) { return m & kKeyMeta; }
-constexpr int meta_move(std::uint32_t m) { return static_cast<int>((m >> 4) & 31u); }
-constexpr int meta_depth(std::uint32_t m) { return static_cast<int>((m >> 9) & 7u); }
+constexpr int entry_move(Entry e) { return static_cast<int>((e >> 36) & 31u); }
+constexpr int entry_depth(Entry e) { return static_cast<int>((e >> 41) & 7u); }
 // A lower bound below the range is stored as the range's bottom, an upper bound above it as its
 // top: both still hold. The bottom and top read back as no bound.
-constexpr int meta_lower(std::uint32_t m) {
-  const int v = static_cast<int>((m >> 12) & 1023u);
+constexpr int entry_lower(Entry e) {
+  const int v = static_cast<int>((e >> 44) & 1023u);
   return v == 0 ? -kInf : v - kValueBias;
 }
-constexpr int meta_upper(std::uint32_t m) {
-  const int v = static_cast<int>(m >> 22);
+constexpr int entry_upper(Entry e) {
+  const int v = static_cast<int>(e >> 54);
   return v == kValueMax ? kInf : v - kValueBias;
 }
-constexpr std::uint32_t make_meta(std::uint32_t key, int move, int depth, int lower, int upper) {
+constexpr Entry make_entry(Entry key, int move, int depth, int lower, int upper) {
   const int lo = std::clamp(lower + kValueBias, 0, kValueMax);
   const int hi = std::clamp(upper + kValueBias, 0, kValueMax);
-  return key | (static_cast<std::uint32_t>(move) << 4) | (static_cast<std::uint32_t>(depth) << 9) |
-         (static_cast<std::uint32_t>(lo) << 12) | (static_cast<std::uint32_t>(hi) << 22);
+  return key | (Entry(static_cast<unsigned>(move)) << 36) | (Entry(static_cast<unsigned>(depth)) << 41) |
+         (Entry(static_cast<unsigned>(lo)) << 44) | (Entry(static_cast<unsigned>(hi)) << 54);
 }
 
 // The part of the state that a move changes besides the hands; saved and restored around a move.
@@ -129,7 +125,7 @@ struct Solver::Impl {
 
   explicit Impl(SolverOptions o) : opt(o) {
     if (opt.use_table) {
-      table.resize(std::size_t{1} << std::max(0, opt.table_bits - 2));
+      table.resize(std::size_t{1} << std::max(0, opt.table_bits - 3));
       bucket_generation.assign(table.size(), 0);
       mask = table.size() - 1;
     }
@@ -240,50 +236,38 @@ struct Solver::Impl {
     return gained;
   }
 
-  struct Key {
-    std::uint64_t k1 = 0;
-    std::uint32_t bit1 = 0;
-    std::uint32_t meta = 0;  // the seat on lead and the trick flags
-  };
+  using Key = Entry;  // the key bits of an entry
   Key key() const {
     const std::uint32_t all = hand[0] | hand[1] | hand[2] | hand[3];
-    const std::uint32_t bit0 = hand[1] | hand[3];
-    Key k;
-    k.k1 = all | (std::uint64_t{bit0} << 32);
-    k.bit1 = hand[2] | hand[3];
-    k.meta = static_cast<std::uint32_t>(ts.current | (ts.flags << 2));
-    return k;
+    return Key{all} | (Key(static_cast<unsigned>(ts.current | (ts.flags << 2))) << 32);
   }
-  std::size_t bucket_of(const Key& k) const {
-    std::uint64_t h = k.k1 * 0x9E3779B97F4A7C15ull ^
-                      ((std::uint64_t{k.bit1} | std::uint64_t{k.meta} << 32) + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+  std::size_t bucket_of(Key k) const {
+    std::uint64_t h = k * 0x9E3779B97F4A7C15ull;
     h ^= h >> 29;
     return static_cast<std::size_t>(h & mask);
   }
-  static bool matches(const Entry& e, const Key& k) {
-    return e.k1 == k.k1 && e.bit1 == k.bit1 && meta_key(e.meta) == k.meta && meta_depth(e.meta) != 0;
-  }
+  static bool matches(Entry e, Key k) { return (e & kKeyBits) == k && entry_depth(e) != 0; }
   // The entry of `k` in bucket `b` of this solve, or null.
-  const Entry* find(std::size_t b, const Key& k) const {
+  const Entry* find(std::size_t b, Key k) const {
     if (bucket_generation[b] != generation) return nullptr;
     for (const Entry& e : table[b].entries)
       if (matches(e, k)) return &e;
     return nullptr;
   }
   // Stores what a search of `k` found: `best` against the window (a0, b0) it was given.
-  void store(std::size_t b, const Key& k, int best, int a0, int b0, int move, int depth) {
+  void store(std::size_t b, Key k, int best, int a0, int b0, int move, int depth) {
     Bucket& bucket = table[b];
     if (bucket_generation[b] != generation) {
       bucket_generation[b] = generation;
-      for (Entry& e : bucket.entries) e.meta = 0;
+      bucket.entries.fill(0);
     }
     Entry* slot = nullptr;
     int lower = -kInf, upper = kInf;
     for (Entry& e : bucket.entries) {
       if (matches(e, k)) {
         slot = &e;
-        lower = meta_lower(e.meta);
-        upper = meta_upper(e.meta);
+        lower = entry_lower(e);
+        upper = entry_upper(e);
         break;
       }
     }
@@ -291,7 +275,7 @@ struct Solver::Impl {
       // An empty entry, or else the one with the fewest tricks left (the cheapest to search again).
       slot = &bucket.entries[0];
       for (Entry& e : bucket.entries)
-        if (meta_depth(e.meta) < meta_depth(slot->meta)) slot = &e;
+        if (entry_depth(e) < entry_depth(*slot)) slot = &e;
     }
     if (best <= a0) {
       upper = std::min(upper, best);
@@ -300,9 +284,7 @@ struct Solver::Impl {
     } else {
       lower = upper = best;
     }
-    slot->k1 = k.k1;
-    slot->bit1 = k.bit1;
-    slot->meta = make_meta(k.meta, move, depth, lower, upper);
+    *slot = make_entry(k, move, depth, lower, upper);
   }
 
   // What move ordering needs of the node, computed once for all its moves.
@@ -475,7 +457,7 @@ struct Solver::Impl {
     // The last trick: every card left is forced.
     if (ts.tricks_left == 1) return play_out();
     const int seat = ts.current;
-    Key k;
+    Key k = 0;
     std::size_t bucket = 0;
     int tt_move = kNoMove;
     const bool boundary = ts.count == 0;
@@ -493,13 +475,13 @@ struct Solver::Impl {
     }
     if (tabled) {
       if (const Entry* e = find(bucket, k)) {
-        const int lower = meta_lower(e->meta), upper = meta_upper(e->meta);
+        const int lower = entry_lower(*e), upper = entry_upper(*e);
         if (lower >= beta) return lower;
         if (upper <= alpha) return upper;
         if (lower == upper) return lower;
         alpha = std::max(alpha, lower);
         beta = std::min(beta, upper);
-        tt_move = meta_move(e->meta);
+        tt_move = entry_move(*e);
       }
     }
     const std::uint32_t moves = merge(legal(seat), seat);

@@ -70,7 +70,7 @@ struct Solution {
 };
 
 struct SolverOptions {
-  int table_bits = 16;  // transposition table of 2^table_bits entries
+  int table_bits = 17;  // transposition table of 2^table_bits entries (8 bytes each)
   bool use_table = true;
   bool merge_equivalent = true;
   bool bounds = true;  // cut with the remaining-points and quick-trick bounds
