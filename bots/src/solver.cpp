@@ -118,6 +118,7 @@ struct Solver::Impl {
   // Within every suit a stronger card is worth at least as much (true of every variant's table;
   // checked on loading), so a hand's cheapest cards of a suit are its lowest.
   bool points_rise_with_strength = true;
+  bool tables_ready = false;  // suit_points and points_rise_with_strength are those of `pts`
   std::array<std::array<std::int16_t, 256>, 4> suit_points{};  // points of a set of a suit's cards, by its byte
 
   std::array<std::uint32_t, 4> hand{};
@@ -574,6 +575,7 @@ struct Solver::Impl {
     if (suit_mode) beat_suits = 1 << static_cast<int>(p.trump.suit);
     if (p.trump.mode == Mode::all_trumps && p.rules.all_trumps_must_beat) beat_suits = 0xF;
     std::array<int, kCards> to_internal{};
+    const std::array<int, kCards> previous_pts = pts;
     for (int i = 0; i < kCards; ++i) {
       const Card c = Card::from_index(i);
       const int internal = static_cast<int>(c.suit()) * 8 + strength(p.trump, c);
@@ -581,16 +583,21 @@ struct Solver::Impl {
       to_engine[static_cast<std::size_t>(internal)] = static_cast<std::uint8_t>(i);
       pts[static_cast<std::size_t>(internal)] = p.value.points[static_cast<std::size_t>(i)];
     }
-    points_rise_with_strength = true;
-    for (int c = 1; c < 32; ++c)
-      if ((c & 7) != 0 && pts[static_cast<std::size_t>(c)] < pts[static_cast<std::size_t>(c - 1)])
-        points_rise_with_strength = false;
-    for (int suit = 0; suit < 4; ++suit) {
-      for (int bits = 0; bits < 256; ++bits) {
-        int sum = 0;
-        for (int k = 0; k < 8; ++k)
-          if ((bits >> k) & 1) sum += pts[static_cast<std::size_t>(suit * 8 + k)];
-        suit_points[static_cast<std::size_t>(suit)][static_cast<std::size_t>(bits)] = static_cast<std::int16_t>(sum);
+    // The tables that follow from the points, again only when they changed: the sampling bot solves
+    // world after world of one contract, many of them in a few microseconds.
+    if (!tables_ready || pts != previous_pts) {
+      tables_ready = true;
+      points_rise_with_strength = true;
+      for (int c = 1; c < 32; ++c)
+        if ((c & 7) != 0 && pts[static_cast<std::size_t>(c)] < pts[static_cast<std::size_t>(c - 1)])
+          points_rise_with_strength = false;
+      for (int suit = 0; suit < 4; ++suit) {
+        auto& table_of_suit = suit_points[static_cast<std::size_t>(suit)];
+        table_of_suit[0] = 0;
+        // Each set is a smaller set and its lowest card.
+        for (unsigned bits = 1; bits < 256; ++bits)
+          table_of_suit[bits] = static_cast<std::int16_t>(
+              table_of_suit[bits & (bits - 1)] + pts[static_cast<std::size_t>(suit * 8 + std::countr_zero(bits))]);
       }
     }
     auto convert = [&](CardSet s) {
