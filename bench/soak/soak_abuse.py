@@ -13,7 +13,7 @@ import urllib.request
 
 import websockets
 
-from soak_players import Conn
+from soak_players import Conn, close_quietly
 
 
 def raw_frame(opcode, payload, rsv=0):
@@ -161,7 +161,7 @@ async def abuse(soak, rng):
                         await asyncio.wait_for(ws.recv(), 0.5)
                 except (asyncio.TimeoutError, websockets.ConnectionClosed):
                     pass
-                await ws.close()
+                await close_quietly(ws)
                 soak.probe(what, None if gen != soak.mark() else True)
             elif what == "http":
                 codes = await loop.run_in_executor(None, http_flood, soak.port)
@@ -172,7 +172,7 @@ async def abuse(soak, rng):
                        f"the connection failed: {e!r}")
         finally:
             for c in opened:
-                await c.close()
+                await (c.close() if isinstance(c, Conn) else close_quietly(c))
 
 
 async def _ignore(conn, text, msg):

@@ -12,6 +12,16 @@ import websockets
 from soak_common import REQUEST_IDS, TAKEOVER_LIMIT_S
 
 
+async def close_quietly(ws):
+    """Closes a client WebSocket. When the server has gone first (killed, say) while the close frame
+    is being written, websockets raises ConnectionClosedError from close() itself; the connection is
+    closed all the same, which is all the caller asked for."""
+    try:
+        await ws.close()
+    except websockets.ConnectionClosed:
+        pass
+
+
 class Conn:
     """One WebSocket connection with a reader that records every message."""
 
@@ -74,7 +84,7 @@ class Conn:
 
     async def close(self):
         if self.ws:
-            await self.ws.close()
+            await close_quietly(self.ws)
 
 
 class Player:
