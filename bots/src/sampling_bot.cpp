@@ -111,6 +111,9 @@ std::string format_average(double v) {
 }  // namespace
 
 Decision decide_sampling(const Request& request) {
+  // The budget counts from here: reading the bids and plays and setting up the sampler are part of
+  // the decision's time, as whoever waits for it sees.
+  const auto start = std::chrono::steady_clock::now();
   const Observation& view = *request.view;
   const Options& options = *request.options;
   CardSet plays;
@@ -142,7 +145,6 @@ Decision decide_sampling(const Request& request) {
   thread_local Solver solver;
   const bool declarer = view.contract->taker % 2 == view.seat % 2;
   std::map<int, double> sum;  // by card index: the declaring side's points, summed over worlds
-  const auto start = std::chrono::steady_clock::now();
   const int fixed = request.budget.worlds;
   int solved = 0;
   bool out_of_time = false;  // a world was given up
