@@ -1,7 +1,9 @@
 // Decision times of the built-in bots at their default budget: seeded deals of each variant played
 // to their end by four bots of one level, every decision timed (wall clock and the thread's CPU
 // time), and p50, p99 and max printed in microseconds per variant and kind of decision (a bid or any other
-// auction or announcement call, and a card played). One core: the bots run one at a time.
+// auction or announcement call, and a card played). One core: the bots run one at a time. For the
+// sampling bot's cards, also the worlds it solved (read from its reason): their mean, and the 10th
+// percentile, which is the decisions that used the whole budget.
 // Usage: atout_bot_timing LEVEL [deals] [variant...]   (LEVEL: random, rules or sampling)
 #include <time.h>
 
@@ -34,7 +36,21 @@ double at(std::vector<double> v, double q) {
 
 struct Times {
   std::vector<double> wall, cpu;
+  std::vector<double> worlds;  // card decisions that solved worlds: how many
 };
+
+// The sampling bot's reason starts "N worlds, ..." when it solved N worlds; 0 otherwise.
+double worlds_of(const std::string& reason) {
+  const std::size_t space = reason.find(' ');
+  if (space == std::string::npos || reason.compare(space, 7, " worlds") != 0) return 0;
+  return std::atof(reason.substr(0, space).c_str());
+}
+
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0 : sum / static_cast<double>(v.size());
+}
 
 }  // namespace
 
@@ -49,8 +65,8 @@ int main(int argc, char** argv) {
   for (int i = 3; i < argc; ++i) variants.emplace_back(argv[i]);
   if (variants.empty()) variants = {"french", "coinche", "belot", "bazar", "duel", "simple"};
 
-  std::printf("%-8s %-9s %-5s %9s %9s %9s %9s %9s %9s\n", "variant", "level", "kind", "decisions", "p50_us", "p99_us",
-              "max_us", "cpu_p50", "cpu_p99");
+  std::printf("%-8s %-9s %-5s %9s %9s %9s %9s %9s %9s %11s %10s\n", "variant", "level", "kind", "decisions", "p50_us",
+              "p99_us", "max_us", "cpu_p50", "cpu_p99", "worlds_mean", "worlds_p10");
   for (const std::string& v : variants) {
     const VariantInfo* info = find_variant(v);
     if (!info) {
@@ -87,6 +103,7 @@ int main(int argc, char** argv) {
         Times& into = decision.action.type == ActionType::play ? plays : bids;
         into.wall.push_back(wall);
         into.cpu.push_back(thread_cpu_us() - c0);
+        if (const double w = worlds_of(decision.reason); w > 0) into.worlds.push_back(w);
         if (state.apply(seat, decision.action) != Refusal::none) {
           std::fprintf(stderr, "atout_bot_timing: a bot chose an illegal action\n");
           return 1;
@@ -94,8 +111,9 @@ int main(int argc, char** argv) {
       }
     }
     for (const auto& [kind, t] : {std::pair<const char*, const Times*>{"bid", &bids}, {"play", &plays}})
-      std::printf("%-8s %-9s %-5s %9zu %9.1f %9.1f %9.1f %9.1f %9.1f\n", v.c_str(), argv[1], kind, t->wall.size(),
-                  at(t->wall, 0.5), at(t->wall, 0.99), at(t->wall, 1.0), at(t->cpu, 0.5), at(t->cpu, 0.99));
+      std::printf("%-8s %-9s %-5s %9zu %9.1f %9.1f %9.1f %9.1f %9.1f %11.1f %10.0f\n", v.c_str(), argv[1], kind,
+                  t->wall.size(), at(t->wall, 0.5), at(t->wall, 0.99), at(t->wall, 1.0), at(t->cpu, 0.5),
+                  at(t->cpu, 0.99), mean(t->worlds), at(t->worlds, 0.1));
     std::fflush(stdout);
   }
   return 0;
