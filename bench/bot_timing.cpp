@@ -5,6 +5,7 @@
 // sampling bot's cards, also the worlds it solved (read from its reason): their mean, and the 10th
 // percentile, which is the decisions that used the whole budget.
 // Usage: atout_bot_timing LEVEL [deals] [variant...]   (LEVEL: random, rules or sampling)
+// ATOUT_BOT_TIMING_OVER=1 also prints every decision over the default 300 ms, with its reason.
 #include <time.h>
 
 #include <algorithm>
@@ -104,6 +105,8 @@ int main(int argc, char** argv) {
         into.wall.push_back(wall);
         into.cpu.push_back(thread_cpu_us() - c0);
         if (const double w = worlds_of(decision.reason); w > 0) into.worlds.push_back(w);
+        if (std::getenv("ATOUT_BOT_TIMING_OVER") && wall > 300000)  // what a decision over the default budget did
+          std::printf("over: %s deal %d, %.1f us: %s\n", v.c_str(), d, wall, decision.reason.substr(0, 120).c_str());
         if (state.apply(seat, decision.action) != Refusal::none) {
           std::fprintf(stderr, "atout_bot_timing: a bot chose an illegal action\n");
           return 1;
