@@ -8,13 +8,12 @@
 // double-dummy under every trump) were measured, and double-dummy play is too kind to the taker to
 // beat them.
 #include <algorithm>
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
-
-#include <boost/unordered/unordered_flat_map.hpp>
 
 #include "atout/bots/bid_inference.hpp"
 #include "atout/bots/play_inference.hpp"
@@ -160,8 +159,7 @@ Decision decide_sampling(const Request& request) {
   std::map<int, double> sum;  // by card index: the declaring side's points, summed over worlds
   const int fixed = request.budget.worlds;
   // A fixed world count has no deadline, so that its decisions do not depend on the machine.
-  const auto deadline_at = start + request.budget.time;
-  const auto deadline = fixed > 0 ? kNoDeadline : deadline_at;
+  const auto deadline = fixed > 0 ? kNoDeadline : start + request.budget.time;
   const std::optional<Position> seen = position_seen(view, options);
   int solved = 0;
   bool out_of_time = false;  // a world was given up
@@ -185,7 +183,7 @@ Decision decide_sampling(const Request& request) {
     if (fixed > 0)
       s = solver.solve(p);
     else
-      s = solver.solve(p, deadline_at);
+      s = solver.solve(p, deadline);
     if (!s) {
       out_of_time = true;
       break;

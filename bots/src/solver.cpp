@@ -20,7 +20,8 @@ constexpr int kDefenceTook = 2;
 // The number of cards in a suit's byte.
 constexpr std::array<std::uint8_t, 256> kBitCount = [] {
   std::array<std::uint8_t, 256> out{};
-  for (int b = 0; b < 256; ++b) out[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(std::popcount(static_cast<unsigned>(b)));
+  for (int b = 0; b < 256; ++b)
+    out[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(std::popcount(static_cast<unsigned>(b)));
   return out;
 }();
 constexpr std::uint32_t suit_bits(int suit) { return 0xFFu << (suit * 8); }
@@ -114,7 +115,7 @@ struct Solver::Impl {
   std::array<std::uint8_t, kCards> to_engine{};
   int last = 10;
   int capot_adjust = 0;  // what a declarer's capot adds to the future value
-  int trump_shift = 0;    // the trump suit's first internal index (suit contracts)
+  int trump_shift = 0;   // the trump suit's first internal index (suit contracts)
   // Within every suit a stronger card is worth at least as much (true of every variant's table;
   // checked on loading), so a hand's cheapest cards of a suit are its lowest.
   bool points_rise_with_strength = true;
@@ -490,7 +491,8 @@ struct Solver::Impl {
     if (boundary) {
       killer_slot = &lead_killer[static_cast<std::size_t>(ts.tricks_left)][static_cast<std::size_t>(seat)];
     } else if (ts.count == 2) {
-      killer_slot = &third_killer[static_cast<std::size_t>(ts.tricks_left)][static_cast<std::size_t>(seat * 4 + ts.led)];
+      killer_slot =
+          &third_killer[static_cast<std::size_t>(ts.tricks_left)][static_cast<std::size_t>(seat * 4 + ts.led)];
     }
     const int killer = killer_slot ? *killer_slot : kNoMove;
     const bool maximise = team(seat) == declarer;
@@ -714,7 +716,8 @@ Solution Solver::solve(const Position& p) {
     const TrickState saved = s.ts;
     bool terminal = false;
     const int gained = s.play(c, terminal);
-    const int v = terminal ? gained : gained + s.exact(previous ? std::optional<int>(*previous - gained) : std::nullopt);
+    const int v =
+        terminal ? gained : gained + s.exact(previous ? std::optional<int>(*previous - gained) : std::nullopt);
     if (!terminal) previous = v;
     s.ts = saved;
     s.hand[static_cast<std::size_t>(seat)] |= 1u << c;

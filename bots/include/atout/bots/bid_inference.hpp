@@ -17,9 +17,9 @@
 // read.
 #pragma once
 
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <cstddef>
 #include <cstdint>
-#include <boost/unordered/unordered_flat_map.hpp>
 #include <utility>
 #include <vector>
 
@@ -51,7 +51,7 @@ class BidInference {
   const Options& options_;
   CardSet turn_up_;  // the turned-up card, which no hand held at the auction
   std::vector<Bid> bids_;
-  std::vector<std::pair<Seat, Card>> played_;          // every card seen played, by whom
+  std::vector<std::pair<Seat, Card>> played_;  // every card seen played, by whom
   // By bid and hand: the rules bot says the same. Open addressing in one block: a decision fills it
   // with thousands of hands, and a map of nodes took milliseconds to free.
   boost::unordered_flat_map<std::uint64_t, bool> explained_;
