@@ -47,13 +47,15 @@ Spawned spawn_server(const Options& o, unsigned short port) {
                                    "--threads",
                                    std::to_string(o.server_threads),
                                    "--max-conns-per-ip",
-                                   "0",
-                                   "--log-level",
-                                   "warn"};
+                                   "0"};
   const auto given = [&o](std::string_view flag) {
     return std::any_of(o.server_args.begin(), o.server_args.end(),
                        [flag](const std::string& a) { return a.rfind(flag, 0) == 0; });
   };
+  if (!given("--log-level")) {
+    args.emplace_back("--log-level");
+    args.emplace_back("warn");
+  }
   // A fresh SQLite file, removed at the end, unless a --server-arg names the database.
   if (!given("--db")) {
     s.db = std::filesystem::temp_directory_path() / ("atout-loadgen-" + std::to_string(::getpid()) + ".db");

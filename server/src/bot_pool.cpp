@@ -17,10 +17,21 @@ BotPool::BotPool(std::size_t threads, std::size_t max_queue, std::shared_ptr<Met
 BotPool::~BotPool() { stop(); }
 
 bool BotPool::submit(Job job) {
+  bool full = false;
   {
     const std::lock_guard lock(mutex_);
-    if (stopping_ || queue_.size() >= max_queue_) return false;
-    queue_.push_back(std::move(job));
+    if (stopping_) return false;
+    full = queue_.size() >= max_queue_;
+    if (!full) queue_.push_back(std::move(job));
+  }
+  if (full) {
+    if (metrics_) metrics_->bot_queue_full.fetch_add(1);
+    if (const std::uint64_t refused = full_log_.note(LogThrottle::Clock::now()))
+      spdlog::warn(
+          "the bot workers are full: {} decision(s) refused since the last report; the server plays its "
+          "fallback action for those seats",
+          refused);
+    return false;
   }
   if (metrics_) metrics_->bot_queue_depth.fetch_add(1);
   ready_.notify_one();

@@ -100,7 +100,10 @@ Metrics::Metrics()
       origin_refusals(new_counter(*registry_, "atout_origin_refusals_total",
                                   "WebSocket upgrades refused (HTTP 403) for a page origin not allowed.")),
       action_latency(new_latency(*registry_)),
-      bot_queue_depth(new_gauge(*registry_, "atout_bot_queue_depth", "Bot decisions waiting for a bot worker.")) {
+      bot_queue_depth(new_gauge(*registry_, "atout_bot_queue_depth", "Bot decisions waiting for a bot worker.")),
+      bot_queue_full(new_counter(*registry_, "atout_bot_queue_full_total",
+                                 "Bot decisions refused because every bot worker was busy and the queue full; the "
+                                 "server played its fallback action instead.")) {
   auto& decisions = prometheus::BuildCounter()
                         .Name("atout_bot_decisions_total")
                         .Help("Actions chosen by server bots, by level.")

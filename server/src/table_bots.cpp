@@ -65,7 +65,8 @@ void Table::ask_bot(Seat seat, protocol::BotLevel level, bool by_server) {
     answer(chosen);
   };
   if (!bots_->submit(std::move(job))) {
-    spdlog::warn("table {}: the bot workers are full; the server plays for seat {}", id_, seat);
+    // The pool counts and reports these (atout_bot_queue_full_total, one warning per interval).
+    spdlog::debug("table {}: the bot workers are full; the server plays for seat {}", id_, seat);
     answer(std::nullopt);
   }
 }

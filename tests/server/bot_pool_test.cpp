@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <future>
+#include <memory>
 #include <thread>
 
 namespace atout::server {
@@ -32,8 +33,9 @@ TEST(BotPool, RunsJobsOnItsWorkersOnlyWhenACoreIsIdle) {
   EXPECT_EQ(policy, SCHED_IDLE);
 }
 
-TEST(BotPool, AFullQueueRefusesAJob) {
-  BotPool pool(1, 1);
+TEST(BotPool, AFullQueueRefusesAJobAndCountsIt) {
+  auto metrics = std::make_shared<Metrics>();
+  BotPool pool(1, 1, metrics);
   std::promise<void> started, release;
   auto running = started.get_future();
   auto go = release.get_future().share();
@@ -46,9 +48,16 @@ TEST(BotPool, AFullQueueRefusesAJob) {
   auto second = second_ran.get_future();
   EXPECT_TRUE(pool.submit([&second_ran] { second_ran.set_value(); }));  // queued
   EXPECT_FALSE(pool.submit([] {}));                                     // no room
+  EXPECT_FALSE(pool.submit([] {}));
   EXPECT_EQ(pool.queued(), 1u);
+  EXPECT_EQ(metrics->bot_queue_full.load(), 2u);
+  EXPECT_EQ(metrics->bot_queue_depth.load(), 1);
   release.set_value();
   EXPECT_EQ(second.wait_for(kPatience), std::future_status::ready);
+  // A stopped pool refuses too, but that is not a full queue.
+  pool.stop();
+  EXPECT_FALSE(pool.submit([] {}));
+  EXPECT_EQ(metrics->bot_queue_full.load(), 2u);
 }
 
 }  // namespace

@@ -60,11 +60,12 @@ double at(const MetricsPage& p, const std::string& key) {
 TEST(MetricsLoopback, PageParsesAsPrometheusTextAndCountersMove) {
   LiveServer server;
   const MetricsPage before = fetch(server.port());
-  for (const char* family : {"atout_connections_open", "atout_connections_total", "atout_websocket_connections_open",
-                             "atout_websocket_connections_total", "atout_tables", "atout_actions_accepted_total",
-                             "atout_errors_total", "atout_action_latency_seconds", "atout_outbound_queue_drops_total",
-                             "atout_flood_closes_total", "atout_oversized_closes_total", "atout_ip_refusals_total",
-                             "atout_idle_drops_total", "atout_closing_cuts_total", "atout_http_rate_limited_total"})
+  for (const char* family :
+       {"atout_connections_open", "atout_connections_total", "atout_websocket_connections_open",
+        "atout_websocket_connections_total", "atout_tables", "atout_actions_accepted_total", "atout_errors_total",
+        "atout_action_latency_seconds", "atout_outbound_queue_drops_total", "atout_flood_closes_total",
+        "atout_oversized_closes_total", "atout_ip_refusals_total", "atout_idle_drops_total", "atout_closing_cuts_total",
+        "atout_http_rate_limited_total", "atout_bot_queue_full_total"})
     EXPECT_TRUE(before.types.count(family)) << family;
   EXPECT_EQ(at(before, "atout_actions_accepted_total"), 0);
   EXPECT_EQ(at(before, "atout_errors_total{code=\"illegal_action\"}"), 0);

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "atout/server/log_throttle.hpp"
 #include "atout/server/metrics.hpp"
 
 namespace atout::server {
@@ -29,7 +30,7 @@ class BotPool final : public BotRunner {
  public:
   static constexpr std::size_t kDefaultQueue = 256;
 
-  // `metrics` (may be null) gets the queue depth.
+  // `metrics` (may be null) gets the queue depth and the jobs refused for want of room.
   BotPool(std::size_t threads, std::size_t max_queue, std::shared_ptr<Metrics> metrics = nullptr);
   ~BotPool() override;
   BotPool(const BotPool&) = delete;
@@ -50,6 +51,8 @@ class BotPool final : public BotRunner {
   std::size_t max_queue_;
   bool stopping_ = false;
   std::shared_ptr<Metrics> metrics_;
+  // A full queue refuses a job at every bot turn while the load lasts: one warning per interval.
+  LogThrottle full_log_{std::chrono::seconds(10)};
   std::vector<std::thread> threads_;
 };
 
