@@ -162,8 +162,11 @@ test('a person plays a French match to the end; a spectator sees no hidden card;
 
   // The final score shown is the server's stored result.
   const shown = (await result.getAttribute('data-score')) ?? '';
-  const history = await server.api(`/api/players/${players[0].player_id}/matches`);
-  expect(history.matches[0].end_reason).toBe('finished');
+  // The store writes the result a moment after the last event is sent: wait for it.
+  let history: any;
+  await expect
+    .poll(async () => (history = await server.api(`/api/players/${players[0].player_id}/matches`)).matches[0]?.end_reason ?? null)
+    .toBe('finished');
   expect(shown).toBe(history.matches[0].match_score.join('-'));
   expect(Math.max(...history.matches[0].match_score)).toBeGreaterThanOrEqual(501);
   await expect(page.getByTestId('hand-result').first()).toBeVisible();

@@ -117,9 +117,12 @@ test('one click starts a French match against three bots, played to the end by c
 
   // The final score shown is the one the server stored in the person's history.
   const shown = (await result.getAttribute('data-score')) ?? '';
-  const history = await server.api(`/api/players/${player_id}/matches`);
+  // The store writes the result a moment after the last event is sent: wait for it.
+  let history: any;
+  await expect
+    .poll(async () => (history = await server.api(`/api/players/${player_id}/matches`)).matches[0]?.end_reason ?? null)
+    .toBe('finished');
   expect(history.matches).toHaveLength(1);
-  expect(history.matches[0].end_reason).toBe('finished');
   expect(shown).toBe(history.matches[0].match_score.join('-'));
   expect(Math.max(...history.matches[0].match_score)).toBeGreaterThanOrEqual(target);
   await expect(page.getByTestId('final-score')).toHaveText(history.matches[0].match_score.join(' – '));
