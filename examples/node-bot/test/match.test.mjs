@@ -15,6 +15,7 @@ import { createInterface } from "node:readline";
 const BOT = join(dirname(fileURLToPath(import.meta.url)), "..", "bot.mjs");
 const SERVER_BIN = process.env.ATOUT_SERVER_BIN;
 const BOT_TIMEOUT_MS = 60_000;
+const STORE_WAIT_MS = 10_000;
 
 let server;
 let data_dir;
@@ -80,7 +81,13 @@ async function check_result(result, variant, seat) {
   assert.ok(player_id, `no player id in:\n${result.stderr}`);
   const final = /^final score (\d+) (\d+), team ([01]) wins$/.exec(result.lines.at(-1) ?? "");
   assert.ok(final, `no final score in: ${result.lines.join(" | ")}`);
-  const history = await get_json(`/api/players/${player_id}/matches`);
+  // The store writes the result a moment after the match's last event is sent: read until it is
+  // there, for up to STORE_WAIT_MS.
+  let history = await get_json(`/api/players/${player_id}/matches`);
+  for (const start = Date.now(); !history.matches[0]?.end_reason && Date.now() - start < STORE_WAIT_MS; ) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    history = await get_json(`/api/players/${player_id}/matches`);
+  }
   assert.equal(history.matches.length, 1);
   const stored = history.matches[0];
   assert.equal(stored.variant, variant);
