@@ -44,8 +44,10 @@ print(f"p99 beside bots / alone, round by round: median {statistics.median(ratio
       f"({', '.join(f'{x:.2f}' for x in ratios)})")
 d = [j["bot_decisions_per_s"] for j in bots]
 fb = [j["bot_fallbacks"] for j in bots]
+si = [j.get("bot_stand_ins", 0) for j in bots]
 cpu = [j["cpu_s"]["server"] / j["window_s"] for j in bots]
 print(f"bot decisions/s: median {statistics.median(d):.0f} ({', '.join(f'{x:.0f}' for x in d)}); "
-      f"played by the server for a busy bot: {', '.join(str(x) for x in fb)}; "
+      f"played by the server's fallback for a busy bot: {', '.join(str(x) for x in fb)}; "
+      f"chosen by the rules bot standing in: {', '.join(str(x) for x in si)}; "
       f"server CPU beside bots: {statistics.median(cpu):.2f} cores")
 PY

@@ -248,6 +248,7 @@ int run(const Options& o) {
     total.tables_failed += s.tables_failed;
     total.bot_tables_started += s.bot_tables_started;
     total.bot_decisions += s.bot_decisions;
+    total.bot_stand_ins += s.bot_stand_ins;
     total.bot_table_actions += s.bot_table_actions;
     total.bot_fallbacks += s.bot_fallbacks;
     total.idle_ready += s.idle_ready;
@@ -295,10 +296,11 @@ int run(const Options& o) {
   if (o.bot_tables > 0)
     std::printf(
         "  bot tables    %d of %d started (%s bots); bot decisions %llu (%.0f /s); played by the server for a "
-        "busy bot %llu; their players' actions %llu\n",
+        "busy bot %llu (of which chosen by a quicker bot %llu); their players' actions %llu\n",
         total.bot_tables_started, o.bot_tables, o.bot_level.c_str(),
         static_cast<unsigned long long>(total.bot_decisions), bot_decisions_per_s,
-        static_cast<unsigned long long>(total.bot_fallbacks), static_cast<unsigned long long>(total.bot_table_actions));
+        static_cast<unsigned long long>(total.bot_fallbacks + total.bot_stand_ins),
+        static_cast<unsigned long long>(total.bot_stand_ins), static_cast<unsigned long long>(total.bot_table_actions));
   std::printf("  action RTT    p50 %.3f ms, p99 %.3f ms, p999 %.3f ms, max %.3f ms (%zu samples)\n",
               percentile(rtts, 0.5), percentile(rtts, 0.99), percentile(rtts, 0.999), percentile(rtts, 1.0),
               rtts.size());
@@ -360,6 +362,7 @@ int run(const Options& o) {
                            {"bot_decisions_per_s", bot_decisions_per_s},
                            {"bot_table_actions", total.bot_table_actions},
                            {"bot_fallbacks", total.bot_fallbacks},
+                           {"bot_stand_ins", total.bot_stand_ins},
                            {"rtt_ms",
                             {{"p50", percentile(rtts, 0.5)},
                              {"p99", percentile(rtts, 0.99)},

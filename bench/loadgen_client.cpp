@@ -236,6 +236,7 @@ TableBot::TableBot(WorkerState& w, int players, std::uint64_t seed, std::string 
       pending_mark_(static_cast<std::size_t>(players)),
       views_(static_cast<std::size_t>(players)),
       server_bots_(std::move(server_bots)),
+      own_level_mark_(R"("by_bot":")" + server_bots_ + '"'),
       rng_(Seed{0x10AD, seed}),
       think_(w.ioc) {
   // With server bots, only seat 0 is a connection of ours.
@@ -345,8 +346,10 @@ void TableBot::on_event(int seat, std::string_view text) {
       contains(text, pending_mark_[static_cast<std::size_t>(seat)]))
     accepted(static_cast<std::size_t>(seat));
   if (!server_bots_.empty() && w_.measuring) {
-    if (contains(text, R"("by_bot":)"))
+    if (contains(text, own_level_mark_))
       ++w_.stats.bot_decisions;
+    else if (contains(text, R"("by_bot":)"))
+      ++w_.stats.bot_stand_ins;  // the workers were full: the rules bot chose on the table's strand
     else if (contains(text, R"("by_server":true)"))
       ++w_.stats.bot_fallbacks;  // no bot was free to answer
   }

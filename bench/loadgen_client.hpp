@@ -42,7 +42,8 @@ struct WorkerStats {
   int tables_failed = 0;  // a seat could not connect
   // Tables of one scripted player and server bots (--bot-tables): kept apart from the figures above.
   int bot_tables_started = 0;
-  std::uint64_t bot_decisions = 0;      // events of a bot's action, inside the window
+  std::uint64_t bot_decisions = 0;      // events of an action by the tables' bot level, inside the window
+  std::uint64_t bot_stand_ins = 0;      // events of an action by a quicker bot standing in (workers full)
   std::uint64_t bot_table_actions = 0;  // the scripted players' accepted actions there, inside the window
   std::uint64_t bot_fallbacks = 0;      // a bot's seat played by the server's cautious move (bots busy)
   int idle_ready = 0;
@@ -130,6 +131,7 @@ class TableBot : public std::enable_shared_from_this<TableBot> {
   std::vector<nlohmann::json> views_;      // per seat, with deltas: its last event, rebuilt whole
   std::string table_id_;
   std::string server_bots_;  // the level of the server bots in seats 1 and up; empty: none
+  std::string own_level_mark_;  // `"by_bot":"<that level>"`, as an event names it
   Rng rng_;
   net::steady_timer think_;
   std::int64_t next_id_ = 1;

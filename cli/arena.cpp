@@ -1,9 +1,13 @@
-// `atout arena`: two bot levels on the same deals, each deal played twice with the sides swapped.
+// `atout arena`: two bot levels (or a level and the server's fallback action) on the same deals,
+// each deal played twice with the sides swapped.
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <ostream>
+#include <string_view>
 
 #include "atout/bots/bot.hpp"
+#include "atout/fallback.hpp"
 #include "atout/protocol/engine_json.hpp"
 #include "atout/state.hpp"
 #include "commands.hpp"
@@ -16,7 +20,8 @@ namespace {
 int arena_help(std::ostream& out) {
   out << "usage: atout arena --variant V --a LEVEL --b LEVEL [--deals N] [--seed S] [--worlds W] [--matches M]\n"
          "  Plays N deals of V twice each (duplicate): A in seats 0 and 2 against B, then the same\n"
-         "  cards with the sides swapped. LEVEL is random, rules or sampling. --worlds fixes the\n"
+         "  cards with the sides swapped. LEVEL is random, rules, sampling, or fallback (the\n"
+         "  server's cautious stand-in for a seat no bot answers). --worlds fixes the\n"
          "  sampling bot's worlds per card (default 20); --worlds 0 gives it its default budget of\n"
          "  300 ms a card instead (the play then depends on the machine's speed). Prints a summary,\n"
          "  then one JSON line: the mean score difference A-B per deal, the share of deals won by A\n"
@@ -32,8 +37,20 @@ double elo(double share, double n) {
   return -400.0 * std::log10(1.0 / p - 1.0);
 }
 
+// A side's player: a bot level, or the server's fallback action.
+struct Player {
+  bool fallback = false;
+  bots::Level level = bots::Level::rules;  // when not `fallback`
+};
+
+std::optional<Player> parse_player(std::string_view text) {
+  if (text == "fallback") return Player{true};
+  if (const auto level = bots::parse_level(text)) return Player{false, *level};
+  return std::nullopt;
+}
+
 // One deal (or match) of `header` with A on team `a_team`, played to its end.
-std::unique_ptr<State> play(const Record& header, int a_team, bots::Level a, bots::Level b, int worlds,
+std::unique_ptr<State> play(const Record& header, int a_team, const Player& a, const Player& b, int worlds,
                             std::uint64_t seed_base, std::string& error) {
   auto created = create_state(header);
   if (created.error) {
@@ -46,13 +63,21 @@ std::unique_ptr<State> play(const Record& header, int a_team, bots::Level a, bot
   while (!state->is_terminal()) {
     const Seat seat = state->current_player();
     const Observation view = state->observation(seat);
-    bots::Request r;
-    r.level = seat % 2 == a_team ? a : b;
-    r.view = &view;
-    r.options = &options;
-    r.seed = seed_base * 1000003u + ++n;
-    r.budget.worlds = worlds;
-    if (state->apply(seat, bots::decide(r).action) != Refusal::none) {
+    const Player& player = seat % 2 == a_team ? a : b;
+    ++n;
+    Action action;
+    if (!player.fallback) {
+      bots::Request r;
+      r.level = player.level;
+      r.view = &view;
+      r.options = &options;
+      r.seed = seed_base * 1000003u + n;
+      r.budget.worlds = worlds;
+      action = bots::decide(r).action;
+    } else {
+      action = fallback_action(view);
+    }
+    if (state->apply(seat, action) != Refusal::none) {
       error = "a bot chose an illegal action";
       return nullptr;
     }
@@ -84,9 +109,9 @@ int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostr
     err << "atout arena: unknown variant '" << variant << "'\n";
     return kExitBadInput;
   }
-  const auto a = bots::parse_level(a_text), b = bots::parse_level(b_text);
+  const auto a = parse_player(a_text), b = parse_player(b_text);
   if (!a || !b) {
-    err << "atout arena: --a and --b must be random, rules or sampling\n";
+    err << "atout arena: --a and --b must be random, rules, sampling or fallback\n";
     return kExitBadInput;
   }
   const auto deals = whole_number(deals_text, 1, 1'000'000);
@@ -178,7 +203,8 @@ int run_arena(const std::vector<std::string>& args, std::ostream& out, std::ostr
   protocol::json j = {{"variant", variant},  {"a", a_text},       {"b", b_text},    {"deals", *deals},
                       {"seed", *seed},       {"mean_diff", mean}, {"hands", hands}, {"hand_share", hand_share},
                       {"deal_share", share}, {"elo", e},          {"elo_low", lo},  {"elo_high", hi}};
-  if (*a == bots::Level::sampling || *b == bots::Level::sampling) {
+  auto samples = [](const Player& p) { return !p.fallback && p.level == bots::Level::sampling; };
+  if (samples(*a) || samples(*b)) {
     j["worlds"] = *worlds;
     if (*worlds == 0) j["budget_ms"] = bots::Budget{}.time.count();
   }

@@ -28,8 +28,8 @@ bool BotPool::submit(Job job) {
     if (metrics_) metrics_->bot_queue_full.fetch_add(1);
     if (const std::uint64_t refused = full_log_.note(LogThrottle::Clock::now()))
       spdlog::warn(
-          "the bot workers are full: {} decision(s) refused since the last report; the server plays its "
-          "fallback action for those seats",
+          "the bot workers are full: {} decision(s) refused since the last report; the rules (or random) "
+          "bot chose for those seats on their tables' strands",
           refused);
     return false;
   }

@@ -1,13 +1,16 @@
-// The table's bots: asking one for a seat's action on the bot workers, and applying its answer on
-// the strand if the turn it was asked for is still the current one.
+// The table's bots: asking one for a seat's action on the bot workers (or, when they have no room,
+// a quick bot on the strand), and applying its answer on the strand if the turn it was asked for
+// is still the current one.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <optional>
 
 #include "atout/bots/bot.hpp"
 #include "atout/fallback.hpp"
+#include "atout/server/metrics.hpp"
 #include "atout/server/random.hpp"
 #include "atout/server/table.hpp"
 
@@ -32,42 +35,63 @@ bots::Level level_of(protocol::BotLevel level) {
   return bots::Level::rules;
 }
 
+// The level that stands in, on the strand, when the bot workers have no room: a level that
+// decides in microseconds (the rules bot's p99 is a few tens of microseconds) stands for itself,
+// and the sampling bot, whose cards are searched, gives way to the rules bot (whose bids it uses).
+protocol::BotLevel quick_level(protocol::BotLevel level) {
+  return level == protocol::BotLevel::random ? protocol::BotLevel::random : protocol::BotLevel::rules;
+}
+
+// One decision by the bot at `level`, or nothing if it failed (the error is logged).
+std::optional<Action> decide_now(const Observation& view, const Options& options, protocol::BotLevel level,
+                                 std::uint64_t seed, std::chrono::milliseconds budget, Metrics* metrics) {
+  try {
+    const auto started = std::chrono::steady_clock::now();
+    bots::Request r;
+    r.level = level_of(level);
+    r.view = &view;
+    r.options = &options;
+    r.seed = seed;
+    r.budget.time = budget;
+    Action chosen = bots::decide(r).action;
+    if (metrics) metrics->bot_decided(level, std::chrono::steady_clock::now() - started);
+    return chosen;
+  } catch (const std::exception& e) {
+    spdlog::error("bot {}: no decision: {}", protocol::to_string(level), e.what());
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 void Table::ask_bot(Seat seat, protocol::BotLevel level, bool by_server) {
   if (bot_asked_ == seq_) return;
   bot_asked_ = seq_;
   const std::uint64_t seq = seq_;
-  // The answer always comes back through the strand, never on this stack.
-  auto answer = [self = shared_from_this(), seq, seat, level, by_server](std::optional<Action> chosen) {
-    net::post(self->strand_, [self, seq, seat, level, by_server, chosen] {
-      self->on_bot_decision(seq, seat, level, by_server, chosen);
+  // The answer always comes back through the strand, never on this stack. `chosen_by` is the
+  // level that chose it: the seat's, or the quick stand-in's when the workers had no room.
+  auto answer = [self = shared_from_this(), seq, seat, by_server](std::optional<Action> chosen,
+                                                                  protocol::BotLevel chosen_by) {
+    net::post(self->strand_, [self, seq, seat, chosen_by, by_server, chosen] {
+      self->on_bot_decision(seq, seat, chosen_by, by_server, chosen);
     });
   };
-  if (!bots_) return answer(std::nullopt);
+  if (!bots_) return answer(std::nullopt, level);
   const auto budget = std::min(kBotBudget, std::chrono::milliseconds(std::max(1, settings_.turn_ms / 4)));
   auto job = [view = state_->observation(seat), options = state_->record().options, level, seed = random_seed().lo,
               budget, metrics = metrics_, answer] {
-    std::optional<Action> chosen;
-    try {
-      const auto started = std::chrono::steady_clock::now();
-      bots::Request r;
-      r.level = level_of(level);
-      r.view = &view;
-      r.options = &options;
-      r.seed = seed;
-      r.budget.time = budget;
-      chosen = bots::decide(r).action;
-      if (metrics) metrics->bot_decided(level, std::chrono::steady_clock::now() - started);
-    } catch (const std::exception& e) {
-      spdlog::error("bot {}: no decision: {}", protocol::to_string(level), e.what());
-    }
-    answer(chosen);
+    answer(decide_now(view, options, level, seed, budget, metrics.get()), level);
   };
   if (!bots_->submit(std::move(job))) {
     // The pool counts and reports these (atout_bot_queue_full_total, one warning per interval).
-    spdlog::debug("table {}: the bot workers are full; the server plays for seat {}", id_, seat);
-    answer(std::nullopt);
+    // The rules and random bots decide in microseconds, so one of them chooses here, on the
+    // strand, rather than the cautious fallback: a sampling seat plays as the rules bot would.
+    const protocol::BotLevel quick = quick_level(level);
+    spdlog::debug("table {}: the bot workers are full; the {} bot chooses for seat {}", id_,
+                  protocol::to_string(quick), seat);
+    answer(decide_now(state_->observation(seat), state_->record().options, quick, random_seed().lo, kBotBudget,
+                      metrics_.get()),
+           quick);
   }
 }
 

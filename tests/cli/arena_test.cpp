@@ -1,4 +1,5 @@
-// `atout arena`: duplicate deals between two bot levels; bad arguments exit 2 naming the argument.
+// `atout arena`: duplicate deals between two bot levels (or a level and the server's fallback);
+// bad arguments exit 2 naming the argument.
 #include <gtest/gtest.h>
 
 #include "cli_support.hpp"
@@ -49,6 +50,21 @@ TEST(CliArena, SamplingPlaysUnderItsTimeBudgetWithZeroWorlds) {
   ASSERT_TRUE(exited_with(r, kExitOk)) << r.err;
   EXPECT_EQ(summary_of(r).at("worlds"), 0);
   EXPECT_EQ(summary_of(r).at("budget_ms"), 300);
+}
+
+// `fallback` is the server's cautious stand-in (no lookahead), which the rules bot beats.
+TEST(CliArena, TheRulesBotBeatsTheServersFallback) {
+  const CliRun r = run_cli({"arena", "--variant", "duel", "--a", "rules", "--b", "fallback", "--deals", "200"});
+  ASSERT_TRUE(exited_with(r, kExitOk)) << r.err;
+  const protocol::json j = summary_of(r);
+  EXPECT_EQ(j.at("b"), "fallback");
+  EXPECT_FALSE(j.contains("worlds"));
+  EXPECT_GT(j.at("deal_share").get<double>(), 0.5);
+  EXPECT_GT(j.at("elo_low").get<double>(), 0.0);
+  // Against itself, as for a bot level, every duplicate deal is a tie.
+  const CliRun same = run_cli({"arena", "--variant", "french", "--a", "fallback", "--b", "fallback", "--deals", "10"});
+  ASSERT_TRUE(exited_with(same, kExitOk)) << same.err;
+  EXPECT_EQ(summary_of(same).at("elo").get<double>(), 0.0);
 }
 
 TEST(CliArenaBadInput, NamesTheArgument) {

@@ -1,7 +1,7 @@
 // Bots at a table, in process on a fake clock with a bot runner the test drives: seating and
 // removing bots and every refusal, a bot's turn answered off the table's strand, an absent
 // player's seat played by the table's bot and given back, stale answers dropped, and the
-// fallback when the bot workers are full.
+// quick bot that chooses on the strand when the bot workers are full.
 #include <gtest/gtest.h>
 
 #include "atout/server/table.hpp"
@@ -348,21 +348,22 @@ TEST_F(TableBotsTest, AnAbsentPlayersSeatIsPlayedByTheTablesBotAndGivenBack) {
   }
 }
 
-TEST_F(TableBotsTest, WithNoRoomForTheBotTheServerPlaysItsFallback) {
+// With the workers full, a sampling seat is played by the rules bot on the strand, and the event
+// names the level that chose (the rules bot decides in microseconds; the sampling bot searches).
+TEST_F(TableBotsTest, WithNoRoomForTheSamplingBotTheRulesBotChoosesOnTheStrand) {
   runner_->full = true;
   auto t = make({}, {{1, BotLevel::sampling}});
   t->sit(member(0), 0, {});
   run();
-  int fallbacks = 0;
-  for (int i = 0; i < 200 && fallbacks < 3; ++i) {
+  int stood_in = 0;
+  for (int i = 0; i < 200 && stood_in < 3; ++i) {
     const std::vector<json> events = of_type(take(0), "event");
     ASSERT_FALSE(events.empty());
     for (const json& e : events)
       if (e.contains("last_action") && e["last_action"].is_object() && e["last_action"].value("seat", -1) == 1) {
-        // The bot could not be asked: the server's fallback, marked as the server's.
-        EXPECT_EQ(e["last_action"]["by_server"], true) << e;
-        EXPECT_FALSE(e["last_action"].contains("by_bot")) << e;
-        ++fallbacks;
+        EXPECT_EQ(e["last_action"].value("by_bot", ""), "rules") << e;
+        EXPECT_FALSE(e["last_action"].contains("by_server")) << e;
+        ++stood_in;
       }
     read(events);
     if (over()) break;
@@ -370,7 +371,67 @@ TEST_F(TableBotsTest, WithNoRoomForTheBotTheServerPlaysItsFallback) {
     t->act(member(0), first_legal(), {});
     run();
   }
-  EXPECT_GE(fallbacks, 3);
+  EXPECT_GE(stood_in, 3);
+  EXPECT_TRUE(runner_->jobs.empty());
+}
+
+// A random seat stands for itself.
+TEST_F(TableBotsTest, WithNoRoomTheRandomBotStillChooses) {
+  runner_->full = true;
+  auto t = make({}, {{1, BotLevel::random}});
+  t->sit(member(0), 0, {});
+  run();
+  read(of_type(take(0), "event"));
+  int seen = 0;
+  for (int i = 0; i < 200 && seen < 3 && !over(); ++i) {
+    ASSERT_EQ(current(), 0) << "the bot's turn was left unplayed";
+    t->act(member(0), first_legal(), {});
+    run();
+    const std::vector<json> events = of_type(take(0), "event");
+    for (const json& e : events)
+      if (e.contains("last_action") && e["last_action"].is_object() && e["last_action"].value("seat", -1) == 1) {
+        EXPECT_EQ(e["last_action"].value("by_bot", ""), "random") << e;
+        ++seen;
+      }
+    read(events);
+  }
+  EXPECT_EQ(seen, 3);
+}
+
+// An absent player's seat is played by the table's bot (rules by default) on the strand, still
+// marked as the server's.
+TEST_F(TableBotsTest, WithNoRoomTheTablesBotPlaysForAnAbsentPlayer) {
+  runner_->full = true;
+  auto t = make();
+  t->sit(member(1), 0, {});
+  t->sit(member(2), 1, {});
+  run();
+  take(2);
+  read(of_type(take(1), "event"));
+  t->detach(member(2).conn);
+  run();
+  take(1);
+  int played_for = 0;
+  for (int i = 0; i < 200 && played_for < 3 && !over(); ++i) {
+    if (current() == 0) {
+      const auto p = protocol::parse_action(latest_["observation"]["legal"].at(0));
+      ASSERT_TRUE(p.value.has_value());
+      t->act(member(1), *p.value, {});
+      run();
+    } else {
+      advance(Table::kAbsentDelay);
+      const std::vector<json> events = of_type(take(1), "event");
+      ASSERT_EQ(events.size(), 1u);
+      EXPECT_EQ(events[0]["last_action"]["seat"], 1);
+      EXPECT_EQ(events[0]["last_action"]["by_server"], true);
+      EXPECT_EQ(events[0]["last_action"].value("by_bot", ""), "rules");
+      ++played_for;
+      read(events);
+      continue;
+    }
+    read(of_type(take(1), "event"));
+  }
+  EXPECT_EQ(played_for, 3);
   EXPECT_TRUE(runner_->jobs.empty());
 }
 

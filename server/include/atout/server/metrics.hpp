@@ -99,7 +99,7 @@ class Metrics {
   Counter origin_refusals;         // WebSocket upgrades refused 403 for their Origin
   LatencyHistogram action_latency;
   Gauge bot_queue_depth;   // bot decisions waiting for a worker
-  Counter bot_queue_full;  // bot decisions refused by a full queue (the server played its fallback)
+  Counter bot_queue_full;  // bot decisions refused by a full queue (a quick bot chose on the strand)
 
   // A server bot of `level` decided an action in `took`.
   void bot_decided(protocol::BotLevel level, std::chrono::nanoseconds took);

@@ -128,7 +128,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // back on the strand to on_bot_decision. `by_server`: the bot plays for an absent player.
   void ask_bot(Seat seat, protocol::BotLevel level, bool by_server);
   // Applies the bot's action if the turn it was asked for is still the current one; the server's
-  // fallback when the bot gave none (no worker room, or a failure).
+  // fallback when the bot gave none (a failure, or no bot runner). `level`: the level that chose
+  // (with no worker room, the rules or random bot chose on the strand).
   void on_bot_decision(std::uint64_t seq, Seat seat, protocol::BotLevel level, bool by_server,
                        std::optional<Action> chosen);
 
