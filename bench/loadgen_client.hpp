@@ -130,7 +130,7 @@ class TableBot : public std::enable_shared_from_this<TableBot> {
   std::vector<std::string> pending_mark_;  // per seat, with ack "event": `"id":N,"kind":` of its pending action
   std::vector<nlohmann::json> views_;      // per seat, with deltas: its last event, rebuilt whole
   std::string table_id_;
-  std::string server_bots_;  // the level of the server bots in seats 1 and up; empty: none
+  std::string server_bots_;     // the level of the server bots in seats 1 and up; empty: none
   std::string own_level_mark_;  // `"by_bot":"<that level>"`, as an event names it
   Rng rng_;
   net::steady_timer think_;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <optional>
 
 #include "atout/bots/bot.hpp"
@@ -42,15 +43,21 @@ protocol::BotLevel quick_level(protocol::BotLevel level) {
   return level == protocol::BotLevel::random ? protocol::BotLevel::random : protocol::BotLevel::rules;
 }
 
+// What a bot decides from: the seat's own view and the match's options.
+struct BotInput {
+  Observation view;
+  Options options;
+};
+
 // One decision by the bot at `level`, or nothing if it failed (the error is logged).
-std::optional<Action> decide_now(const Observation& view, const Options& options, protocol::BotLevel level,
-                                 std::uint64_t seed, std::chrono::milliseconds budget, Metrics* metrics) {
+std::optional<Action> decide_now(const BotInput& input, protocol::BotLevel level, std::uint64_t seed,
+                                 std::chrono::milliseconds budget, Metrics* metrics) {
   try {
     const auto started = std::chrono::steady_clock::now();
     bots::Request r;
     r.level = level_of(level);
-    r.view = &view;
-    r.options = &options;
+    r.view = &input.view;
+    r.options = &input.options;
     r.seed = seed;
     r.budget.time = budget;
     Action chosen = bots::decide(r).action;
@@ -77,21 +84,22 @@ void Table::ask_bot(Seat seat, protocol::BotLevel level, bool by_server) {
     });
   };
   if (!bots_) return answer(std::nullopt, level);
+  // The seat's view and the options, copied once: the job reads them on a worker, or the quick
+  // bot here if the workers refuse the job.
+  const auto input = std::make_shared<const BotInput>(BotInput{state_->observation(seat), state_->record().options});
+  const std::uint64_t seed = random_seed().lo;
   const auto budget = std::min(kBotBudget, std::chrono::milliseconds(std::max(1, settings_.turn_ms / 4)));
-  auto job = [view = state_->observation(seat), options = state_->record().options, level, seed = random_seed().lo,
-              budget, metrics = metrics_, answer] {
-    answer(decide_now(view, options, level, seed, budget, metrics.get()), level);
+  auto job = [input, level, seed, budget, metrics = metrics_, answer] {
+    answer(decide_now(*input, level, seed, budget, metrics.get()), level);
   };
   if (!bots_->submit(std::move(job))) {
     // The pool counts and reports these (atout_bot_queue_full_total, one warning per interval).
     // The rules and random bots decide in microseconds, so one of them chooses here, on the
     // strand, rather than the cautious fallback: a sampling seat plays as the rules bot would.
     const protocol::BotLevel quick = quick_level(level);
-    spdlog::debug("table {}: the bot workers are full; the {} bot chooses for seat {}", id_,
-                  protocol::to_string(quick), seat);
-    answer(decide_now(state_->observation(seat), state_->record().options, quick, random_seed().lo, kBotBudget,
-                      metrics_.get()),
-           quick);
+    spdlog::debug("table {}: the bot workers are full; the {} bot chooses for seat {}", id_, protocol::to_string(quick),
+                  seat);
+    answer(decide_now(*input, quick, random_seed().lo, kBotBudget, metrics_.get()), quick);
   }
 }
 
