@@ -98,6 +98,22 @@ class TableBotsTest : public ::testing::Test {
     EXPECT_TRUE(p.value.has_value());
     return *p.value;
   }
+  // Plays seat 0 (member 0) with its first legal action until seat 1 has taken at least `count`
+  // actions or the match is over; `actions` gets each of seat 1's `last_action`s, in order.
+  void play_seat0_until_seat1_acted(Table& t, std::size_t count, std::vector<json>& actions) {
+    for (int i = 0; i < 200 && actions.size() < count; ++i) {
+      const std::vector<json> events = of_type(take(0), "event");
+      ASSERT_FALSE(events.empty());
+      for (const json& e : events)
+        if (e.contains("last_action") && e["last_action"].is_object() && e["last_action"].value("seat", -1) == 1)
+          actions.push_back(e["last_action"]);
+      read(events);
+      if (over()) return;
+      ASSERT_EQ(current(), 0) << "the bot's turn was left unplayed";
+      t.act(member(0), first_legal(), {});
+      run();
+    }
+  }
 
   net::io_context ioc_;
   net::executor_work_guard<net::io_context::executor_type> work_ = net::make_work_guard(ioc_);
@@ -355,50 +371,27 @@ TEST_F(TableBotsTest, WithNoRoomForTheSamplingBotTheRulesBotChoosesOnTheStrand) 
   auto t = make({}, {{1, BotLevel::sampling}});
   t->sit(member(0), 0, {});
   run();
-  int stood_in = 0;
-  for (int i = 0; i < 200 && stood_in < 3; ++i) {
-    const std::vector<json> events = of_type(take(0), "event");
-    ASSERT_FALSE(events.empty());
-    for (const json& e : events)
-      if (e.contains("last_action") && e["last_action"].is_object() && e["last_action"].value("seat", -1) == 1) {
-        EXPECT_EQ(e["last_action"].value("by_bot", ""), "rules") << e;
-        EXPECT_FALSE(e["last_action"].contains("by_server")) << e;
-        ++stood_in;
-      }
-    read(events);
-    if (over()) break;
-    ASSERT_EQ(current(), 0) << "the bot's turn was left unplayed";
-    t->act(member(0), first_legal(), {});
-    run();
+  std::vector<json> stood_in;
+  play_seat0_until_seat1_acted(*t, 3, stood_in);
+  for (const json& a : stood_in) {
+    EXPECT_EQ(a.value("by_bot", ""), "rules") << a;
+    EXPECT_FALSE(a.contains("by_server")) << a;
   }
-  EXPECT_GE(stood_in, 3);
+  EXPECT_GE(stood_in.size(), 3u);
   EXPECT_TRUE(runner_->jobs.empty());
 }
 
-// A random seat stands for itself.
+// A random seat stands for itself. The random bot draws a fresh seed for each stand-in, so how
+// many actions it takes in a row (a bid, a trick it wins and leads again) differs from run to run.
 TEST_F(TableBotsTest, WithNoRoomTheRandomBotStillChooses) {
   runner_->full = true;
   auto t = make({}, {{1, BotLevel::random}});
   t->sit(member(0), 0, {});
   run();
-  // The random bot draws a fresh seed for each stand-in, so how many actions it takes in a row
-  // (a bid, a trick it wins and leads again) differs from run to run: count at least three.
-  int seen = 0;
-  for (int i = 0; i < 200 && seen < 3; ++i) {
-    const std::vector<json> events = of_type(take(0), "event");
-    ASSERT_FALSE(events.empty());
-    for (const json& e : events)
-      if (e.contains("last_action") && e["last_action"].is_object() && e["last_action"].value("seat", -1) == 1) {
-        EXPECT_EQ(e["last_action"].value("by_bot", ""), "random") << e;
-        ++seen;
-      }
-    read(events);
-    if (over()) break;
-    ASSERT_EQ(current(), 0) << "the bot's turn was left unplayed";
-    t->act(member(0), first_legal(), {});
-    run();
-  }
-  EXPECT_GE(seen, 3);
+  std::vector<json> seen;
+  play_seat0_until_seat1_acted(*t, 3, seen);
+  for (const json& a : seen) EXPECT_EQ(a.value("by_bot", ""), "random") << a;
+  EXPECT_GE(seen.size(), 3u);
   EXPECT_TRUE(runner_->jobs.empty());
 }
 
