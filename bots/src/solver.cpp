@@ -2,6 +2,8 @@
 // transposition table at trick boundaries, equivalent cards merged and cheap bounds (docs/solver.md).
 #include "atout/bots/solver.hpp"
 
+#include "transposition_table.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -11,7 +13,9 @@ namespace atout::bots {
 
 namespace {
 
-constexpr int kInf = 30000;
+using solver_detail::kInf;
+using solver_detail::TranspositionTable;
+
 constexpr int kNoMove = -1;
 // Trick flags: which sides have taken a trick so far (they decide whether a capot is still open).
 constexpr int kDeclarerTook = 1;
@@ -27,43 +31,6 @@ constexpr std::array<std::uint8_t, 256> kBitCount = [] {
 constexpr std::uint32_t suit_bits(int suit) { return 0xFFu << (suit * 8); }
 // The internal indices strictly above `c` (within a suit, above means stronger).
 constexpr std::uint32_t above(int c) { return c >= 31 ? 0u : ~0u << (c + 1); }
-
-// The transposition table: buckets of eight entries, one cache line each, so that a probe reads
-// one line; kept small (1 MiB by default) because on the machines measured a random read past
-// about 2 MiB costs ten times one within it. Within one solve every card stays in the hand it was
-// dealt to, so the cards left (`all`) say which hand holds each: with the seat on lead and the
-// trick flags, they key a trick boundary exactly. An entry is one 64-bit word:
-//   bits  0-31  the cards left          bits 32-35  the seat on lead and the trick flags
-//   bits 36-40  the best lead found     bits 41-43  the tricks left (0: an empty entry)
-//   bits 44-53  the lower bound         bits 54-63  the upper bound (each offset by kValueBias)
-// A full bucket replaces the entry with the fewest tricks left, the cheapest to search again.
-using Entry = std::uint64_t;
-struct alignas(64) Bucket {
-  std::array<Entry, 8> entries;
-};
-static_assert(sizeof(Bucket) == 64);
-
-constexpr Entry kKeyBits = (Entry{1} << 36) - 1;
-constexpr int kValueBias = 512;
-constexpr int kValueMax = 1023;
-constexpr int entry_move(Entry e) { return static_cast<int>((e >> 36) & 31u); }
-constexpr int entry_depth(Entry e) { return static_cast<int>((e >> 41) & 7u); }
-// A lower bound below the range is stored as the range's bottom, an upper bound above it as its
-// top: both still hold. The bottom and top read back as no bound.
-constexpr int entry_lower(Entry e) {
-  const int v = static_cast<int>((e >> 44) & 1023u);
-  return v == 0 ? -kInf : v - kValueBias;
-}
-constexpr int entry_upper(Entry e) {
-  const int v = static_cast<int>(e >> 54);
-  return v == kValueMax ? kInf : v - kValueBias;
-}
-constexpr Entry make_entry(Entry key, int move, int depth, int lower, int upper) {
-  const int lo = std::clamp(lower + kValueBias, 0, kValueMax);
-  const int hi = std::clamp(upper + kValueBias, 0, kValueMax);
-  return key | (Entry(static_cast<unsigned>(move)) << 36) | (Entry(static_cast<unsigned>(depth)) << 41) |
-         (Entry(static_cast<unsigned>(lo)) << 44) | (Entry(static_cast<unsigned>(hi)) << 54);
-}
 
 // The part of the state that a move changes besides the hands; saved and restored around a move.
 struct TrickState {
@@ -84,12 +51,7 @@ struct TrickState {
 
 struct Solver::Impl {
   SolverOptions opt;
-  std::vector<Bucket> table;
-  // Which solve each bucket was last written in: a bucket of an older one reads as empty, so the
-  // table is never cleared between solves.
-  std::vector<std::uint16_t> bucket_generation;
-  std::uint64_t mask = 0;
-  std::uint16_t generation = 0;
+  std::optional<TranspositionTable> table;  // none when opt.use_table is false
   std::uint64_t nodes = 0;
   // Killer moves: the card that last cut the search off at a lead with the same tricks left and
   // seat, and at the third card of a trick with the same tricks left, seat and suit led. Cuts
@@ -126,11 +88,7 @@ struct Solver::Impl {
   TrickState ts;
 
   explicit Impl(SolverOptions o) : opt(o) {
-    if (opt.use_table) {
-      table.resize(std::size_t{1} << std::max(0, opt.table_bits - 3));
-      bucket_generation.assign(table.size(), 0);
-      mask = table.size() - 1;
-    }
+    if (opt.use_table) table.emplace(opt.table_bits);
   }
 
   int team(int seat) const { return seat & 1; }
@@ -236,57 +194,6 @@ struct Solver::Impl {
     ts = saved;
     hand = saved_hands;
     return gained;
-  }
-
-  using Key = Entry;  // the key bits of an entry
-  Key key() const {
-    const std::uint32_t all = hand[0] | hand[1] | hand[2] | hand[3];
-    return Key{all} | (Key(static_cast<unsigned>(ts.current | (ts.flags << 2))) << 32);
-  }
-  std::size_t bucket_of(Key k) const {
-    std::uint64_t h = k * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-    return static_cast<std::size_t>(h & mask);
-  }
-  static bool matches(Entry e, Key k) { return (e & kKeyBits) == k && entry_depth(e) != 0; }
-  // The entry of `k` in bucket `b` of this solve, or null.
-  const Entry* find(std::size_t b, Key k) const {
-    if (bucket_generation[b] != generation) return nullptr;
-    for (const Entry& e : table[b].entries)
-      if (matches(e, k)) return &e;
-    return nullptr;
-  }
-  // Stores what a search of `k` found: `best` against the window (a0, b0) it was given.
-  void store(std::size_t b, Key k, int best, int a0, int b0, int move, int depth) {
-    Bucket& bucket = table[b];
-    if (bucket_generation[b] != generation) {
-      bucket_generation[b] = generation;
-      bucket.entries.fill(0);
-    }
-    Entry* slot = nullptr;
-    int lower = -kInf, upper = kInf;
-    for (Entry& e : bucket.entries) {
-      if (matches(e, k)) {
-        slot = &e;
-        lower = entry_lower(e);
-        upper = entry_upper(e);
-        break;
-      }
-    }
-    if (!slot) {
-      // An empty entry, or else the one with the fewest tricks left (the cheapest to search again).
-      slot = &bucket.entries[0];
-      for (Entry& e : bucket.entries)
-        if (entry_depth(e) < entry_depth(*slot)) slot = &e;
-    }
-    if (best <= a0) {
-      upper = std::min(upper, best);
-    } else if (best >= b0) {
-      lower = std::max(lower, best);
-    } else {
-      lower = upper = best;
-    }
-    *slot = make_entry(k, move, depth, lower, upper);
   }
 
   // What move ordering needs of the node, computed once for all its moves.
@@ -459,16 +366,16 @@ struct Solver::Impl {
     // The last trick: every card left is forced.
     if (ts.tricks_left == 1) return play_out();
     const int seat = ts.current;
-    Key k = 0;
+    TranspositionTable::Key k = 0;
     std::size_t bucket = 0;
     int tt_move = kNoMove;
     const bool boundary = ts.count == 0;
     const bool tabled = boundary && opt.use_table;
     if (tabled) {
       // The bucket's address first: its cache line loads while the bounds are worked out.
-      k = key();
-      bucket = bucket_of(k);
-      __builtin_prefetch(&table[bucket]);
+      k = TranspositionTable::key(hand[0] | hand[1] | hand[2] | hand[3], ts.current, ts.flags);
+      bucket = table->bucket_of(k);
+      table->prefetch(bucket);
     }
     if (boundary && opt.bounds) {
       const Bounds b = bounds();
@@ -476,14 +383,14 @@ struct Solver::Impl {
       if (b.hi <= alpha) return b.hi;
     }
     if (tabled) {
-      if (const Entry* e = find(bucket, k)) {
-        const int lower = entry_lower(*e), upper = entry_upper(*e);
+      if (const TranspositionTable::Entry* e = table->find(bucket, k)) {
+        const int lower = TranspositionTable::lower(*e), upper = TranspositionTable::upper(*e);
         if (lower >= beta) return lower;
         if (upper <= alpha) return upper;
         if (lower == upper) return lower;
         alpha = std::max(alpha, lower);
         beta = std::min(beta, upper);
-        tt_move = entry_move(*e);
+        tt_move = TranspositionTable::move(*e);
       }
     }
     const std::uint32_t moves = merge(legal(seat), seat);
@@ -559,7 +466,7 @@ struct Solver::Impl {
     if (tabled && !stopped) {
       // With no best lead (every lead failed), a card that is not the leader's stands for none.
       const int move = best_move == kNoMove ? std::countr_zero(~hand[static_cast<std::size_t>(seat)]) : best_move;
-      store(bucket, k, best, a0, b0, move, std::min(ts.tricks_left - 1, 7));
+      table->store(bucket, k, best, a0, b0, move, std::min(ts.tricks_left - 1, 7));
     }
     return best;
   }
@@ -637,10 +544,7 @@ struct Solver::Impl {
     for (auto& k : lead_killer) k.fill(kNoMove);
     for (auto& k : third_killer) k.fill(kNoMove);
     stopped = false;
-    if (++generation == 0) {
-      std::fill(bucket_generation.begin(), bucket_generation.end(), std::uint16_t{0});
-      generation = 1;
-    }
+    if (table) table->new_solve();
     return p.points[static_cast<std::size_t>(declarer)];
   }
 

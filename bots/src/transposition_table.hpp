@@ -1,0 +1,138 @@
+// The double-dummy solver's transposition table: what each search of a trick boundary proved, so
+// that a position reached again (by another order of the same tricks, or by the next zero-window
+// search) is not searched again.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace atout::bots::solver_detail {
+
+// Beyond any value a deal can have: "no bound".
+constexpr int kInf = 30000;
+
+// Buckets of eight entries, one cache line each, so that a probe reads one line; kept small (1 MiB
+// by default) because on the machines measured a random read past about 2 MiB costs ten times one
+// within it. Within one solve every card stays in the hand it was dealt to, so the cards left say
+// which hand holds each: with the seat on lead and the trick flags, they key a trick boundary
+// exactly. An entry is one 64-bit word:
+//   bits  0-31  the cards left          bits 32-35  the seat on lead and the trick flags
+//   bits 36-40  the best lead found     bits 41-43  the tricks left (0: an empty entry)
+//   bits 44-53  the lower bound         bits 54-63  the upper bound (each offset by kValueBias)
+// A full bucket replaces the entry with the fewest tricks left, the cheapest to search again.
+class TranspositionTable {
+ public:
+  using Entry = std::uint64_t;
+  using Key = Entry;  // the key bits of an entry
+
+  // The key of a trick boundary: the cards left in every hand, the seat on lead and the trick flags
+  // (two bits: which sides have taken a trick).
+  static Key key(std::uint32_t cards_left, int seat, int flags) {
+    return Key{cards_left} | (Key(static_cast<unsigned>(seat | (flags << 2))) << 32);
+  }
+  static int move(Entry e) { return static_cast<int>((e >> 36) & 31u); }
+  // A lower bound below the range is stored as the range's bottom, an upper bound above it as its
+  // top: both still hold. The bottom and top read back as no bound.
+  static int lower(Entry e) {
+    const int v = static_cast<int>((e >> 44) & 1023u);
+    return v == 0 ? -kInf : v - kValueBias;
+  }
+  static int upper(Entry e) {
+    const int v = static_cast<int>(e >> 54);
+    return v == kValueMax ? kInf : v - kValueBias;
+  }
+
+  // 2^bits entries (bits >= 3).
+  explicit TranspositionTable(int bits)
+      : buckets_(std::size_t{1} << std::max(0, bits - 3)),
+        generation_of_(buckets_.size(), 0),
+        mask_(buckets_.size() - 1) {}
+
+  // Forgets every entry at once: a bucket written in an earlier solve reads as empty, so the table
+  // is never cleared between solves.
+  void new_solve() {
+    if (++generation_ == 0) {
+      std::fill(generation_of_.begin(), generation_of_.end(), std::uint16_t{0});
+      generation_ = 1;
+    }
+  }
+
+  std::size_t bucket_of(Key k) const {
+    std::uint64_t h = k * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return static_cast<std::size_t>(h & mask_);
+  }
+  // Starts loading bucket `b`'s cache line, for a probe a little later.
+  void prefetch(std::size_t b) const { __builtin_prefetch(&buckets_[b]); }
+
+  // The entry of `k` in bucket `b` of this solve, or null.
+  const Entry* find(std::size_t b, Key k) const {
+    if (generation_of_[b] != generation_) return nullptr;
+    for (const Entry& e : buckets_[b].entries)
+      if (matches(e, k)) return &e;
+    return nullptr;
+  }
+
+  // Stores what a search of `k` found: `best` against the window (a0, b0) it was given, its best
+  // lead and its tricks left (`depth`, 1 to 7).
+  void store(std::size_t b, Key k, int best, int a0, int b0, int best_move, int depth) {
+    Bucket& bucket = buckets_[b];
+    if (generation_of_[b] != generation_) {
+      generation_of_[b] = generation_;
+      bucket.entries.fill(0);
+    }
+    Entry* slot = nullptr;
+    int lo = -kInf, hi = kInf;
+    for (Entry& e : bucket.entries) {
+      if (matches(e, k)) {
+        slot = &e;
+        lo = lower(e);
+        hi = upper(e);
+        break;
+      }
+    }
+    if (!slot) {
+      // An empty entry, or else the one with the fewest tricks left (the cheapest to search again).
+      slot = &bucket.entries[0];
+      for (Entry& e : bucket.entries)
+        if (depth_of(e) < depth_of(*slot)) slot = &e;
+    }
+    if (best <= a0) {
+      hi = std::min(hi, best);
+    } else if (best >= b0) {
+      lo = std::max(lo, best);
+    } else {
+      lo = hi = best;
+    }
+    *slot = make_entry(k, best_move, depth, lo, hi);
+  }
+
+ private:
+  struct alignas(64) Bucket {
+    std::array<Entry, 8> entries;
+  };
+  static_assert(sizeof(Bucket) == 64);
+
+  static constexpr Entry kKeyBits = (Entry{1} << 36) - 1;
+  static constexpr int kValueBias = 512;
+  static constexpr int kValueMax = 1023;
+
+  static int depth_of(Entry e) { return static_cast<int>((e >> 41) & 7u); }
+  static bool matches(Entry e, Key k) { return (e & kKeyBits) == k && depth_of(e) != 0; }
+  static Entry make_entry(Key k, int best_move, int depth, int lo, int hi) {
+    const int l = std::clamp(lo + kValueBias, 0, kValueMax);
+    const int h = std::clamp(hi + kValueBias, 0, kValueMax);
+    return k | (Entry(static_cast<unsigned>(best_move)) << 36) | (Entry(static_cast<unsigned>(depth)) << 41) |
+           (Entry(static_cast<unsigned>(l)) << 44) | (Entry(static_cast<unsigned>(h)) << 54);
+  }
+
+  std::vector<Bucket> buckets_;
+  std::vector<std::uint16_t> generation_of_;  // which solve each bucket was last written in
+  std::uint64_t mask_ = 0;
+  std::uint16_t generation_ = 0;
+};
+
+}  // namespace atout::bots::solver_detail
