@@ -361,12 +361,20 @@ struct Solver::Impl {
     return b;
   }
 
+  // Counts a node of either search; true once a timed solve is past its deadline (the clock is read
+  // at the first node and every 1,024 after, whichever search visits it).
+  bool count_node() {
+    ++nodes;
+    if (timed && (nodes & 0x3FF) == 1 && std::chrono::steady_clock::now() >= deadline) stopped = true;
+    return stopped;
+  }
+
   // A node inside a trick with few tricks left (kPlainTricks or fewer): every legal card in the
   // order of its index, with no merging, ordering or killer moves, which cost more there than the
   // nodes they save (measured: about 10 % less time a solve). The next trick boundary is searched
   // as usual, with its bounds and the table.
   int search_plain(int alpha, int beta) {
-    ++nodes;
+    if (count_node()) return alpha;
     if (ts.tricks_left == 1) return play_out();
     const int seat = ts.current;
     const bool maximise = team(seat) == declarer;
@@ -393,9 +401,7 @@ struct Solver::Impl {
 
   int search(int alpha, int beta) {
     if (ts.count > 0 && ts.tricks_left <= kPlainTricks) return search_plain(alpha, beta);
-    ++nodes;
-    if (timed && (nodes & 0x3FF) == 1 && std::chrono::steady_clock::now() >= deadline) stopped = true;
-    if (stopped) return alpha;
+    if (count_node()) return alpha;
     // The last trick: every card left is forced.
     if (ts.tricks_left == 1) return play_out();
     const int seat = ts.current;
