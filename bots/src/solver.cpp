@@ -2,12 +2,12 @@
 // transposition table at trick boundaries, equivalent cards merged and cheap bounds (docs/solver.md).
 #include "atout/bots/solver.hpp"
 
-#include "transposition_table.hpp"
-
 #include <algorithm>
 #include <bit>
 #include <chrono>
 #include <optional>
+
+#include "transposition_table.hpp"
 
 namespace atout::bots {
 
@@ -361,6 +361,18 @@ struct Solver::Impl {
     return b;
   }
 
+  // The value of the seat to play playing `c`, searched within (alpha, beta); the state is restored.
+  int value_after(int c, int alpha, int beta) {
+    const int seat = ts.current;
+    const TrickState saved = ts;
+    bool terminal = false;
+    const int gained = play(c, terminal);
+    const int v = terminal ? gained : gained + search(alpha - gained, beta - gained);
+    ts = saved;
+    hand[static_cast<std::size_t>(seat)] |= 1u << c;
+    return v;
+  }
+
   // Counts a node of either search; true once a timed solve is past its deadline (the clock is read
   // at the first node and every 1,024 after, whichever search visits it).
   bool count_node() {
@@ -380,13 +392,7 @@ struct Solver::Impl {
     const bool maximise = team(seat) == declarer;
     int best = maximise ? -kInf : kInf;
     for (std::uint32_t m = legal(seat); m; m &= m - 1) {
-      const int c = std::countr_zero(m);
-      const TrickState saved = ts;
-      bool terminal = false;
-      const int gained = play(c, terminal);
-      const int v = terminal ? gained : gained + search(alpha - gained, beta - gained);
-      ts = saved;
-      hand[static_cast<std::size_t>(seat)] |= 1u << c;
+      const int v = value_after(std::countr_zero(m), alpha, beta);
       if (maximise) {
         best = std::max(best, v);
         alpha = std::max(alpha, best);
@@ -447,12 +453,7 @@ struct Solver::Impl {
     int best_move = kNoMove;
     // Searches card `c`; true when it cuts the search off.
     const auto try_card = [&](int c) {
-      const TrickState saved = ts;
-      bool terminal = false;
-      const int gained = play(c, terminal);
-      const int v = terminal ? gained : gained + search(alpha - gained, beta - gained);
-      ts = saved;
-      hand[static_cast<std::size_t>(seat)] |= 1u << c;
+      const int v = value_after(c, alpha, beta);
       if (maximise) {
         if (v > best) {
           best = v;
