@@ -297,6 +297,9 @@ void TableBot::on_message(int seat, std::string_view text) {
   if (w_.deltas && contains(text, R"("type":"delta")")) {
     // Rebuilt whole (docs/protocol.md, Deltas), then read as any event is.
     nlohmann::json& held = views_[s];
+    // The last delta of a finished match can come after the next table's first event (the two
+    // tables send on strands of their own); on_event would drop it anyway.
+    if (held.is_object() && held.value("table_id", "") != table_id_of(text)) return;
     auto rebuilt = protocol::rebuild_event(held, nlohmann::json::parse(text));
     if (!rebuilt) {
       ++w_.stats.errors["delta_out_of_step"];

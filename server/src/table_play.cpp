@@ -224,17 +224,20 @@ void Table::send_snapshot(const Member& m, Seat seat) {
   send_event(m, view_.event(*state_, seq_, EventKind::snapshot, seat, std::nullopt, std::nullopt, facts(), true));
 }
 
-void Table::send_event(const Member& m, const protocol::Event& e) {
-  if (m.views != protocol::Views::delta) return deliver(m.link, wire(e));
-  protocol::json view = protocol::event_view(e);
+void Table::send_event(const Member& m, const protocol::Event& e, std::shared_ptr<const std::string> text) {
+  if (!text) text = wire(e);
+  if (m.views != protocol::Views::delta) return deliver(m.link, std::move(text));
+  // The base is the event's own text (the frame's string when it goes out whole), and the delta
+  // is worked out on text: a tree per recipient cost three times a full event's CPU.
+  protocol::ViewText view(text);
   const auto base = delta_bases_.find(m.conn);
   if (base == delta_bases_.end() || e.kind == EventKind::snapshot) {
-    deliver(m.link, wire(e));
-    delta_bases_[m.conn] = DeltaBase{e.seq, std::move(view)};
+    deliver(m.link, std::move(text));
+    delta_bases_.insert_or_assign(m.conn, DeltaBase{e.seq, std::move(view)});
     return;
   }
-  const protocol::Delta d{id_, e.seq, base->second.seq, protocol::view_delta(base->second.view, view), e.id};
-  deliver(m.link, std::make_shared<const std::string>(protocol::serialize(d)));
+  protocol::Delta d{id_, e.seq, base->second.seq, protocol::view_delta(base->second.view, view), e.id};
+  deliver(m.link, std::make_shared<const std::string>(protocol::serialize(std::move(d))));
   base->second = DeltaBase{e.seq, std::move(view)};
 }
 
@@ -262,7 +265,7 @@ void Table::broadcast_event(EventKind kind, std::optional<protocol::LastAction> 
     const auto shared = wire(e);
     for (const Member& s : seating_.watchers()) {
       if (s.views == protocol::Views::delta)
-        send_event(s, e);
+        send_event(s, e, shared);
       else
         deliver(s.link, shared);
     }

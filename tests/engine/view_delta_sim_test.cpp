@@ -1,6 +1,7 @@
 // Seeded random matches of every variant, seen through per-seat deltas: at every step, for every
 // seat and for a spectator, the previous view with the delta applied is exactly the full view,
-// and a delta shows no card that the full view does not.
+// a delta shows no card that the full view does not, and the delta the server works out on the
+// events' text is the same patch as the one worked out on trees.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -90,8 +91,12 @@ TEST_P(ViewDeltaSim, DeltasRebuildEveryViewAndShowNothingMore) {
     State& s = *created.state;
     // What each viewer holds: its view rebuilt from the start event and every delta since.
     std::vector<json> rebuilt;
-    for (Seat v : viewers)
-      rebuilt.push_back(protocol::event_view(event_for(s, v, 1, std::nullopt, std::nullopt, 30000)));
+    std::vector<protocol::ViewText> last_text;
+    for (Seat v : viewers) {
+      const protocol::Event start = event_for(s, v, 1, std::nullopt, std::nullopt, 30000);
+      rebuilt.push_back(protocol::event_view(start));
+      last_text.emplace_back(std::make_shared<const std::string>(protocol::serialize(start)));
+    }
     for (std::uint64_t seq = 2; !s.is_terminal(); ++seq) {
       s.legal_actions(legal);
       ASSERT_FALSE(legal.empty());
@@ -104,6 +109,10 @@ TEST_P(ViewDeltaSim, DeltasRebuildEveryViewAndShowNothingMore) {
             event_for(s, viewers[i], seq, RecordedAction{actor, step.action}, step.hand_ended, turn_left);
         const json full = protocol::event_view(e);
         const json patch = protocol::view_delta(rebuilt[i], full);
+        protocol::ViewText text(std::make_shared<const std::string>(protocol::serialize(e)));
+        ASSERT_EQ(protocol::view_delta(last_text[i], text), patch)
+            << c.variant << " game " << g << " seq " << seq << " viewer " << int{viewers[i]};
+        last_text[i] = std::move(text);
         const auto next = protocol::apply_view_delta(rebuilt[i], patch);
         ASSERT_TRUE(next.has_value());
         ASSERT_EQ(*next, full) << c.variant << " game " << g << " seq " << seq << " viewer " << int{viewers[i]}

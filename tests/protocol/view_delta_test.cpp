@@ -108,6 +108,49 @@ TEST(ViewDelta, EventViewDropsTheFrame) {
   EXPECT_TRUE(v.contains("observation"));
 }
 
+// A view held as text, from the text of a JSON object written as dump() writes it.
+ViewText text_of(const json& j) { return ViewText(std::make_shared<const std::string>(j.dump())); }
+
+TEST(ViewDelta, ViewTextSplitsTheEventAndDropsItsFrame) {
+  const ViewText v = text_of(json::parse(R"({"type":"event","table_id":"t-9","seq":12,"id":4,"kind":"action",
+    "observation":{"hand":["AS","7H"],"trick":{"cards":[]}},"note":"a \"q\" [x] {y}, z","turn_ms_left":-5})"));
+  ASSERT_EQ(v.top(), 4u);
+  EXPECT_EQ(v.members()[0].key, "kind");
+  EXPECT_EQ(v.members()[0].value, R"("action")");
+  EXPECT_EQ(v.members()[1].key, "note");
+  EXPECT_EQ(v.members()[1].value, R"("a \"q\" [x] {y}, z")");
+  EXPECT_EQ(v.members()[2].key, "observation");
+  EXPECT_EQ(v.members()[2].value, R"({"hand":["AS","7H"],"trick":{"cards":[]}})");
+  EXPECT_EQ(v.members()[3].key, "turn_ms_left");
+  EXPECT_EQ(v.members()[3].value, "-5");
+}
+
+TEST(ViewDelta, TheDeltaOnTextIsTheDeltaOnTrees) {
+  // Each pair: a key gone, one added, a value changed, arrays grown, shrunk and replaced, an object
+  // changed deep down, an object where there was none, one that did not change, escaped keys.
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {R"({"a":1,"b":2})", R"({"b":3,"c":[1]})"},
+      {R"({"o":{"hand":["AS","KS","7H"],"tricks":[[1]],"n":1}})",
+       R"({"o":{"hand":["AS","7H"],"tricks":[[1],[2]],"n":1}})"},
+      {R"({"o":{"legal":[{"type":"card","card":"AS"}]}})",
+       R"({"o":{"legal":[{"type":"card","card":"KS"},{"type":"card","card":"7H"}]}})"},
+      {R"({"o":{"deep":{"deeper":{"x":1,"y":[1,2]}}},"same":{"k":[1]}})",
+       R"({"o":{"deep":{"deeper":{"x":1,"y":[1,2,3]}}},"same":{"k":[1]}})"},
+      {R"({"o":5,"p":{"q":1}})", R"({"o":{"r":[1,2]},"p":{}})"},
+      {R"({"o":{"a":1}})", R"({"o":{}})"},
+      {R"({"e\"k":1,"f\\":{"g":2}})", R"({"e\"k":2,"f\\":{"g":3}})"},
+      {R"({"s":"x"})", R"({"s":"x"})"},
+  };
+  for (const auto& [before, after] : pairs) {
+    const json b = json::parse(before), a = json::parse(after);
+    EXPECT_EQ(view_delta(text_of(b), text_of(a)), view_delta(b, a)) << before << " -> " << after;
+    EXPECT_EQ(apply_view_delta(b, view_delta(text_of(b), text_of(a))), a) << before << " -> " << after;
+  }
+  // The first event of a table has nothing before it: from an empty view, every key whole.
+  const json first = json::parse(R"({"kind":"start","observation":{"hand":["AS"]}})");
+  EXPECT_EQ(view_delta(text_of(json::object()), text_of(first)), view_delta(json::object(), first));
+}
+
 TEST(ViewDelta, DeltaMessageCarriesThePatchBesideItsFrame) {
   const json j = json::parse(
       serialize(Delta{"t-2", 8, 7, json{{"turn_ms_left", 5}, {"observation", {{"current", 1}}}}, std::string("a1")}));

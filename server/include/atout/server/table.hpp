@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "atout/protocol/messages.hpp"
+#include "atout/protocol/view_delta.hpp"
 #include "atout/server/bot_pool.hpp"
 #include "atout/server/journal.hpp"
 #include "atout/server/metrics.hpp"
@@ -157,8 +158,9 @@ class Table : public std::enable_shared_from_this<Table> {
   SeatView::Facts facts() const;
   void send_snapshot(const Member& m, Seat seat);
   // Sends `e` to `m`: whole, or for a connection that asked for deltas, as the change from the
-  // last event it got here (whole when it has none, and for a snapshot).
-  void send_event(const Member& m, const protocol::Event& e);
+  // last event it got here (whole when it has none, and for a snapshot). `text`: serialize(e), when
+  // the caller has it already.
+  void send_event(const Member& m, const protocol::Event& e, std::shared_ptr<const std::string> text = nullptr);
   // Sends `m` the events after `last_seq` as `viewer` saw them; a snapshot when there are too
   // many or `last_seq` is not one of this table's.
   void send_since(const Member& m, Seat viewer, std::uint64_t last_seq);
@@ -201,7 +203,7 @@ class Table : public std::enable_shared_from_this<Table> {
   // The last view sent to each connection (by id) that asked for deltas: the base of its next one.
   struct DeltaBase {
     std::uint64_t seq = 0;
-    protocol::json view;
+    protocol::ViewText view;
   };
   std::unordered_map<std::uint64_t, DeltaBase> delta_bases_;
 };
