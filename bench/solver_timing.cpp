@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
   std::vector<double> every_cpu;
   bots::SolverOptions so;
   if (plain)
-    so = bots::SolverOptions{.table_bits = 0, .use_table = false, .merge_equivalent = false, .bounds = !nobounds};
+    so = bots::SolverOptions{
+        .table_bits = 0, .use_table = false, .merge_equivalent = false, .bounds = !nobounds, .last_two = false};
   if (const char* bits = std::getenv("ATOUT_SOLVER_TABLE_BITS")) so.table_bits = std::atoi(bits);
   // Another set of deals than the recorded one, to check that a change tuned on one set holds on
   // another.
@@ -44,7 +45,8 @@ int main(int argc, char** argv) {
               "max_ms", "cpu_med", "cpu_p99", "med_nodes", "mean_nodes");
   for (const Case& c : cases) {
     const Options options = bots::testing::options_of(c.variant);
-    Rng rng(Seed{0x5eed + seed_offset, static_cast<std::uint64_t>(c.trump.mode) * 8 + static_cast<std::uint64_t>(c.trump.suit)});
+    Rng rng(Seed{0x5eed + seed_offset,
+                 static_cast<std::uint64_t>(c.trump.mode) * 8 + static_cast<std::uint64_t>(c.trump.suit)});
     std::vector<double> ms;
     std::vector<double> cpu_ms;  // process CPU time: what a shared, loaded machine does not inflate
     std::vector<double> node_counts;

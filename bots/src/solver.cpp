@@ -104,12 +104,16 @@ struct Solver::Impl {
   }
 
   std::uint32_t legal(int seat) const {
-    const std::uint32_t h = hand[static_cast<std::size_t>(seat)];
-    if (ts.count == 0) return h;
-    const std::uint32_t follow = h & suit_bits(ts.led);
+    return legal_in(hand[static_cast<std::size_t>(seat)], ts.count, ts.led, ts.best, ts.best_pos);
+  }
+  // The legal cards of hand `h` as the card at position `count` of a trick whose suit led is `led`
+  // and whose best card so far, `best`, was played at position `best_pos`.
+  std::uint32_t legal_in(std::uint32_t h, int count, int led, int best, int best_pos) const {
+    if (count == 0) return h;
+    const std::uint32_t follow = h & suit_bits(led);
     if (follow) {
-      if (((beat_suits >> ts.led) & 1) && (ts.best >> 3) == ts.led) {
-        const std::uint32_t over = follow & above(ts.best);
+      if (((beat_suits >> led) & 1) && (best >> 3) == led) {
+        const std::uint32_t over = follow & above(best);
         if (over) return over;
       }
       return follow;
@@ -117,10 +121,10 @@ struct Solver::Impl {
     if (!suit_mode) return h;
     const std::uint32_t trumps = h & trump_mask;
     if (!trumps) return h;
-    const bool partner_winning = players == 4 && ((ts.count - ts.best_pos) & 1) == 0;
+    const bool partner_winning = players == 4 && ((count - best_pos) & 1) == 0;
     if (partner_winning && partner_frees) return h;
-    if (!((trump_mask >> ts.best) & 1u)) return trumps;
-    const std::uint32_t over = trumps & above(ts.best);
+    if (!((trump_mask >> best) & 1u)) return trumps;
+    const std::uint32_t over = trumps & above(best);
     if (over) return over;
     return undertrump_forced ? trumps : h;
   }
@@ -263,6 +267,8 @@ struct Solver::Impl {
   struct Bounds {
     int lo = 0;
     int hi = 0;
+    bool capot_open = false;          // the declarer's side may still take every trick
+    bool defence_capot_open = false;  // the defence may still take every trick
   };
   Bounds bounds() const {
     const int base = ts.remaining + ts.pts + last;
@@ -299,9 +305,22 @@ struct Solver::Impl {
     b.hi = (capot_open ? std::max(base, base + capot_adjust) : base) - defence_sure;
     b.lo = defence_capot_open ? -1 : declarer_sure;
     if (capot_open) b.lo = std::min(b.lo, base + capot_adjust);
+    b.capot_open = capot_open;
+    b.defence_capot_open = defence_capot_open;
+    return b;
+  }
+
+  // Tightens `b` (from bounds()) by the leader's quick tricks, the masters it can cash one after the
+  // other. Kept apart from bounds() because it costs more: it runs only when they did not settle
+  // the search.
+  void add_quick_tricks(Bounds& b) const {
+    const bool capot_open = b.capot_open;
+    const bool defence_capot_open = b.defence_capot_open;
     // Quick tricks need the leader to keep the lead: a partner forced to trump the leader's master
     // would take it over.
-    if (ts.count != 0 || (capot_open && capot_adjust < 0) || (players == 4 && !partner_frees)) return b;
+    if (ts.count != 0 || (capot_open && capot_adjust < 0) || (players == 4 && !partner_frees)) return;
+    const int base = ts.remaining + ts.pts + last;
+    const std::uint32_t all = hand[0] | hand[1] | hand[2] | hand[3];
     const int leader = ts.current;
     const std::uint32_t mine = hand[static_cast<std::size_t>(leader)];
     int quick = 0, sure = 0;
@@ -341,7 +360,7 @@ struct Solver::Impl {
       quick += k;
       sure += p;
     }
-    if (quick == 0) return b;
+    if (quick == 0) return;
     if (team(leader) == declarer) {
       if (quick >= ts.tricks_left) {
         b.lo = b.hi = capot_open ? base + capot_adjust : base;
@@ -358,7 +377,6 @@ struct Solver::Impl {
         b.lo = std::min(b.lo, b.hi);
       }
     }
-    return b;
   }
 
   // The value of the seat to play playing `c`, searched within (alpha, beta); the state is restored.
@@ -371,6 +389,76 @@ struct Solver::Impl {
     ts = saved;
     hand[static_cast<std::size_t>(seat)] |= 1u << c;
     return v;
+  }
+
+  // The last two tricks from their boundary, without moving the state: each seat holds two cards,
+  // the first trick is searched (every legal card, in index order) and the second is forced. The
+  // same value as search() there for less work: no state saved and restored, no ordering, no
+  // bounds (measured with the table first: about 7 % less time a solve).
+  struct LastTwo {
+    int leader = 0;
+    std::array<std::uint32_t, 4> played{};  // the card each seat played to the first trick
+  };
+  int last_two(int alpha, int beta) {
+    LastTwo t;
+    t.leader = ts.current;
+    return last_two_card(t, 0, 0, 0, 0, 0, alpha, beta);
+  }
+  int last_two_card(LastTwo& t, int pos, int led, int best, int best_pos, int points, int alpha, int beta) {
+    if (pos == players) return last_two_end(t, best_pos, points);
+    const int seat = seat_after(t.leader, pos);
+    const bool maximise = team(seat) == declarer;
+    int value = maximise ? -kInf : kInf;
+    for (std::uint32_t m = legal_in(hand[static_cast<std::size_t>(seat)], pos, led, best, best_pos); m; m &= m - 1) {
+      const int c = std::countr_zero(m);
+      const bool takes = pos == 0 || beats(c, best);
+      t.played[static_cast<std::size_t>(seat)] = 1u << c;
+      const int v = last_two_card(t, pos + 1, pos == 0 ? c >> 3 : led, takes ? c : best, takes ? pos : best_pos,
+                                  points + pts[static_cast<std::size_t>(c)], alpha, beta);
+      if (maximise) {
+        value = std::max(value, v);
+        alpha = std::max(alpha, value);
+      } else {
+        value = std::min(value, v);
+        beta = std::min(beta, value);
+      }
+      if (alpha >= beta) break;
+    }
+    return value;
+  }
+  // The first trick complete: its points, then the second trick's (every card forced), the last
+  // trick's bonus and the capot adjustments, as play() counts them.
+  int last_two_end(const LastTwo& t, int best_pos, int points) const {
+    const int winner = seat_after(t.leader, best_pos);
+    int flags = ts.flags;
+    int value = 0;
+    if (team(winner) == declarer) {
+      value += points;
+      flags |= kDeclarerTook;
+    } else {
+      flags |= kDefenceTook;
+    }
+    int best = std::countr_zero(hand[static_cast<std::size_t>(winner)] & ~t.played[static_cast<std::size_t>(winner)]);
+    int second_winner = winner;
+    int second_points = pts[static_cast<std::size_t>(best)];
+    for (int o = 1; o < players; ++o) {
+      const int seat = seat_after(winner, o);
+      const int c = std::countr_zero(hand[static_cast<std::size_t>(seat)] & ~t.played[static_cast<std::size_t>(seat)]);
+      second_points += pts[static_cast<std::size_t>(c)];
+      if (beats(c, best)) {
+        best = c;
+        second_winner = seat;
+      }
+    }
+    if (team(second_winner) == declarer) {
+      value += second_points + last;
+      flags |= kDeclarerTook;
+    } else {
+      flags |= kDefenceTook;
+    }
+    if (!(flags & kDefenceTook)) value += capot_adjust;
+    if (!(flags & kDeclarerTook)) value -= 1;
+    return value;
   }
 
   // Counts a node of either search; true once a timed solve is past its deadline (the clock is read
@@ -416,18 +504,12 @@ struct Solver::Impl {
     int tt_move = kNoMove;
     const bool boundary = ts.count == 0;
     const bool tabled = boundary && opt.use_table;
+    // The table first, then the bounds: the table settles more positions, and the bounds, the costlier
+    // of the two (the quick tricks above all), are then not worked out for them (measured: about 5 %
+    // less time a solve).
     if (tabled) {
-      // The bucket's address first: its cache line loads while the bounds are worked out.
       k = TranspositionTable::key(hand[0] | hand[1] | hand[2] | hand[3], ts.current, ts.flags);
       bucket = table->bucket_of(k);
-      table->prefetch(bucket);
-    }
-    if (boundary && opt.bounds) {
-      const Bounds b = bounds();
-      if (b.lo >= beta) return b.lo;
-      if (b.hi <= alpha) return b.hi;
-    }
-    if (tabled) {
       if (const TranspositionTable::Entry* e = table->find(bucket, k)) {
         const int lower = TranspositionTable::lower(*e), upper = TranspositionTable::upper(*e);
         if (lower >= beta) return lower;
@@ -437,6 +519,22 @@ struct Solver::Impl {
         beta = std::min(beta, upper);
         tt_move = TranspositionTable::move(*e);
       }
+    }
+    // Two tricks left, at a trick boundary (inside a trick this late, search_plain has the node):
+    // last_two() costs less than the bounds would.
+    if (ts.tricks_left == 2 && opt.last_two) {
+      const int v = last_two(alpha, beta);
+      if (tabled && !stopped)
+        table->store(bucket, k, v, alpha, beta, std::countr_zero(hand[static_cast<std::size_t>(seat)]), 1);
+      return v;
+    }
+    if (boundary && opt.bounds) {
+      Bounds b = bounds();
+      if (b.lo >= beta) return b.lo;
+      if (b.hi <= alpha) return b.hi;
+      add_quick_tricks(b);
+      if (b.lo >= beta) return b.lo;
+      if (b.hi <= alpha) return b.hi;
     }
     const std::uint32_t moves = merge(legal(seat), seat);
     std::int8_t* killer_slot = nullptr;
@@ -597,7 +695,8 @@ struct Solver::Impl {
   // near the value are the costly ones, and a close guess saves some of them.
   int exact(std::optional<int> guess = std::nullopt) {
     // Mid-trick roots get the remaining-points bounds only.
-    const Bounds b = bounds();
+    Bounds b = bounds();
+    add_quick_tricks(b);
     int lo = b.lo;
     int hi = b.hi;
     // Without a table, each zero-window search would start from nothing: one full window instead.

@@ -65,9 +65,6 @@ class TranspositionTable {
     h ^= h >> 29;
     return static_cast<std::size_t>(h & mask_);
   }
-  // Starts loading bucket `b`'s cache line, for a probe a little later.
-  void prefetch(std::size_t b) const { __builtin_prefetch(&buckets_[b]); }
-
   // The entry of `k` in bucket `b` of this solve, or null.
   const Entry* find(std::size_t b, Key k) const {
     if (generation_of_[b] != generation_) return nullptr;

@@ -207,7 +207,7 @@ TEST(Solver, ASolveWithADeadlineIsExactOrGivenUp) {
 // table's record of the solve that wrote each entry keeps apart.
 TEST(Solver, ATableOfOneBucketGivesTheSameValues) {
   Solver tiny(SolverOptions{.table_bits = 3});
-  Solver plain(SolverOptions{.table_bits = 0, .use_table = false});
+  Solver plain(SolverOptions{.table_bits = 0, .use_table = false, .last_two = false});
   for (const char* variant : {"french", "coinche", "belot", "bazar", "duel", "simple"}) {
     const Options options = testing::options_of(variant);
     Rng rng(Seed{0x7ab1e, static_cast<std::uint64_t>(variant[0])});

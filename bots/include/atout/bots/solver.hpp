@@ -73,7 +73,8 @@ struct SolverOptions {
   int table_bits = 17;  // transposition table of 2^table_bits entries (8 bytes each)
   bool use_table = true;
   bool merge_equivalent = true;
-  bool bounds = true;  // cut with the remaining-points and quick-trick bounds
+  bool bounds = true;    // cut with the remaining-points and quick-trick bounds
+  bool last_two = true;  // the last two tricks by a search of their own (off: the general search)
 };
 
 class Solver {
