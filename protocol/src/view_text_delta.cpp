@@ -1,6 +1,7 @@
 // Per-seat deltas worked out on the events' text (ViewText): the same patch as view_delta on two
 // trees, with only what changed parsed.
 #include <cassert>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -64,16 +65,20 @@ std::size_t value_end(std::string_view s, std::size_t i) {
   return s.size();
 }
 
-// The members of the object whose text is `s`, appended to `out`.
-void split_object(std::string_view s, std::vector<ViewText::Member>& out) {
+// The members of the object whose text is `s`, a part of `text` starting at offset `at`, appended
+// to `out`.
+void split_object(std::string_view s, std::size_t at, std::vector<ViewText::Member>& out) {
   assert(!s.empty() && s.front() == '{');
+  const auto offset = [at](std::size_t i) { return static_cast<std::uint32_t>(at + i); };
   std::size_t i = 1;
   while (i < s.size() && s[i] == '"') {
     const std::size_t key_end = string_end(s, i);
-    const std::string_view key = s.substr(i + 1, key_end - i - 2);
     const std::size_t start = key_end + 1;  // past the colon
     const std::size_t end = value_end(s, start);
-    out.push_back({key, s.substr(start, end - start)});
+    out.push_back({.key_at = offset(i + 1),
+                   .key_size = static_cast<std::uint32_t>(key_end - i - 2),
+                   .value_at = offset(start),
+                   .value_size = static_cast<std::uint32_t>(end - start)});
     i = end < s.size() && s[end] == ',' ? end + 1 : end;
   }
 }
@@ -89,12 +94,12 @@ std::string key_of(std::string_view written) {
 
 using Members = std::span<const ViewText::Member>;
 
-// The member of `members` with `key`, searched from `cursor` on (members come in the same order in
-// two views, so the next one is usually the one), or null.
-const ViewText::Member* find_member(Members members, std::string_view key, std::size_t& cursor) {
+// The member of `members` (of `view`) with `key`, searched from `cursor` on (members come in the
+// same order in two views, so the next one is usually the one), or null.
+const ViewText::Member* find_member(const ViewText& view, Members members, std::string_view key, std::size_t& cursor) {
   for (std::size_t n = 0; n < members.size(); ++n) {
     const std::size_t i = (cursor + n) % members.size();
-    if (members[i].key == key) {
+    if (view.key(members[i]) == key) {
       cursor = i + 1;
       return &members[i];
     }
@@ -152,16 +157,16 @@ void put_array_text(json& patch, const std::string& key, const std::string_view*
 // (`before` and `after` hold the members of their object values).
 class TextDelta {
  public:
-  TextDelta(const ViewText& before, const ViewText& after) : before_(before.members()), after_(after.members()) {}
+  TextDelta(const ViewText& before, const ViewText& after) : before_(before), after_(after) {}
 
   void diff(json& patch, Members previous, Members next) const {
     std::size_t cursor = 0;
     for (const ViewText::Member& m : previous)
-      if (!find_member(next, m.key, cursor)) patch[key_of(m.key)] = nullptr;
+      if (!find_member(after_, next, before_.key(m), cursor)) patch[key_of(before_.key(m))] = nullptr;
     cursor = 0;
     for (const ViewText::Member& m : next) {
-      const ViewText::Member* old = find_member(previous, m.key, cursor);
-      if (old && old->value == m.value) continue;
+      const ViewText::Member* old = find_member(before_, previous, after_.key(m), cursor);
+      if (old && before_.value(*old) == after_.value(m)) continue;
       put_member(patch, old, m);
     }
   }
@@ -171,46 +176,53 @@ class TextDelta {
   // differ, as view_delta does for one key of two trees. Text as dump() writes it is one text per
   // value, so texts that differ are values that differ.
   void put_member(json& patch, const ViewText::Member* old, const ViewText::Member& now) const {
-    const char kind = now.value.front();
+    const std::string_view value = after_.value(now);
+    const std::optional<std::string_view> old_value =
+        old ? std::optional<std::string_view>(before_.value(*old)) : std::nullopt;
+    const char kind = value.front();
     if (kind == '{') {
       // Key by key: from nothing when it was no object, as view_delta does.
       json sub = json::object();
-      diff(sub, old && old->value.front() == '{' ? children(before_, *old) : Members{}, children(after_, now));
-      patch[key_of(now.key)] = std::move(sub);
+      diff(sub, old_value && old_value->front() == '{' ? children(before_, *old) : Members{}, children(after_, now));
+      patch[key_of(after_.key(now))] = std::move(sub);
     } else if (kind == '[') {
-      put_array_text(patch, key_of(now.key), old ? &old->value : nullptr, now.value);
+      put_array_text(patch, key_of(after_.key(now)), old_value ? &*old_value : nullptr, value);
     } else {
-      patch[key_of(now.key)] = json::parse(now.value);
+      patch[key_of(after_.key(now))] = json::parse(value);
     }
   }
 
-  static Members children(const std::vector<ViewText::Member>& all, const ViewText::Member& m) {
-    return Members(all).subspan(m.begin, m.end - m.begin);
+  static Members children(const ViewText& view, const ViewText::Member& m) {
+    return Members(view.members()).subspan(m.begin, m.end - m.begin);
   }
 
-  const std::vector<ViewText::Member>& before_;
-  const std::vector<ViewText::Member>& after_;
+  const ViewText& before_;
+  const ViewText& after_;
 };
 
 }  // namespace
 
 ViewText::ViewText(std::shared_ptr<const std::string> event_text) : text_(std::move(event_text)) {
-  members_.reserve(48);
-  split_object(*text_, members_);
-  members_.erase(
-      std::remove_if(members_.begin(), members_.end(),
-                     [](const Member& m) { return std::find(kFrame.begin(), kFrame.end(), m.key) != kFrame.end(); }),
-      members_.end());
-  top_ = static_cast<std::uint32_t>(members_.size());
+  // Split into a buffer kept by the thread, then copied once at its size: the view is held until
+  // the connection's next event, so it should not keep room it does not use.
+  thread_local std::vector<Member> split;
+  split.clear();
+  split_object(*text_, 0, split);
+  split.erase(std::remove_if(
+                  split.begin(), split.end(),
+                  [this](const Member& m) { return std::find(kFrame.begin(), kFrame.end(), key(m)) != kFrame.end(); }),
+              split.end());
+  top_ = static_cast<std::uint32_t>(split.size());
   // Each object value's members after the others, breadth first; an index, as the vector grows.
-  for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i].value.front() != '{') continue;
-    const auto begin = static_cast<std::uint32_t>(members_.size());
-    const std::string_view value = members_[i].value;
-    split_object(value, members_);
-    members_[i].begin = begin;
-    members_[i].end = static_cast<std::uint32_t>(members_.size());
+  for (std::size_t i = 0; i < split.size(); ++i) {
+    const std::string_view v = value(split[i]);
+    if (v.front() != '{') continue;
+    const auto begin = static_cast<std::uint32_t>(split.size());
+    split_object(v, split[i].value_at, split);
+    split[i].begin = begin;
+    split[i].end = static_cast<std::uint32_t>(split.size());
   }
+  members_.assign(split.begin(), split.end());
 }
 
 json view_delta(const ViewText& previous, const ViewText& next) {

@@ -115,14 +115,14 @@ TEST(ViewDelta, ViewTextSplitsTheEventAndDropsItsFrame) {
   const ViewText v = text_of(json::parse(R"({"type":"event","table_id":"t-9","seq":12,"id":4,"kind":"action",
     "observation":{"hand":["AS","7H"],"trick":{"cards":[]}},"note":"a \"q\" [x] {y}, z","turn_ms_left":-5})"));
   ASSERT_EQ(v.top(), 4u);
-  EXPECT_EQ(v.members()[0].key, "kind");
-  EXPECT_EQ(v.members()[0].value, R"("action")");
-  EXPECT_EQ(v.members()[1].key, "note");
-  EXPECT_EQ(v.members()[1].value, R"("a \"q\" [x] {y}, z")");
-  EXPECT_EQ(v.members()[2].key, "observation");
-  EXPECT_EQ(v.members()[2].value, R"({"hand":["AS","7H"],"trick":{"cards":[]}})");
-  EXPECT_EQ(v.members()[3].key, "turn_ms_left");
-  EXPECT_EQ(v.members()[3].value, "-5");
+  EXPECT_EQ(v.key(v.members()[0]), "kind");
+  EXPECT_EQ(v.value(v.members()[0]), R"("action")");
+  EXPECT_EQ(v.key(v.members()[1]), "note");
+  EXPECT_EQ(v.value(v.members()[1]), R"("a \"q\" [x] {y}, z")");
+  EXPECT_EQ(v.key(v.members()[2]), "observation");
+  EXPECT_EQ(v.value(v.members()[2]), R"({"hand":["AS","7H"],"trick":{"cards":[]}})");
+  EXPECT_EQ(v.key(v.members()[3]), "turn_ms_left");
+  EXPECT_EQ(v.value(v.members()[3]), "-5");
 }
 
 TEST(ViewDelta, TheDeltaOnTextIsTheDeltaOnTrees) {
