@@ -117,8 +117,7 @@ Totals run(const std::string& variant, int matches, std::uint64_t seed, int dump
         const auto on_text = [&] {
           const auto start = std::chrono::steady_clock::now();
           text.emplace(std::make_shared<const std::string>(protocol::serialize(e)));
-          text_delta = protocol::serialize(
-              protocol::Delta{e.table_id, seq, seq - 1, protocol::view_delta(last_text[i], *text), {}});
+          text_delta = protocol::serialize_delta(last_text[i], *text, e.table_id, seq, seq - 1, {});
           t.text_delta_us +=
               std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
         };

@@ -1,9 +1,12 @@
 // Per-seat deltas worked out on the events' text (ViewText): the same patch as view_delta on two
 // trees, with only what changed parsed.
+#include <algorithm>
 #include <cassert>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "atout/protocol/view_delta.hpp"
@@ -119,77 +122,105 @@ void split_array(std::string_view s, std::vector<std::string_view>& out) {
   }
 }
 
-// The array of `elements[from..]`, parsed: they lie one after the other in one text.
-json parse_elements(const std::vector<std::string_view>& elements, std::size_t from) {
-  const char* begin = elements[from].data();
-  const char* end = elements.back().data() + elements.back().size();
-  std::string text(1, '[');
-  text.append(begin, end);
-  text.push_back(']');
-  return json::parse(text);
+// One member of a patch being written: its key as the patch orders keys (unescaped, as the tree
+// of serialize(Delta) holds them) and its text, `"key":value`.
+struct Piece {
+  std::string order;
+  std::string text;
+};
+
+// A patch member `written` (a key as written, between its quotes) with `suffix` ("+", "-", "#" or
+// none), of value text `value`.
+Piece piece(std::string_view written, std::string_view suffix, std::string_view value) {
+  Piece p{key_of(written), {}};
+  p.order.append(suffix);
+  p.text.reserve(written.size() + suffix.size() + value.size() + 3);
+  p.text.push_back('"');
+  p.text.append(written);
+  p.text.append(suffix);
+  p.text.append("\":");
+  p.text.append(value);
+  return p;
 }
 
+// An object of these members, written as dump() writes it: keys in order.
+void write_object(std::vector<Piece>& pieces, std::string& out) {
+  std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.order < b.order; });
+  out.push_back('{');
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (i) out.push_back(',');
+    out.append(pieces[i].text);
+  }
+  out.push_back('}');
+}
+
+std::string dumped(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 // put_array on text: `next` is the array's text now, `previous` its text before (null: there was
-// none). Elements are compared by their text; only what goes into the patch is parsed.
-void put_array_text(json& patch, const std::string& key, const std::string_view* previous, std::string_view next) {
+// none). Elements are compared by their text; the patch takes the texts of what it sends (text as
+// dump() writes it is one text per value), and only the table form needs the array parsed.
+Piece array_piece(std::string_view key, const std::string_view* previous, std::string_view next) {
   std::vector<std::string_view> after, before;
   split_array(next, after);
   const bool was_array = previous && previous->front() == '[';
   if (was_array) split_array(*previous, before);
   if (grew(before, after)) {
-    patch[key + "+"] = parse_elements(after, before.size());
-    return;
+    const char* begin = after[before.size()].data();
+    const char* end = after.back().data() + after.back().size();
+    std::string appended(1, '[');
+    appended.append(begin, end);
+    appended.push_back(']');
+    return piece(key, "+", appended);
   }
   std::optional<json> short_form;
   if (was_array) short_form = lost(before, after);
-  if (short_form && short_form->dump().size() + 1 < next.size()) {
-    patch[key + "-"] = std::move(*short_form);
-    return;
+  if (short_form) {
+    const std::string gone = dumped(*short_form);
+    if (gone.size() + 1 < next.size()) return piece(key, "-", gone);
+  } else if ((short_form = as_table(json::parse(next)))) {
+    const std::string table = dumped(*short_form);
+    if (table.size() + 1 < next.size()) return piece(key, "#", table);
   }
-  json whole = json::parse(next);
-  if (!short_form && (short_form = as_table(whole)) && short_form->dump().size() + 1 < next.size())
-    patch[key + "#"] = std::move(*short_form);
-  else
-    patch[key] = std::move(whole);
+  return piece(key, "", next);
 }
 
-// The delta between two views' texts: `previous` and `next` are members of one object in each
-// (`before` and `after` hold the members of their object values).
+// The delta between two views' texts, written as text: `previous` and `next` are members of one
+// object in each (`before` and `after` hold the members of their object values).
 class TextDelta {
  public:
   TextDelta(const ViewText& before, const ViewText& after) : before_(before), after_(after) {}
 
-  void diff(json& patch, Members previous, Members next) const {
+  // The patch's members for the object whose members were `previous` and are `next`.
+  void diff(std::vector<Piece>& out, Members previous, Members next) const {
     std::size_t cursor = 0;
     for (const ViewText::Member& m : previous)
-      if (!find_member(after_, next, before_.key(m), cursor)) patch[key_of(before_.key(m))] = nullptr;
+      if (!find_member(after_, next, before_.key(m), cursor)) out.push_back(piece(before_.key(m), "", "null"));
     cursor = 0;
     for (const ViewText::Member& m : next) {
       const ViewText::Member* old = find_member(before_, previous, after_.key(m), cursor);
       if (old && before_.value(*old) == after_.value(m)) continue;
-      put_member(patch, old, m);
+      out.push_back(member_piece(old, m));
     }
   }
 
  private:
-  // Puts into `patch` how a key changed from `old` (null: it was not there) to `now`, whose texts
-  // differ, as view_delta does for one key of two trees. Text as dump() writes it is one text per
-  // value, so texts that differ are values that differ.
-  void put_member(json& patch, const ViewText::Member* old, const ViewText::Member& now) const {
+  // How a key changed from `old` (null: it was not there) to `now`, whose texts differ, as
+  // view_delta does for one key of two trees. Texts that differ are values that differ.
+  Piece member_piece(const ViewText::Member* old, const ViewText::Member& now) const {
+    const std::string_view key = after_.key(now);
     const std::string_view value = after_.value(now);
     const std::optional<std::string_view> old_value =
         old ? std::optional<std::string_view>(before_.value(*old)) : std::nullopt;
-    const char kind = value.front();
-    if (kind == '{') {
+    if (value.front() == '{') {
       // Key by key: from nothing when it was no object, as view_delta does.
-      json sub = json::object();
+      std::vector<Piece> sub;
       diff(sub, old_value && old_value->front() == '{' ? children(before_, *old) : Members{}, children(after_, now));
-      patch[key_of(after_.key(now))] = std::move(sub);
-    } else if (kind == '[') {
-      put_array_text(patch, key_of(after_.key(now)), old_value ? &*old_value : nullptr, value);
-    } else {
-      patch[key_of(after_.key(now))] = json::parse(value);
+      std::string text;
+      write_object(sub, text);
+      return piece(key, "", text);
     }
+    if (value.front() == '[') return array_piece(key, old_value ? &*old_value : nullptr, value);
+    return piece(key, "", value);
   }
 
   static Members children(const ViewText& view, const ViewText::Member& m) {
@@ -199,6 +230,13 @@ class TextDelta {
   const ViewText& before_;
   const ViewText& after_;
 };
+
+std::vector<Piece> patch_pieces(const ViewText& previous, const ViewText& next) {
+  std::vector<Piece> pieces;
+  TextDelta(previous, next)
+      .diff(pieces, Members(previous.members()).first(previous.top()), Members(next.members()).first(next.top()));
+  return pieces;
+}
 
 }  // namespace
 
@@ -226,10 +264,27 @@ ViewText::ViewText(std::shared_ptr<const std::string> event_text) : text_(std::m
 }
 
 json view_delta(const ViewText& previous, const ViewText& next) {
-  json patch = json::object();
-  TextDelta(previous, next)
-      .diff(patch, Members(previous.members()).first(previous.top()), Members(next.members()).first(next.top()));
-  return patch;
+  std::vector<Piece> pieces = patch_pieces(previous, next);
+  std::string text;
+  write_object(pieces, text);
+  return json::parse(text);
+}
+
+std::string serialize_delta(const ViewText& previous, const ViewText& next, const std::string& table_id,
+                            std::uint64_t seq, std::uint64_t base, const RequestId& id) {
+  std::vector<Piece> pieces = patch_pieces(previous, next);
+  // The frame, as serialize(Delta) puts it around the patch.
+  pieces.push_back({"type", R"("type":"delta")"});
+  pieces.push_back({"table_id", "\"table_id\":" + dumped(table_id)});
+  if (base + 1 != seq) {
+    pieces.push_back({"seq", "\"seq\":" + std::to_string(seq)});
+    pieces.push_back({"base", "\"base\":" + std::to_string(base)});
+  }
+  if (const auto* n = std::get_if<std::int64_t>(&id)) pieces.push_back({"id", "\"id\":" + std::to_string(*n)});
+  if (const auto* s = std::get_if<std::string>(&id)) pieces.push_back({"id", "\"id\":" + dumped(*s)});
+  std::string text;
+  write_object(pieces, text);
+  return text;
 }
 
 }  // namespace atout::protocol

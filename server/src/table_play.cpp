@@ -236,8 +236,8 @@ void Table::send_event(const Member& m, const protocol::Event& e, std::shared_pt
     delta_bases_.insert_or_assign(m.conn, DeltaBase{e.seq, std::move(view)});
     return;
   }
-  protocol::Delta d{id_, e.seq, base->second.seq, protocol::view_delta(base->second.view, view), e.id};
-  deliver(m.link, std::make_shared<const std::string>(protocol::serialize(std::move(d))));
+  deliver(m.link, std::make_shared<const std::string>(
+                      protocol::serialize_delta(base->second.view, view, id_, e.seq, base->second.seq, e.id)));
   base->second = DeltaBase{e.seq, std::move(view)};
 }
 

@@ -112,6 +112,10 @@ TEST_P(ViewDeltaSim, DeltasRebuildEveryViewAndShowNothingMore) {
         protocol::ViewText text(std::make_shared<const std::string>(protocol::serialize(e)));
         ASSERT_EQ(protocol::view_delta(last_text[i], text), patch)
             << c.variant << " game " << g << " seq " << seq << " viewer " << int{viewers[i]};
+        // The message the server sends, written on text: the tree's, byte for byte.
+        ASSERT_EQ(protocol::serialize_delta(last_text[i], text, e.table_id, e.seq, e.seq - 1, e.id),
+                  protocol::serialize(protocol::Delta{e.table_id, e.seq, e.seq - 1, patch, e.id}))
+            << c.variant << " game " << g << " seq " << seq << " viewer " << int{viewers[i]};
         last_text[i] = std::move(text);
         const auto next = protocol::apply_view_delta(rebuilt[i], patch);
         ASSERT_TRUE(next.has_value());

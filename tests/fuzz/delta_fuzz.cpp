@@ -167,9 +167,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!holds_fraction(previous) && !holds_fraction(second)) {
       const auto text = [](const json& j) { return std::make_shared<const std::string>(j.dump()); };
       const atout::protocol::ViewText before(text(previous)), after(text(second));
-      require(atout::protocol::view_delta(before, after) ==
-                  atout::protocol::view_delta(without_frame(previous), without_frame(second)),
+      const json on_trees = atout::protocol::view_delta(without_frame(previous), without_frame(second));
+      require(atout::protocol::view_delta(before, after) == on_trees,
               "the delta worked out on text differs from the delta on trees");
+      require(atout::protocol::serialize_delta(before, after, "t-1", 9, 8, {}) ==
+                  atout::protocol::serialize(atout::protocol::Delta{"t-1", 9, 8, on_trees, {}}),
+              "the delta message written on text differs from the tree's");
     }
   }
   return 0;

@@ -140,11 +140,24 @@ TEST(ViewDelta, TheDeltaOnTextIsTheDeltaOnTrees) {
       {R"({"o":{"a":1}})", R"({"o":{}})"},
       {R"({"e\"k":1,"f\\":{"g":2}})", R"({"e\"k":2,"f\\":{"g":3}})"},
       {R"({"s":"x"})", R"({"s":"x"})"},
+      // Arrays as a table of objects, and indices removed; keys whose suffixed form sorts among others.
+      {R"({"l":[1]})",
+       R"({"l":[{"type":"card","card":"AS"},{"type":"card","card":"KS"},{"type":"card","card":"7H"}]})"},
+      {R"({"h":["AS","KS","QS","JS","TS","9S","8S"]})", R"({"h":["AS","8S"]})"},
+      {R"({"h":[1,2],"h_n":1,"i":0})", R"({"h":[1,2,3],"h_n":2,"i":1})"},
+      {R"({"a":{"x":1},"b":null})", R"({"b":"\u00e9\n"})"},
   };
   for (const auto& [before, after] : pairs) {
     const json b = json::parse(before), a = json::parse(after);
     EXPECT_EQ(view_delta(text_of(b), text_of(a)), view_delta(b, a)) << before << " -> " << after;
     EXPECT_EQ(apply_view_delta(b, view_delta(text_of(b), text_of(a))), a) << before << " -> " << after;
+    // The message the server sends, written on text, byte for byte the tree's (with and without an
+    // id, with the base just before and further back).
+    for (const RequestId& id : {RequestId{}, RequestId{std::int64_t{-7}}, RequestId{std::string("a\"1")}})
+      for (const std::uint64_t base : {std::uint64_t{11}, std::uint64_t{4}})
+        EXPECT_EQ(serialize_delta(text_of(b), text_of(a), "t-\"9", 12, base, id),
+                  serialize(Delta{"t-\"9", 12, base, view_delta(b, a), id}))
+            << before << " -> " << after;
   }
   // The first event of a table has nothing before it: from an empty view, every key whole.
   const json first = json::parse(R"({"kind":"start","observation":{"hand":["AS"]}})");

@@ -73,6 +73,13 @@ class ViewText {
 // changed are parsed. About a fifth of the work of building and comparing trees.
 json view_delta(const ViewText& previous, const ViewText& next);
 
+// The `delta` message that turns `previous` into `next`, byte for byte what serialize(Delta) writes
+// for their patch (below), written on text: unchanged members are not read, changed values are
+// copied as they stand in `next`'s text (one text per value), and only an array sent as a table is
+// parsed. What the server sends; about half the work of building the patch as a tree and writing it.
+std::string serialize_delta(const ViewText& previous, const ViewText& next, const std::string& table_id,
+                            std::uint64_t seq, std::uint64_t base, const RequestId& id);
+
 // `view` with `delta` applied. A delta that is not an object, or an array operation that does not
 // fit (an append or removal on something that is not an array, an index out of order or out of
 // range, a malformed table), is refused (nullopt).
