@@ -122,30 +122,40 @@ void split_array(std::string_view s, std::vector<std::string_view>& out) {
   }
 }
 
-// One member of a patch being written: its key as the patch orders keys (unescaped, as the tree
-// of serialize(Delta) holds them) and its text, `"key":value`.
+// One member of a patch being written: its text, `"key":value`, and its key as the patch orders
+// keys (unescaped, as the tree of serialize(Delta) holds them): the key's own text unless it has
+// escapes.
 struct Piece {
-  std::string order;
   std::string text;
+  std::uint32_t key_size = 0;  // the key as written, suffix included, after the opening quote
+  std::optional<std::string> unescaped;
+
+  std::string_view order() const {
+    return unescaped ? std::string_view(*unescaped) : std::string_view(text).substr(1, key_size);
+  }
 };
 
 // A patch member `written` (a key as written, between its quotes) with `suffix` ("+", "-", "#" or
 // none), of value text `value`.
 Piece piece(std::string_view written, std::string_view suffix, std::string_view value) {
-  Piece p{key_of(written), {}};
-  p.order.append(suffix);
+  Piece p;
   p.text.reserve(written.size() + suffix.size() + value.size() + 3);
   p.text.push_back('"');
   p.text.append(written);
   p.text.append(suffix);
   p.text.append("\":");
   p.text.append(value);
+  p.key_size = static_cast<std::uint32_t>(written.size() + suffix.size());
+  if (written.find('\\') != std::string_view::npos) p.unescaped = key_of(written) + std::string(suffix);
   return p;
 }
 
 // An object of these members, written as dump() writes it: keys in order.
 void write_object(std::vector<Piece>& pieces, std::string& out) {
-  std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.order < b.order; });
+  std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.order() < b.order(); });
+  std::size_t size = out.size() + pieces.size() + 2;
+  for (const Piece& p : pieces) size += p.text.size();
+  out.reserve(size);
   out.push_back('{');
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     if (i) out.push_back(',');
@@ -233,6 +243,7 @@ class TextDelta {
 
 std::vector<Piece> patch_pieces(const ViewText& previous, const ViewText& next) {
   std::vector<Piece> pieces;
+  pieces.reserve(12);
   TextDelta(previous, next)
       .diff(pieces, Members(previous.members()).first(previous.top()), Members(next.members()).first(next.top()));
   return pieces;
@@ -274,14 +285,14 @@ std::string serialize_delta(const ViewText& previous, const ViewText& next, cons
                             std::uint64_t seq, std::uint64_t base, const RequestId& id) {
   std::vector<Piece> pieces = patch_pieces(previous, next);
   // The frame, as serialize(Delta) puts it around the patch.
-  pieces.push_back({"type", R"("type":"delta")"});
-  pieces.push_back({"table_id", "\"table_id\":" + dumped(table_id)});
+  pieces.push_back(piece("type", "", R"("delta")"));
+  pieces.push_back(piece("table_id", "", dumped(table_id)));
   if (base + 1 != seq) {
-    pieces.push_back({"seq", "\"seq\":" + std::to_string(seq)});
-    pieces.push_back({"base", "\"base\":" + std::to_string(base)});
+    pieces.push_back(piece("seq", "", std::to_string(seq)));
+    pieces.push_back(piece("base", "", std::to_string(base)));
   }
-  if (const auto* n = std::get_if<std::int64_t>(&id)) pieces.push_back({"id", "\"id\":" + std::to_string(*n)});
-  if (const auto* s = std::get_if<std::string>(&id)) pieces.push_back({"id", "\"id\":" + dumped(*s)});
+  if (const auto* n = std::get_if<std::int64_t>(&id)) pieces.push_back(piece("id", "", std::to_string(*n)));
+  if (const auto* s = std::get_if<std::string>(&id)) pieces.push_back(piece("id", "", dumped(*s)));
   std::string text;
   write_object(pieces, text);
   return text;
