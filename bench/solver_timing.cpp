@@ -1,7 +1,10 @@
 // Solve times over fixed seeded deals: median, p99 and mean nodes of full 8-trick solves per
 // four-seat variant and contract mode, on one core. Usage: atout_solver_timing [deals] [all]
 // ("all": the value of every first card, not only the position's value). ATOUT_SOLVER_TABLE_BITS sets the
-// table size, ATOUT_SOLVER_SEED_OFFSET another set of deals.
+// table size, ATOUT_SOLVER_SEED_OFFSET another set of deals, ATOUT_SOLVER_PVS=0 turns the
+// principal-variation search off (to compare in one binary), and ATOUT_SOLVER_CHECK prints MISMATCH
+// for every deal whose value a solver with the other PVS setting gives differently (the times then
+// include both solvers).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -36,6 +39,11 @@ int main(int argc, char** argv) {
     so = bots::SolverOptions{
         .table_bits = 0, .use_table = false, .merge_equivalent = false, .bounds = !nobounds, .last_two = false};
   if (const char* bits = std::getenv("ATOUT_SOLVER_TABLE_BITS")) so.table_bits = std::atoi(bits);
+  if (const char* pvs = std::getenv("ATOUT_SOLVER_PVS")) so.pvs = std::atoi(pvs) != 0;
+  bots::SolverOptions check_options = so;
+  check_options.pvs = !so.pvs;
+  bots::Solver check(check_options);
+  const bool checking = std::getenv("ATOUT_SOLVER_CHECK") != nullptr;
   // Another set of deals than the recorded one, to check that a change tuned on one set holds on
   // another.
   std::uint64_t seed_offset = 0;
@@ -58,7 +66,8 @@ int main(int argc, char** argv) {
       if (all) {
         solver.solve(p);
       } else {
-        solver.value(p);
+        const int v = solver.value(p);
+        if (checking && check.value(p) != v) std::printf("MISMATCH deal %d\n", i);
       }
       const auto t1 = std::chrono::steady_clock::now();
       const std::clock_t c1 = std::clock();

@@ -461,6 +461,20 @@ struct Solver::Impl {
     return value;
   }
 
+  // The value of card `c`, not the first one searched, in the window (alpha, beta). With
+  // principal-variation search, a zero window first asks only whether it beats the best card so far
+  // (the window's near bound); most do not, and that costs far less than a full window. One that
+  // does is searched again in the window left above (or below) the bound that test proved.
+  int value_of_later(int c, int alpha, int beta, bool maximise) {
+    if (!opt.pvs || beta - alpha <= 1) return value_after(c, alpha, beta);
+    if (maximise) {
+      const int v = value_after(c, alpha, alpha + 1);
+      return v > alpha && v < beta ? value_after(c, v - 1, beta) : v;
+    }
+    const int v = value_after(c, beta - 1, beta);
+    return v < beta && v > alpha ? value_after(c, alpha, v + 1) : v;
+  }
+
   // Counts a node of either search; true once a timed solve is past its deadline (the clock is read
   // at the first node and every 1,024 after, whichever search visits it).
   bool count_node() {
@@ -479,8 +493,11 @@ struct Solver::Impl {
     const int seat = ts.current;
     const bool maximise = team(seat) == declarer;
     int best = maximise ? -kInf : kInf;
+    bool searched_one = false;
     for (std::uint32_t m = legal(seat); m; m &= m - 1) {
-      const int v = value_after(std::countr_zero(m), alpha, beta);
+      const int c = std::countr_zero(m);
+      const int v = searched_one ? value_of_later(c, alpha, beta, maximise) : value_after(c, alpha, beta);
+      searched_one = true;
       if (maximise) {
         best = std::max(best, v);
         alpha = std::max(alpha, best);
@@ -549,9 +566,11 @@ struct Solver::Impl {
     const int a0 = alpha, b0 = beta;
     int best = maximise ? -kInf : kInf;
     int best_move = kNoMove;
+    bool searched_one = false;
     // Searches card `c`; true when it cuts the search off.
     const auto try_card = [&](int c) {
-      const int v = value_after(c, alpha, beta);
+      const int v = searched_one ? value_of_later(c, alpha, beta, maximise) : value_after(c, alpha, beta);
+      searched_one = true;
       if (maximise) {
         if (v > best) {
           best = v;
@@ -688,11 +707,12 @@ struct Solver::Impl {
 
   static int final_points(int past, int future) { return std::max(0, past + future); }
 
-  // The exact value by zero-window searches ("is it at least m?"); the table keeps the bounds each
-  // one proves, so the later ones revisit little. Without a guess they halve the range [lo, hi]. With
-  // one (a sibling card's value), the first asks about the guess, and the next ones step away from it
-  // by 1, 2, 4, ... points while the answer stays the same, then halve what is left: the searches
-  // near the value are the costly ones, and a close guess saves some of them.
+  // The exact value of the position. By default one principal-variation search over the window the cheap
+  // bounds leave: the first card of each node gets the full window and the others a zero-window test (see
+  // value_of_later). With a guess (a sibling card's value), one zero-window search at the guess
+  // first narrows that window. The older way, kept as an option to compare against, is a series of
+  // zero-window searches ("is it at least m?") that halve the range, stepping away from a guess by
+  // 1, 2, 4, ... points first; the table keeps the bounds each proves, so later ones revisit little.
   int exact(std::optional<int> guess = std::nullopt) {
     // Mid-trick roots get the remaining-points bounds only.
     Bounds b = bounds();
@@ -710,6 +730,11 @@ struct Solver::Impl {
       hi = v;
       return false;
     };
+    if (opt.pvs) {
+      if (guess && *guess > lo && *guess <= hi && !stopped) probe(*guess);
+      if (lo >= hi || stopped) return lo;
+      return search(lo - 1, hi + 1);
+    }
     if (guess && *guess > lo && *guess <= hi && !stopped) {
       const bool up = probe(*guess);
       for (int step = 1; lo < hi && !stopped; step *= 2) {

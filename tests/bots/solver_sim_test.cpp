@@ -109,8 +109,9 @@ INSTANTIATE_TEST_SUITE_P(Variants, SolverEndgameSim, ::testing::ValuesIn(endgame
 
 // ---- Whole deals against simpler searches ------------------------------------------------------
 
-// The solver against itself without merged cards, bounds or the last two tricks' own search (the
-// table stays): whole deals.
+// The solver against itself without merged cards, bounds, the last two tricks' own search or
+// principal-variation search (the table stays, and each value is found by zero-window searches that
+// halve its range): whole deals.
 class SolverDealSim : public ::testing::TestWithParam<SolverCase> {};
 
 TEST_P(SolverDealSim, ValueEqualsSearchWithoutMergingOrBounds) {
@@ -118,7 +119,7 @@ TEST_P(SolverDealSim, ValueEqualsSearchWithoutMergingOrBounds) {
   const Options options = options_of(c.variant, c.overrides);
   Rng rng(seed_of("deal", c));
   Solver solver;
-  Solver reference(SolverOptions{.merge_equivalent = false, .bounds = false, .last_two = false});
+  Solver reference(SolverOptions{.merge_equivalent = false, .bounds = false, .last_two = false, .pvs = false});
   for (int i = 0; i < c.count; ++i) {
     const Position p = random_deal(c.variant, options, rng);
     const int want = reference.value(p);
@@ -150,8 +151,8 @@ std::vector<SolverCase> deal_cases() {
 INSTANTIATE_TEST_SUITE_P(Variants, SolverDealSim, ::testing::ValuesIn(deal_cases()), case_name);
 
 // Plain alpha-beta: no table, no merged cards, no bounds, no search of its own for the last two
-// tricks. Whole deals for the two-seat variants; for the four-seat ones a whole deal takes it
-// seconds, so positions of up to five tricks.
+// tricks, every card in the full window. Whole deals for the two-seat variants; for the four-seat ones a whole deal
+// takes it seconds, so positions of up to five tricks.
 class SolverPlainSim : public ::testing::TestWithParam<SolverCase> {};
 
 TEST_P(SolverPlainSim, ValueEqualsPlainAlphaBeta) {
@@ -159,8 +160,12 @@ TEST_P(SolverPlainSim, ValueEqualsPlainAlphaBeta) {
   const Options options = options_of(c.variant, c.overrides);
   Rng rng(seed_of("plain", c));
   Solver solver;
-  Solver plain(SolverOptions{
-      .table_bits = 0, .use_table = false, .merge_equivalent = false, .bounds = false, .last_two = false});
+  Solver plain(SolverOptions{.table_bits = 0,
+                             .use_table = false,
+                             .merge_equivalent = false,
+                             .bounds = false,
+                             .last_two = false,
+                             .pvs = false});
   const bool two_seats = find_variant(c.variant)->players == 2;
   for (int i = 0; i < c.count; ++i) {
     const Position p = two_seats ? random_deal(c.variant, options, rng) : random_position(c.variant, options, rng, 5);

@@ -75,6 +75,7 @@ struct SolverOptions {
   bool merge_equivalent = true;
   bool bounds = true;    // cut with the remaining-points and quick-trick bounds
   bool last_two = true;  // the last two tricks by a search of their own (off: the general search)
+  bool pvs = true;       // principal-variation search (off: zero-window searches halving the range)
 };
 
 class Solver {
