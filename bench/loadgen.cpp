@@ -185,6 +185,8 @@ int run(const Options& o) {
   const auto t0 = Steady::now();
   const double server_cpu0 = cpu_seconds(pid);
   const double self_cpu0 = cpu_seconds(::getpid());
+  const double server_sys0 = cpu_times(pid).system;
+  const double self_sys0 = cpu_times(::getpid()).system;
   const std::uint64_t accepted_before = accepted.load();
   const auto limit = std::chrono::duration<double>(o.duration);
   AbuseStats abuse;
@@ -223,6 +225,9 @@ int run(const Options& o) {
   const double window_s = std::chrono::duration<double>(Steady::now() - t0).count();
   const double server_cpu = pid > 0 ? cpu_seconds(pid) - server_cpu0 : -1;
   const double self_cpu = cpu_seconds(::getpid()) - self_cpu0;
+  // The system (kernel) part of each, apart: most of it is the sockets' work.
+  const double server_sys = pid > 0 ? cpu_times(pid).system - server_sys0 : -1;
+  const double self_sys = cpu_times(::getpid()).system - self_sys0;
   const long rss_end = rss_kib(pid);
 
   // Stop, then merge what the workers counted.
@@ -371,6 +376,7 @@ int run(const Options& o) {
                              {"samples", rtts.size()}}},
                            {"errors", total.errors},
                            {"cpu_s", {{"server", server_cpu}, {"loadgen", self_cpu}}},
+                           {"cpu_sys_s", {{"server", server_sys}, {"loadgen", self_sys}}},
                            {"error_count", error_count},
                            {"connect_failures", total.connect_failures},
                            {"closed_by_server", total.closed_early},

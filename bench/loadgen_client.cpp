@@ -80,14 +80,13 @@ std::string error_code_of(std::string_view text) {
 
 // ---- Measuring -----------------------------------------------------------------------------------
 
-// CPU seconds (user + system) `pid` has used, or -1.
-double cpu_seconds(int pid) {
-  if (pid <= 0) return -1;
+CpuTimes cpu_times(int pid) {
+  if (pid <= 0) return {};
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // Fields after the command name (which may hold spaces) start after the last ')'.
   const auto close = text.rfind(')');
-  if (close == std::string::npos) return -1;
+  if (close == std::string::npos) return {};
   std::istringstream fields(text.substr(close + 2));
   std::string field;
   unsigned long long utime = 0, stime = 0;
@@ -95,7 +94,13 @@ double cpu_seconds(int pid) {
     if (i == 14) utime = std::stoull(field);
     if (i == 15) stime = std::stoull(field);
   }
-  return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  const auto tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
+  return {static_cast<double>(utime) / tick, static_cast<double>(stime) / tick};
+}
+
+double cpu_seconds(int pid) {
+  const CpuTimes t = cpu_times(pid);
+  return t.user < 0 ? -1 : t.user + t.system;
 }
 
 // The soft limit on open files raised to the hard one: thousands of connections need it.

@@ -140,6 +140,12 @@ class TableBot : public std::enable_shared_from_this<TableBot> {
   bool started_ = false;
 };
 
+// CPU seconds process `pid` has used, user and system apart, or -1 for both.
+struct CpuTimes {
+  double user = -1;
+  double system = -1;
+};
+CpuTimes cpu_times(int pid);
 // CPU seconds (user + system) process `pid` has used, or -1.
 double cpu_seconds(int pid);
 // Raises the soft limit on open files to the hard limit.

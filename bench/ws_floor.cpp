@@ -229,13 +229,14 @@ int drive(int pairs_count, double duration, std::size_t action_bytes, std::size_
   }
   // Warm up for a second, then measure the window.
   net::steady_timer timer(w.ioc);
-  double server_cpu0 = 0, own_cpu0 = 0, server_cpu1 = 0, own_cpu1 = 0;
+  double server_cpu0 = 0, own_cpu0 = 0, server_cpu1 = 0, own_cpu1 = 0, server_sys0 = 0, server_sys1 = 0;
   Steady::time_point t0, t1;
   timer.expires_after(std::chrono::seconds(1));
   timer.async_wait([&](beast::error_code) {
     w.measuring = true;
     t0 = Steady::now();
     server_cpu0 = cpu_seconds(child);
+    server_sys0 = cpu_times(child).system;
     own_cpu0 = own_cpu_seconds();
     timer.expires_after(std::chrono::duration_cast<Steady::duration>(std::chrono::duration<double>(duration)));
     timer.async_wait([&](beast::error_code) {
@@ -243,6 +244,7 @@ int drive(int pairs_count, double duration, std::size_t action_bytes, std::size_
       w.stopping = true;
       t1 = Steady::now();
       server_cpu1 = cpu_seconds(child);
+      server_sys1 = cpu_times(child).system;
       own_cpu1 = own_cpu_seconds();
       for (auto& bot : bots)
         for (auto& c : bot.seats) c->close();
@@ -266,10 +268,11 @@ int drive(int pairs_count, double duration, std::size_t action_bytes, std::size_
   std::printf(
       "{\"pairs\":%d,\"open\":%d,\"failed\":%d,\"every_pair_played\":%s,\"relay_ok\":%s,\"actions\":%.0f,"
       "\"actions_per_s\":%.1f,\"rtt_ms\":{\"p50\":%.3f,\"p99\":%.3f},\"cpu_us_per_action\":{\"server\":%.1f,"
-      "\"client\":%.1f},\"event_bytes\":%zu,\"action_bytes\":%zu,\"closed_early\":%llu}\n",
+      "\"client\":%.1f},\"server_sys_us_per_action\":%.1f,\"event_bytes\":%zu,\"action_bytes\":%zu,\"closed_early\":%"
+      "llu}\n",
       pairs_count, open, failed, every_pair_played ? "true" : "false", relay_ok ? "true" : "false", n,
       window > 0 ? n / window : 0.0, percentile(rtt, 0.5), percentile(rtt, 0.99), per_action(server_cpu1 - server_cpu0),
-      per_action(own_cpu1 - own_cpu0), event_bytes, action.size(),
+      per_action(own_cpu1 - own_cpu0), per_action(server_sys1 - server_sys0), event_bytes, action.size(),
       static_cast<unsigned long long>(w.stats.closed_early));
   const bool ok =
       n > 0 && failed == 0 && open == 2 * pairs_count && every_pair_played && relay_ok && w.stats.closed_early == 0;

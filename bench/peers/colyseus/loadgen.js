@@ -56,13 +56,14 @@ function rssKib(pid) {
   }
 }
 
-// user + system CPU seconds of `pid`, from /proc/PID/stat (as atout-loadgen reads it).
+// User + system CPU seconds of `pid`, from /proc/PID/stat (as atout-loadgen reads it); with
+// `systemOnly`, the system (kernel) part alone.
 const CLK_TCK = 100;
-function cpuSeconds(pid) {
+function cpuSeconds(pid, systemOnly = false) {
   try {
     const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+    return ((systemOnly ? 0 : Number(fields[11])) + Number(fields[12])) / CLK_TCK;
   } catch {
     return -1;
   }
@@ -303,6 +304,7 @@ async function main() {
   stats.measuring = true;
   const t0 = process.hrtime.bigint();
   const serverCpu0 = cpuSeconds(pid);
+  const serverSys0 = cpuSeconds(pid, true);
   const self0 = process.cpuUsage();
   await sleep(o.duration * 1000);
   stats.measuring = false;
@@ -310,6 +312,7 @@ async function main() {
   const serverLoop = server ? await serverLoopDelay(server.child) : null;
   const windowS = Number(process.hrtime.bigint() - t0) / 1e9;
   const serverCpu = pid > 0 ? cpuSeconds(pid) - serverCpu0 : -1;
+  const serverSys = pid > 0 ? cpuSeconds(pid, true) - serverSys0 : -1;
   const selfUsage = process.cpuUsage(self0);
   const selfCpu = (selfUsage.user + selfUsage.system) / 1e6;
   const rssEnd = rssKib(pid);
@@ -367,6 +370,7 @@ async function main() {
     },
     errors: stats.errors,
     cpu_s: { server: serverCpu, loadgen: selfCpu },
+    cpu_sys_s: { server: serverSys, loadgen: selfUsage.system / 1e6 },
     server_loop_delay_ms: serverLoop,
     loadgen_loop_delay_ms: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
     error_count: errorCount,
