@@ -1,8 +1,10 @@
 // Appending a batch's actions to PostgreSQL in one statement (the PostgreSQL writer's PgAppend).
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "atout/store/store.hpp"
 #include "pg_writer.hpp"
 #include "store_errors.hpp"
 
@@ -39,8 +41,10 @@ std::string number_array(const std::vector<T>& items) {
 
 }  // namespace
 
-// A batch's actions in two statements at most, whatever their number: one looks up the ids of
-// the matches this writer has not seen yet, one inserts every row (arrays unnested server-side).
+// A batch's actions in three statements at most, whatever their number: one looks up the ids of
+// the matches this writer has not seen yet, one reads their fences (Store::take_over) under a share
+// lock held to the commit, one inserts every row (arrays unnested server-side). An action from a
+// run below its match's fence is refused.
 void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::vector<std::string>& errors) {
   std::vector<std::string_view> unknown;
   std::unordered_set<std::string_view> asked;
@@ -51,6 +55,15 @@ void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::
         tx.t().exec_params("SELECT uid, id FROM matches WHERE uid = ANY($1::text[])", text_array(unknown));
     for (const pqxx::row& f : found) tx.ids().emplace(f[0].as<std::string>(), f[1].as<std::int64_t>());
   }
+  std::vector<std::int64_t> known;
+  for (const PgActionRow* r : rows)
+    if (const auto it = tx.ids().find(r->uid); it != tx.ids().end()) known.push_back(it->second);
+  std::unordered_map<std::int64_t, std::int64_t> fences;
+  if (!known.empty()) {
+    const pqxx::result f =
+        tx.t().exec_params("SELECT id, run FROM matches WHERE id = ANY($1::bigint[]) FOR SHARE", number_array(known));
+    for (const pqxx::row& row : f) fences.emplace(row[0].as<std::int64_t>(), row[1].as<std::int64_t>());
+  }
   std::vector<std::int64_t> ids, seqs, ats;
   std::vector<int> seats;
   std::vector<std::string_view> actions;
@@ -58,6 +71,10 @@ void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::
     const auto it = tx.ids().find(r->uid);
     if (it == tx.ids().end()) {
       errors.push_back(no_match(r->uid));
+      continue;
+    }
+    if (const auto fence = fences.find(it->second); fence != fences.end() && run_of(r->seq) < fence->second) {
+      errors.push_back(fenced(r->uid, run_of(r->seq), fence->second, "action seq " + std::to_string(r->seq)));
       continue;
     }
     ids.push_back(it->second);

@@ -2,8 +2,10 @@
 // the batching writer and its reads (migrations and backups are in pg_admin.cpp).
 #include "atout/store/pg_store.hpp"
 
+#include <algorithm>
 #include <array>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "pg_connection.hpp"
@@ -49,6 +51,20 @@ std::optional<std::int64_t> match_id(PgTx& tx, const std::string& uid) {
   return id;
 }
 
+// Refuses a write from run `run` of a match's table once the match was taken over by a later run
+// (Store::take_over): the error, or nullopt when the write may go on. The match's row stays
+// share-locked until the batch commits, so a take-over waits for the write, or the write sees the
+// take-over's fence. A run the writer does not know (nullopt) is not checked.
+std::optional<std::string> check_fence(PgTx& tx, const std::string& uid, std::int64_t id,
+                                       std::optional<std::int64_t> run, const std::string& what) {
+  if (!run) return std::nullopt;
+  const pqxx::result r = tx.t().exec_params("SELECT run FROM matches WHERE id = $1 FOR SHARE", id);
+  if (r.empty()) return no_match(uid);
+  const auto fence = r[0][0].as<std::int64_t>();
+  if (*run < fence) return fenced(uid, *run, fence, what);
+  return std::nullopt;
+}
+
 RatingRow rating_row(const pqxx::row& r) {
   return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<double>(),
           r[4].as<double>(),      r[5].as<double>(),      r[6].as<int>()};
@@ -89,6 +105,7 @@ class PgStore final : public Store {
   }
 
   void begin_match(const MatchStart& m) override {
+    set_run(m.uid, 0);
     writer_.post([m](PgTx& tx) -> std::optional<std::string> {
       const pqxx::result r = tx.t().exec_params(
           "INSERT INTO matches (uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, "
@@ -113,6 +130,7 @@ class PgStore final : public Store {
     PgJob row_by_row = [uid, seq, seat, a = action_json, at](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
+      if (auto e = check_fence(tx, uid, *id, run_of(seq), "action seq " + std::to_string(seq))) return e;
       tx.t().exec_params("INSERT INTO match_actions (match_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)", *id,
                          seq, seat, a, at);
       return std::nullopt;
@@ -121,9 +139,12 @@ class PgStore final : public Store {
   }
 
   void begin_hand(const std::string& uid, const HandRow& h) override {
-    writer_.post([uid, h](PgTx& tx) -> std::optional<std::string> {
+    // A table rebuilt from the log may write again a hand of an earlier run that the log lost: the
+    // hand's seqs do not say which run writes it.
+    writer_.post([uid, h, run = writing_run(uid)](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
+      if (auto e = check_fence(tx, uid, *id, run, "hand " + std::to_string(h.number))) return e;
       tx.t().exec_params(
           "INSERT INTO hands (match_id, number, dealer, commitment, seed, first_seq) VALUES ($1, $2, $3, $4, $5, $6)",
           *id, h.number, h.dealer, h.commitment, h.seed, h.first_seq);
@@ -132,9 +153,11 @@ class PgStore final : public Store {
   }
 
   void end_hand(const std::string& uid, int number, std::int64_t last_seq, std::string result_json) override {
-    writer_.post([uid, number, last_seq, r = std::move(result_json)](PgTx& tx) -> std::optional<std::string> {
+    writer_.post([uid, number, last_seq, r = std::move(result_json),
+                  run = writing_run(uid)](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
+      if (auto e = check_fence(tx, uid, *id, run, "the end of hand " + std::to_string(number))) return e;
       tx.t().exec_params(
           "UPDATE hands SET last_seq = $1, result = $2, revealed = 1 WHERE match_id = $3 AND number = $4", last_seq, r,
           *id, number);
@@ -143,9 +166,10 @@ class PgStore final : public Store {
   }
 
   void change_seat(const std::string& uid, int seat, const std::string& player) override {
-    writer_.post([uid, seat, player](PgTx& tx) -> std::optional<std::string> {
+    writer_.post([uid, seat, player, run = writing_run(uid)](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
+      if (auto e = check_fence(tx, uid, *id, run, "a change of seat " + std::to_string(seat))) return e;
       tx.t().exec_params(
           "UPDATE match_seats SET player_id = p.id FROM players p WHERE p.public_id = $1 AND match_id = $2 AND "
           "seat = $3",
@@ -156,9 +180,10 @@ class PgStore final : public Store {
 
   void end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0, std::optional<int> score1,
                  std::optional<int> winner, const std::string& reason) override {
-    writer_.post([=](PgTx& tx) -> std::optional<std::string> {
+    writer_.post([=, run = forget_run(uid)](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
+      if (auto e = check_fence(tx, uid, *id, run, "the match's end")) return e;
       const pqxx::result ended = tx.t().exec_params(
           "UPDATE matches SET ended_at = $1, score0 = $2, score1 = $3, winner = $4, end_reason = $5 "
           "WHERE id = $6 AND ended_at IS NULL RETURNING rated, variant",
@@ -311,6 +336,34 @@ class PgStore final : public Store {
     return out;
   }
 
+  std::optional<TakenMatch> take_over(const std::string& uid) override {
+    std::optional<TakenMatch> out;
+    read([&](pqxx::work& w) {
+      out.reset();
+      // Raising the fence locks the match's row to the commit: it waits for a write under way
+      // (each holds a share lock on the row until its batch commits), and a write that comes later
+      // sees the new fence. The reads below, each a new snapshot, see every write committed before.
+      const pqxx::result f =
+          w.exec_params("UPDATE matches SET run = run + 1 WHERE uid = $1 AND ended_at IS NULL RETURNING id, run", uid);
+      if (f.empty()) return;
+      const pqxx::result r = w.exec_params(std::string(kMatchColumns) + "WHERE uid = $1", uid);
+      TakenMatch t{load_match(w, r[0], true), 0};
+      const auto raised = f[0][1].as<std::int64_t>();
+      // Past every run the log shows too: a server restarted on its own starts a new run without
+      // raising the fence.
+      std::int64_t run = raised;
+      for (const ActionRow& a : t.match.actions) run = std::max(run, run_of(a.seq) + 1);
+      for (const HandRow& h : t.match.hands)
+        run = std::max(run, run_of(std::max(h.first_seq, h.last_seq.value_or(0))) + 1);
+      if (run != raised) w.exec_params("UPDATE matches SET run = $1 WHERE id = $2", run, f[0][0].as<std::int64_t>());
+      w.commit();
+      t.start_seq = run * kSeqsPerRun;
+      out = std::move(t);
+    });
+    if (out) set_run(uid, run_of(out->start_seq));
+    return out;
+  }
+
   std::optional<std::uint64_t> reserve_ids(const std::string& kind, std::uint64_t count) override {
     auto first = std::make_shared<std::optional<std::uint64_t>>();
     const auto n = static_cast<std::int64_t>(count);
@@ -407,7 +460,30 @@ class PgStore final : public Store {
     return m;
   }
 
+  // The run this node's table of each live match writes from (begin_match, take_over): the run a
+  // hand, a seat change or the match's end is checked against the fence with. A match missing here
+  // (a table rebuilt by a server on its own, which takes nothing over) is not checked.
+  void set_run(const std::string& uid, std::int64_t run) {
+    std::lock_guard lock(runs_mu_);
+    runs_[uid] = run;
+  }
+  std::optional<std::int64_t> writing_run(const std::string& uid) {
+    std::lock_guard lock(runs_mu_);
+    const auto it = runs_.find(uid);
+    return it == runs_.end() ? std::nullopt : std::optional(it->second);
+  }
+  std::optional<std::int64_t> forget_run(const std::string& uid) {
+    std::lock_guard lock(runs_mu_);
+    const auto it = runs_.find(uid);
+    if (it == runs_.end()) return std::nullopt;
+    const std::int64_t r = it->second;
+    runs_.erase(it);
+    return r;
+  }
+
   std::string url_;
+  std::mutex runs_mu_;
+  std::unordered_map<std::string, std::int64_t> runs_;
   std::mutex read_mu_;
   std::unique_ptr<pqxx::connection> reader_;
   PgWriter writer_;

@@ -283,6 +283,44 @@ std::optional<std::uint64_t> SqliteStore::reserve_ids(const std::string& kind, s
   return *first;
 }
 
+std::optional<TakenMatch> SqliteStore::take_over(const std::string& uid) {
+  // No fence is checked on SQLite (nodes sharing a file on one host rely on their leases): the
+  // take-over only numbers its run past the earlier ones. What this store queued is committed
+  // first; the fence is raised only if no other take-over raised it meanwhile.
+  writer_->flush();
+  auto m = match(uid, true);
+  if (!m || m->ended_at) return std::nullopt;
+  std::int64_t fence = 0;
+  {
+    std::lock_guard lock(read_mu_);
+    Statement st;
+    if (reader_.prepare("SELECT run FROM matches WHERE uid = ?", st)) return std::nullopt;
+    st.bind(1, uid);
+    if (!st.step()) return std::nullopt;
+    fence = st.int64(0);
+  }
+  std::int64_t run = fence + 1;
+  for (const ActionRow& a : m->actions) run = std::max(run, run_of(a.seq) + 1);
+  for (const HandRow& h : m->hands) run = std::max(run, run_of(std::max(h.first_seq, h.last_seq.value_or(0))) + 1);
+  writer_->post([uid, run, fence](Tx& tx) -> std::optional<std::string> {
+    return tx.stmt("UPDATE matches SET run = ? WHERE uid = ? AND run = ? AND ended_at IS NULL")
+        .bind(1, run)
+        .bind(2, uid)
+        .bind(3, fence)
+        .run();
+  });
+  writer_->flush();
+  // Taken only once the database shows the new fence (the batch could have failed to commit).
+  {
+    std::lock_guard lock(read_mu_);
+    Statement st;
+    if (reader_.prepare("SELECT run FROM matches WHERE uid = ? AND ended_at IS NULL", st)) return std::nullopt;
+    st.bind(1, uid);
+    if (!st.step() || st.int64(0) != run) return std::nullopt;
+  }
+  return TakenMatch{std::move(*m), run * kSeqsPerRun};
+}
+
 std::optional<std::string> SqliteStore::backup(const std::string& target) {
   std::error_code ec;
   if (std::filesystem::exists(target, ec)) return target + " already exists; a backup never overwrites a file";

@@ -65,6 +65,19 @@ struct MatchRow {
   std::vector<ActionRow> actions;
 };
 
+// A match's log is written in runs. Its table's first run numbers its actions 1, 2, 3, ...; a table
+// rebuilt from the log (after a restart, or on another node of a cluster) starts a new run at the
+// next multiple of this, so the run of an action is its seq divided by this.
+inline constexpr std::int64_t kSeqsPerRun = std::int64_t{1} << 32;
+inline constexpr std::int64_t run_of(std::int64_t seq) { return seq / kSeqsPerRun; }
+
+// A match taken over for a new run (Store::take_over): its record, and the seq the new run's
+// table starts from (a multiple of kSeqsPerRun; its first action is the next seq).
+struct TakenMatch {
+  MatchRow match;
+  std::int64_t start_seq = 0;
+};
+
 struct PlayerRow {
   std::string id;  // public id
   std::string name;
@@ -141,6 +154,16 @@ class Store {
   virtual std::optional<bool> match_over(const std::string& uid) = 0;
   // Every match not yet ended, with secrets, for rebuilding tables at start-up.
   virtual std::vector<MatchRow> unfinished_matches() = 0;
+  // Takes the unfinished match `uid` over for a new run of its table, as a cluster node does when
+  // it adopts a table another node ran, and returns its record (with secrets) read after that. Each
+  // take-over raises the match's fence, a run number: from then on the store refuses every write
+  // for the match from an earlier run (an action, a hand, a seat change, the end), so a node that
+  // lost the table while its writes were still on their way cannot add a second history beside
+  // the new one. A write already committed is in the record returned: the take-over waits for it.
+  // The new run is past the fence and every run in the log. nullopt: no such match, it has ended,
+  // or another take-over raised the fence meanwhile. Blocks on the database; call it off the I/O
+  // threads.
+  virtual std::optional<TakenMatch> take_over(const std::string& uid) = 0;
   // Reserves `count` numbers of `kind` that were never reserved before, durably (it waits for the
   // writer's commit; call it off the I/O threads): the first of them, or nullopt on a failed write.
   virtual std::optional<std::uint64_t> reserve_ids(const std::string& kind, std::uint64_t count) = 0;
