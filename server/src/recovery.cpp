@@ -12,6 +12,9 @@
 
 namespace atout::server {
 
+// The tables number their seqs in the store's runs (a new run at each rebuild of a table).
+static_assert(SeatView::kSeqsPerRun == static_cast<std::uint64_t>(store::kSeqsPerRun));
+
 namespace {
 
 // The seq of the action that ended hand `n` (which the log shows ended): the last action before
@@ -31,7 +34,7 @@ std::int64_t hand_end_seq(const store::MatchRow& m, int n) {
 
 }  // namespace
 
-Rebuilt rebuild(const store::MatchRow& m) {
+Rebuilt rebuild(const store::MatchRow& m, std::optional<std::uint64_t> start_seq) {
   Rebuilt out;
   RebuiltMatch r = rebuild_match(m);
   if (r.error) {
@@ -60,7 +63,7 @@ Rebuilt rebuild(const store::MatchRow& m) {
   }
   // Events sent after the last kept action may have reached clients; the rebuilt table never
   // reuses their seqs, so a client that saw one gets a snapshot when it resumes.
-  init.seq = SeatView::restart_seq(r.last_seq);
+  init.seq = std::max(SeatView::restart_seq(r.last_seq), start_seq.value_or(0));
   init.log = std::move(r.log);
   init.started = true;
   out.init = std::move(init);
@@ -70,14 +73,28 @@ Rebuilt rebuild(const store::MatchRow& m) {
 RecoveryReport recover(store::Store& store, Lobby& lobby, const RecoveryClaims& claims) {
   RecoveryReport report;
   const std::int64_t now = unix_ms();
-  for (const store::MatchRow& m : store.unfinished_matches()) {
-    const std::string& table_id = m.start.table_id;
+  for (const store::MatchRow& listed : store.unfinished_matches()) {
+    const std::string table_id = listed.start.table_id;
     if (claims.only && !claims.only->contains(table_id)) continue;
     if (claims.claim && !claims.claim(table_id)) continue;
     auto give_back = [&] {
       if (claims.release) claims.release(table_id);
     };
-    Rebuilt b = rebuild(m);
+    // In a cluster the list above may be older than the lease just taken: the node that ran the
+    // table may have written more since, or still be writing. Taking the match over fences that
+    // node's writes off and reads the log again, complete.
+    std::optional<store::TakenMatch> taken;
+    if (claims.claim) {
+      taken = store.take_over(listed.start.uid);
+      if (!taken) {
+        give_back();
+        spdlog::warn("recovery: match {} at table {} ended or was taken over meanwhile; left alone", listed.start.uid,
+                     table_id);
+        continue;
+      }
+    }
+    const store::MatchRow& m = taken ? taken->match : listed;
+    Rebuilt b = rebuild(m, taken ? std::optional<std::uint64_t>(taken->start_seq) : std::nullopt);
     if (!b.error.empty()) {
       give_back();
       spdlog::error("recovery: match {} at table {} cannot be rebuilt ({}), marked aborted: {}", m.start.uid,

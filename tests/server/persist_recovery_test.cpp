@@ -125,6 +125,49 @@ TEST(PersistRecoveryLoopback, AGapInTheActionLogAbortsThatMatchAloneWithItsReaso
   EXPECT_TRUE(log.validate());
 }
 
+// In a cluster, recovery takes each match it may claim over in the store before rebuilding it:
+// the match's fence rises (so the node that ran it can write nothing more to it), and a match
+// another node took over before is numbered past that node's run. Tables it may not claim, or
+// outside `only`, are left alone.
+TEST(PersistRecoveryLoopback, ClaimedMatchesAreTakenOverInTheStoreAndOthersLeftAlone) {
+  TempDir dir;
+  const std::string db = dir.file("atout.db");
+  MessageLog log;
+  TableRun a, b;
+  ASSERT_NO_FATAL_FAILURE(play_two_tables(db, 0x7C1u, log, a, b));
+  std::string error;
+  auto store = store::Store::open(db, {}, error);
+  ASSERT_TRUE(store) << error;
+  // Another node took `a` over before, and wrote nothing.
+  ASSERT_TRUE(store->take_over(a.match_id));
+  auto run_of = [&](const TableRun& t) {
+    return db_text(db, "SELECT run FROM matches WHERE uid = '" + t.match_id + "'");
+  };
+  ASSERT_EQ(run_of(a), "1");
+
+  net::io_context ioc;
+  auto lobby = std::make_shared<Lobby>(ioc.get_executor());
+  std::vector<std::string> claimed;
+  RecoveryClaims claims;
+  claims.claim = [&](const std::string& t) {
+    claimed.push_back(t);
+    return t == a.table_id;  // `b` is another live node's
+  };
+  claims.release = [](const std::string&) {};
+  const RecoveryReport r = recover(*store, *lobby, claims);
+  EXPECT_EQ(r.restored, 1);
+  EXPECT_EQ(claimed.size(), 2u);
+  EXPECT_EQ(run_of(a), "2");
+  EXPECT_EQ(run_of(b), "0");
+
+  claims.only = std::set<std::string>{b.table_id};
+  claims.claim = [&](const std::string&) { return true; };
+  const RecoveryReport only_b = recover(*store, *lobby, claims);
+  EXPECT_EQ(only_b.restored, 1);
+  EXPECT_EQ(run_of(a), "2");
+  EXPECT_EQ(run_of(b), "1");
+}
+
 TEST(PersistRecoveryLoopback, AMatchWhoseEndWasNotStoredIsFinishedAndRatedOnce) {
   TempDir dir;
   const std::string db = dir.file("atout.db");

@@ -61,6 +61,19 @@ TEST(Recovery, ARestoredTableKeepsItsAbandonSetting) {
   EXPECT_EQ(b.init->log.by_server, (std::vector<bool>{false, false, false}));
 }
 
+// A table taken over in a cluster starts where the take-over says (past the runs of the nodes
+// that took it before), not merely after its log's last run.
+TEST(Recovery, ATakenOverTableStartsAtTheTakeOversRun) {
+  const std::uint64_t run = SeatView::kSeqsPerRun;
+  Rebuilt b = rebuild(stored_duel({}, 3), 4 * run);
+  ASSERT_TRUE(b.init) << b.error;
+  EXPECT_EQ(b.init->seq, 4 * run);
+  // A start before the log's next run is never used: a seq would name two events.
+  Rebuilt c = rebuild(stored_duel({}, 3), 0);
+  ASSERT_TRUE(c.init) << c.error;
+  EXPECT_EQ(c.init->seq, run);
+}
+
 // A log from several runs (restarts) is whole as long as each run goes on one by one from its
 // start; a gap inside a run is a lost write, and the match is not rebuilt.
 TEST(Recovery, ALogFromSeveralRunsIsWholeAndAGapInsideARunIsRefused) {

@@ -32,15 +32,17 @@ struct Rebuilt {
 };
 
 // Replays one stored match (read with its secrets) through rebuild_match (stored_match.hpp), and
-// makes the table that goes on with it. Writes nothing.
-Rebuilt rebuild(const store::MatchRow& m);
+// makes the table that goes on with it, in a new run of its seqs: past the log's, and from
+// `start_seq` at least (a take-over's, Store::take_over). Writes nothing.
+Rebuilt rebuild(const store::MatchRow& m, std::optional<std::uint64_t> start_seq = std::nullopt);
 
 // Rebuilds every unfinished match of `store` into `lobby` (each table told which hands the store
 // already keeps), and repairs what a crash cut short (a hand or match end that was not yet
 // written). Call before serving requests; never throws for a bad log.
 // Who may rebuild a match, in a cluster: `claim` takes the table's lease (false: another node runs
 // it, skip it), `release` gives back one taken for a match that then turned out to be over. Only
-// matches at the tables in `only` are looked at, when it is set.
+// matches at the tables in `only` are looked at, when it is set. With `claim`, each match is taken
+// over in the store (Store::take_over) once its lease is held, and rebuilt from what that reads.
 struct RecoveryClaims {
   std::function<bool(const std::string& table_id)> claim;
   std::function<void(const std::string& table_id)> release;
