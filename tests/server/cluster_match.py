@@ -143,7 +143,7 @@ class RedisLink:
 class Node:
     """One atout-server of the cluster, whose log is kept for the checks."""
 
-    def __init__(self, binary, db, redis_port, node_id):
+    def __init__(self, binary, db, redis_port, node_id, extra=()):
         self.id = node_id
         self.port = free_port()
         self.url = f"ws://127.0.0.1:{self.port}/ws"
@@ -151,7 +151,7 @@ class Node:
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--threads", "2", "--db", db,
              "--redis", f"redis://127.0.0.1:{redis_port}", "--node-id", node_id, "--public-url", self.url,
-             "--lease-ms", str(LEASE_MS)],
+             "--lease-ms", str(LEASE_MS), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.listening = threading.Event()
         threading.Thread(target=self.read, daemon=True).start()
