@@ -345,6 +345,10 @@ async def run(soak):
             break
     soak.stopping = True
     for t in side:
+        # A side task that failed (say, a restart after a kill that could not start the server)
+        # would otherwise leave its node down without a word.
+        if t.done() and not t.cancelled() and t.exception():
+            soak.fail(f"soak task failed: {t.exception()!r}")
         t.cancel()
     done, pending = await asyncio.wait(tasks, timeout=30)
     for t in pending:
@@ -492,7 +496,9 @@ def soak_and_check(soak):
             print(f"  seats resumed: {len(waits)}; seconds from the lost connection to the seat taken back "
                   f"(a table taken over included): median {waits[len(waits) // 2]:.2f}, max {waits[-1]:.2f}")
     print(f"  actions acknowledged: {len(soak.acks)}; found stored once: {found}; "
-          f"lost within {KILL_LOSS_WINDOW_S:.0f} s before a kill (documented): {lost}")
+          f"lost within {KILL_LOSS_WINDOW_S:.0f} s before a kill (documented): {lost}"
+          + (f"; refused to a node that had lost its table (documented): {soak.fenced_actions}"
+             if soak.cluster else ""))
     print(f"  messages checked for hidden cards: {soak.messages_checked}; log lines checked: {log_lines}; "
           f"tokens: {len(soak.tokens)}")
     for node in soak.nodes:

@@ -2,6 +2,7 @@
 the cards in every message, the log, and the server's RSS and file descriptors."""
 
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -79,15 +80,42 @@ def deal_of(match, seq):
     return 0
 
 
+FENCED = re.compile(r"match '([^']+)' was taken over by another run of its table \(fence \d+\): refused (.*) from run")
+
+
+def fenced_writes(soak):
+    """What the store refused to a node that had lost a table to another (docs/operations.md,
+    Failover): {match uid: the seqs of its refused actions}, read from every node's log."""
+    out = {}
+    for node in soak.nodes:
+        if not os.path.exists(node.log_path):
+            continue
+        with open(node.log_path, errors="replace") as f:
+            for line in f:
+                m = FENCED.search(line)
+                if m:
+                    seqs = out.setdefault(m.group(1), set())
+                    if m.group(2).startswith("action seq "):
+                        seqs.add(int(m.group(2)[len("action seq "):]))
+    return out
+
+
 def check_actions(soak, matches):
-    """Every acknowledged action is stored exactly once, unless a kill came within the promise."""
+    """Every acknowledged action is stored exactly once, unless a kill came within the promise, or
+    the node that acknowledged it lost its table before it could commit it (the store then refused
+    it, and said so in that node's log)."""
     found = lost = 0
+    fenced = fenced_writes(soak)
+    soak.fenced_actions = 0
     for match_id, seq, seat, action, at in soak.acks:
         m = matches.get(match_id)
         stored = m["actions"].get(seq) if m else None
         if stored is None:
             if any(-READ_LAG_S <= k - at <= KILL_LOSS_WINDOW_S for k in soak.kills):
                 lost += 1
+                continue
+            if seq in fenced.get(match_id, ()):
+                soak.fenced_actions += 1
                 continue
             near = min((k - at for k in soak.kills), key=abs, default=None)
             when = f" (the nearest kill came {near:+.2f} s after it was read)" if near is not None else ""
@@ -112,11 +140,16 @@ def check_actions(soak, matches):
 def check_finished(soak, matches, checker):
     """Each match a client saw finish is stored with that score, and `atout replay` agrees."""
     checked = 0
+    fenced = fenced_writes(soak)
     for match_id, (score, at) in soak.finished.items():
         m = matches.get(match_id)
         if any(-READ_LAG_S <= k - at <= KILL_LOSS_WINDOW_S for k in soak.kills):
             # The last action may have been lost to the kill (documented): the match resumed one
             # action before its end, and its players, gone, may since have forfeited it.
+            continue
+        if match_id in fenced:
+            # The end its players saw came from a node that had lost the table: the store refused
+            # what it wrote after the take-over, and the match went on from the new owner's state.
             continue
         if m is None or m["ended_at"] is None:
             soak.fail(f"match {match_id} finished for its players but is not stored as ended")
