@@ -39,12 +39,24 @@ std::string number_array(const std::vector<T>& items) {
   return out;
 }
 
+// The statements of a batch's actions, prepared once per connection.
+constexpr const char* kFences = "atout_action_fences";
+constexpr const char* kAppend = "atout_append_actions";
+
 }  // namespace
 
+void prepare_append(pqxx::connection& c) {
+  c.prepare(kFences, "SELECT id, run FROM matches WHERE id = ANY($1::bigint[]) FOR KEY SHARE");
+  c.prepare(kAppend,
+            "INSERT INTO match_actions (match_id, seq, seat, action, at) "
+            "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::bigint[])");
+}
+
 // A batch's actions in three statements at most, whatever their number: one looks up the ids of
-// the matches this writer has not seen yet, one reads their fences (Store::take_over) under a share
-// lock held to the commit, one inserts every row (arrays unnested server-side). An action from a
-// run below its match's fence is refused.
+// the matches this writer has not seen yet; one reads their fences (Store::take_over) under a
+// key-share lock on each match's row held to the commit, so that a take-over (which locks the row
+// FOR UPDATE) waits for this batch, or this batch waits for the take-over and reads its fence;
+// one inserts every row whose run is not below its match's fence (arrays unnested server-side).
 void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::vector<std::string>& errors) {
   std::vector<std::string_view> unknown;
   std::unordered_set<std::string_view> asked;
@@ -56,14 +68,14 @@ void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::
     for (const pqxx::row& f : found) tx.ids().emplace(f[0].as<std::string>(), f[1].as<std::int64_t>());
   }
   std::vector<std::int64_t> known;
+  std::unordered_set<std::int64_t> listed;
   for (const PgActionRow* r : rows)
-    if (const auto it = tx.ids().find(r->uid); it != tx.ids().end()) known.push_back(it->second);
+    if (const auto it = tx.ids().find(r->uid); it != tx.ids().end() && listed.insert(it->second).second)
+      known.push_back(it->second);
   std::unordered_map<std::int64_t, std::int64_t> fences;
-  if (!known.empty()) {
-    const pqxx::result f =
-        tx.t().exec_params("SELECT id, run FROM matches WHERE id = ANY($1::bigint[]) FOR SHARE", number_array(known));
-    for (const pqxx::row& row : f) fences.emplace(row[0].as<std::int64_t>(), row[1].as<std::int64_t>());
-  }
+  if (!known.empty())
+    for (const pqxx::row& f : tx.t().exec_prepared(kFences, number_array(known)))
+      fences.emplace(f[0].as<std::int64_t>(), f[1].as<std::int64_t>());
   std::vector<std::int64_t> ids, seqs, ats;
   std::vector<int> seats;
   std::vector<std::string_view> actions;
@@ -73,8 +85,8 @@ void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::
       errors.push_back(no_match(r->uid));
       continue;
     }
-    if (const auto fence = fences.find(it->second); fence != fences.end() && run_of(r->seq) < fence->second) {
-      errors.push_back(fenced(r->uid, run_of(r->seq), fence->second, "action seq " + std::to_string(r->seq)));
+    if (const auto f = fences.find(it->second); f != fences.end() && run_of(r->seq) < f->second) {
+      errors.push_back(fenced(r->uid, run_of(r->seq), f->second, "action seq " + std::to_string(r->seq)));
       continue;
     }
     ids.push_back(it->second);
@@ -84,10 +96,8 @@ void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::
     ats.push_back(r->at);
   }
   if (ids.empty()) return;
-  tx.t().exec_params(
-      "INSERT INTO match_actions (match_id, seq, seat, action, at) "
-      "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::bigint[])",
-      number_array(ids), number_array(seqs), number_array(seats), text_array(actions), number_array(ats));
+  tx.t().exec_prepared(kAppend, number_array(ids), number_array(seqs), number_array(seats), text_array(actions),
+                       number_array(ats));
 }
 
 }  // namespace atout::store

@@ -53,12 +53,13 @@ std::optional<std::int64_t> match_id(PgTx& tx, const std::string& uid) {
 
 // Refuses a write from run `run` of a match's table once the match was taken over by a later run
 // (Store::take_over): the error, or nullopt when the write may go on. The match's row stays
-// share-locked until the batch commits, so a take-over waits for the write, or the write sees the
-// take-over's fence. A run the writer does not know (nullopt) is not checked.
+// key-share-locked until the batch commits, so a take-over (FOR UPDATE) waits for the write, or
+// the write waits for the take-over and sees its fence. A run the writer does not know (nullopt)
+// is not checked.
 std::optional<std::string> check_fence(PgTx& tx, const std::string& uid, std::int64_t id,
                                        std::optional<std::int64_t> run, const std::string& what) {
   if (!run) return std::nullopt;
-  const pqxx::result r = tx.t().exec_params("SELECT run FROM matches WHERE id = $1 FOR SHARE", id);
+  const pqxx::result r = tx.t().exec_params("SELECT run FROM matches WHERE id = $1 FOR KEY SHARE", id);
   if (r.empty()) return no_match(uid);
   const auto fence = r[0][0].as<std::int64_t>();
   if (*run < fence) return fenced(uid, *run, fence, what);
@@ -80,11 +81,22 @@ class PgStore final : public Store {
           std::unique_ptr<pqxx::connection> writer, const OpenOptions& options)
       : url_(std::move(url)),
         reader_(std::move(reader)),
-        writer_([url = url_] { return connect(url); }, std::move(writer), 8192, options.commit_window) {
+        writer_(
+            [url = url_] {
+              auto c = connect(url);
+              prepare_append(*c);
+              return c;
+            },
+            prepared(std::move(writer)), 8192, options.commit_window) {
     version_ = version;
     writer_.set_append(append_actions);
   }
   ~PgStore() override { writer_.stop(); }
+
+  static std::unique_ptr<pqxx::connection> prepared(std::unique_ptr<pqxx::connection> c) {
+    prepare_append(*c);
+    return c;
+  }
 
   void add_player(const std::string& id, const std::string& name, const std::string& token_hash,
                   std::int64_t now) override {
@@ -340,22 +352,22 @@ class PgStore final : public Store {
     std::optional<TakenMatch> out;
     read([&](pqxx::work& w) {
       out.reset();
-      // Raising the fence locks the match's row to the commit: it waits for a write under way
-      // (each holds a share lock on the row until its batch commits), and a write that comes later
-      // sees the new fence. The reads below, each a new snapshot, see every write committed before.
+      // The match's row is locked to the commit first (FOR UPDATE, which waits for every write
+      // under way: each holds a key-share lock on the row until its batch commits), and a write
+      // that comes later waits for the commit and then sees the raised fence. The reads below,
+      // each a new snapshot, see every write committed before.
       const pqxx::result f =
-          w.exec_params("UPDATE matches SET run = run + 1 WHERE uid = $1 AND ended_at IS NULL RETURNING id, run", uid);
+          w.exec_params("SELECT id, run FROM matches WHERE uid = $1 AND ended_at IS NULL FOR UPDATE", uid);
       if (f.empty()) return;
       const pqxx::result r = w.exec_params(std::string(kMatchColumns) + "WHERE uid = $1", uid);
       TakenMatch t{load_match(w, r[0], true), 0};
-      const auto raised = f[0][1].as<std::int64_t>();
-      // Past every run the log shows too: a server restarted on its own starts a new run without
-      // raising the fence.
-      std::int64_t run = raised;
+      // Past the fence, and past every run the log shows too: a server restarted on its own starts
+      // a new run without raising the fence.
+      std::int64_t run = f[0][1].as<std::int64_t>() + 1;
       for (const ActionRow& a : t.match.actions) run = std::max(run, run_of(a.seq) + 1);
       for (const HandRow& h : t.match.hands)
         run = std::max(run, run_of(std::max(h.first_seq, h.last_seq.value_or(0))) + 1);
-      if (run != raised) w.exec_params("UPDATE matches SET run = $1 WHERE id = $2", run, f[0][0].as<std::int64_t>());
+      w.exec_params("UPDATE matches SET run = $1 WHERE id = $2", run, f[0][0].as<std::int64_t>());
       w.commit();
       t.start_seq = run * kSeqsPerRun;
       out = std::move(t);

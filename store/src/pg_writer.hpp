@@ -53,6 +53,8 @@ using PgAppend = std::function<void(PgTx&, const std::vector<const PgActionRow*>
 // The store's PgAppend (pg_append_actions.cpp): the ids of the matches the batch has not seen yet
 // in one query, then every row in one INSERT of server-side unnested arrays.
 void append_actions(PgTx& tx, const std::vector<const PgActionRow*>& rows, std::vector<std::string>& errors);
+// Prepares on `c` the statement append_actions runs: call it on every connection the writer uses.
+void prepare_append(pqxx::connection& c);
 
 class PgWriter {
  public:

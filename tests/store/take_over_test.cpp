@@ -177,11 +177,11 @@ TEST_F(PostgresTakeOver, ATakeOverWaitsForAWriteUnderWayAndReadsIt) {
   ASSERT_TRUE(old_node && new_node);
   start_duel(*old_node, "m1", 2);
 
-  // A write of the old node's under way: its batch holds the match's row, as the writer's does
-  // between reading the fence and its commit.
+  // A write of the old node's under way, not yet committed: a plain insert, whose foreign key
+  // holds a key-share lock on the match's row, as every write of the writer does.
   pqxx::connection c(db_->url());
   pqxx::work w(c);
-  const auto id = w.exec1("SELECT id FROM matches WHERE uid = 'm1' FOR SHARE")[0].as<std::int64_t>();
+  const auto id = w.exec1("SELECT id FROM matches WHERE uid = 'm1'")[0].as<std::int64_t>();
   w.exec_params("INSERT INTO match_actions (match_id, seq, seat, action, at) VALUES ($1, 3, 1, $2, 103)", id,
                 std::string(R"({"type":"take"})"));
 
@@ -193,7 +193,7 @@ TEST_F(PostgresTakeOver, ATakeOverWaitsForAWriteUnderWayAndReadsIt) {
     pqxx::nontransaction n(watch);
     waiting = n.exec1(
                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE "
-                   "'UPDATE matches SET run%'")[0]
+                   "'SELECT id, run FROM matches WHERE uid%FOR UPDATE'")[0]
                   .as<int>() >= 1;
     if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
