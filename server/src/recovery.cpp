@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "atout/protocol/engine_json.hpp"
 #include "atout/server/store_journal.hpp"
@@ -70,64 +71,76 @@ Rebuilt rebuild(const store::MatchRow& m, std::optional<std::uint64_t> start_seq
   return out;
 }
 
+namespace {
+
+// Rebuilds one match (read with its secrets) at its table in `lobby`, or ends it in the store when
+// it cannot go on; `give_back` then lets its table's lease go.
+void restore_match(store::Store& store, Lobby& lobby, const store::MatchRow& m, std::optional<std::uint64_t> start_seq,
+                   const std::function<void()>& give_back, std::int64_t now, RecoveryReport& report) {
+  Rebuilt b = rebuild(m, start_seq);
+  if (!b.error.empty()) {
+    give_back();
+    spdlog::error("recovery: match {} at table {} cannot be rebuilt ({}), marked aborted: {}", m.start.uid,
+                  m.start.table_id, b.fault ? to_string(*b.fault) : "unknown", b.error);
+    store.end_match(m.start.uid, now, std::nullopt, std::nullopt, std::nullopt, "aborted");
+    ++report.aborted;
+    return;
+  }
+  const State& state = b.ended ? *b.ended : *b.init->state;
+
+  // Hands the log ended whose end the crash kept from the store. (Their rows exist: the writer
+  // commits in order, and a hand's row is queued before its first action.)
+  int next_hand = 0;
+  for (const store::HandRow& h : m.hands) {
+    next_hand = std::max(next_hand, h.number + 1);
+    const auto n = static_cast<std::size_t>(h.number);
+    if (!h.result_json.empty() || n >= state.hand_results().size()) continue;
+    store.end_hand(m.start.uid, h.number, hand_end_seq(m, h.number), protocol::to_json(state.hand_results()[n]).dump());
+  }
+  if (b.ended) {
+    spdlog::info("recovery: match {} at table {} had reached its end; recorded as finished", m.start.uid,
+                 m.start.table_id);
+    const auto score = state.match_score();
+    store.end_match(m.start.uid, now, score[0], score[1], state.winner(), "finished");
+    ++report.finished;
+    give_back();
+    return;
+  }
+  // The hand in progress is written again if its row was lost: next_hand does not cover it.
+  b.init->hands_stored = next_hand;
+  lobby.restore(std::move(*b.init));
+  ++report.restored;
+}
+
+}  // namespace
+
 RecoveryReport recover(store::Store& store, Lobby& lobby, const RecoveryClaims& claims) {
   RecoveryReport report;
   const std::int64_t now = unix_ms();
-  for (const store::MatchRow& listed : store.unfinished_matches()) {
-    const std::string table_id = listed.start.table_id;
-    if (claims.only && !claims.only->contains(table_id)) continue;
-    if (claims.claim && !claims.claim(table_id)) continue;
-    auto give_back = [&] {
-      if (claims.release) claims.release(table_id);
+  const auto wanted = [&](const std::string& table_id) { return !claims.only || claims.only->contains(table_id); };
+  if (!claims.claim) {
+    for (const store::MatchRow& m : store.unfinished_matches())
+      if (wanted(m.start.table_id))
+        restore_match(
+            store, lobby, m, std::nullopt, [] {}, now, report);
+    return report;
+  }
+  // In a cluster, the matches are listed by their ids alone: a log read before the lease was taken
+  // could miss what the node that ran the table wrote since, or is still writing. Taking the match
+  // over fences that node's writes off and reads the log, complete, after that.
+  for (const store::MatchRef& ref : store.unfinished_refs()) {
+    if (!wanted(ref.table_id) || !claims.claim(ref.table_id)) continue;
+    const std::function<void()> give_back = [&] {
+      if (claims.release) claims.release(ref.table_id);
     };
-    // In a cluster the list above may be older than the lease just taken: the node that ran the
-    // table may have written more since, or still be writing. Taking the match over fences that
-    // node's writes off and reads the log again, complete.
-    std::optional<store::TakenMatch> taken;
-    if (claims.claim) {
-      taken = store.take_over(listed.start.uid);
-      if (!taken) {
-        give_back();
-        spdlog::warn("recovery: match {} at table {} ended or was taken over meanwhile; left alone", listed.start.uid,
-                     table_id);
-        continue;
-      }
-    }
-    const store::MatchRow& m = taken ? taken->match : listed;
-    Rebuilt b = rebuild(m, taken ? std::optional<std::uint64_t>(taken->start_seq) : std::nullopt);
-    if (!b.error.empty()) {
+    const std::optional<store::TakenMatch> taken = store.take_over(ref.uid);
+    if (!taken) {
       give_back();
-      spdlog::error("recovery: match {} at table {} cannot be rebuilt ({}), marked aborted: {}", m.start.uid,
-                    m.start.table_id, b.fault ? to_string(*b.fault) : "unknown", b.error);
-      store.end_match(m.start.uid, now, std::nullopt, std::nullopt, std::nullopt, "aborted");
-      ++report.aborted;
+      spdlog::warn("recovery: match {} at table {} ended or was taken over meanwhile; left alone", ref.uid,
+                   ref.table_id);
       continue;
     }
-    const State& state = b.ended ? *b.ended : *b.init->state;
-
-    // Hands the log ended whose end the crash kept from the store. (Their rows exist: the writer
-    // commits in order, and a hand's row is queued before its first action.)
-    int next_hand = 0;
-    for (const store::HandRow& h : m.hands) {
-      next_hand = std::max(next_hand, h.number + 1);
-      const auto n = static_cast<std::size_t>(h.number);
-      if (!h.result_json.empty() || n >= state.hand_results().size()) continue;
-      store.end_hand(m.start.uid, h.number, hand_end_seq(m, h.number),
-                     protocol::to_json(state.hand_results()[n]).dump());
-    }
-    if (b.ended) {
-      spdlog::info("recovery: match {} at table {} had reached its end; recorded as finished", m.start.uid,
-                   m.start.table_id);
-      const auto score = state.match_score();
-      store.end_match(m.start.uid, now, score[0], score[1], state.winner(), "finished");
-      ++report.finished;
-      give_back();
-      continue;
-    }
-    // The hand in progress is written again if its row was lost: next_hand does not cover it.
-    b.init->hands_stored = next_hand;
-    lobby.restore(std::move(*b.init));
-    ++report.restored;
+    restore_match(store, lobby, taken->match, static_cast<std::uint64_t>(taken->start_seq), give_back, now, report);
   }
   return report;
 }

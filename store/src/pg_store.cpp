@@ -348,6 +348,16 @@ class PgStore final : public Store {
     return out;
   }
 
+  std::vector<MatchRef> unfinished_refs() override {
+    std::vector<MatchRef> out;
+    read([&](pqxx::work& w) {
+      out.clear();
+      for (const pqxx::row& r : w.exec("SELECT uid, table_id FROM matches WHERE ended_at IS NULL ORDER BY id"))
+        out.push_back({r[0].as<std::string>(), r[1].as<std::string>()});
+    });
+    return out;
+  }
+
   std::optional<TakenMatch> take_over(const std::string& uid) override {
     std::optional<TakenMatch> out;
     read([&](pqxx::work& w) {

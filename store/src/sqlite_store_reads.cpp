@@ -201,6 +201,15 @@ std::optional<bool> SqliteStore::match_over(const std::string& uid) {
   return st.int64(0) != 0;
 }
 
+std::vector<MatchRef> SqliteStore::unfinished_refs() {
+  std::lock_guard lock(read_mu_);
+  std::vector<MatchRef> out;
+  Statement st;
+  if (reader_.prepare("SELECT uid, table_id FROM matches WHERE ended_at IS NULL ORDER BY id", st)) return out;
+  while (st.step()) out.push_back({st.text(0), st.text(1)});
+  return out;
+}
+
 std::vector<MatchRow> SqliteStore::unfinished_matches() {
   std::lock_guard lock(read_mu_);
   std::vector<MatchRow> out;

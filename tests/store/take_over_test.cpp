@@ -102,6 +102,21 @@ TEST_P(TakeOver, AnEndedOrUnknownMatchIsNotTakenOver) {
   EXPECT_FALSE(s->take_over("m_nobody"));
 }
 
+TEST_P(TakeOver, TheUnfinishedMatchesAreListedByTheirIdsOldestFirst) {
+  auto s = open_store(*db_);
+  ASSERT_TRUE(s);
+  start_duel(*s, "m1", 1);
+  s->begin_match(test::duel_match("m2"));
+  s->begin_match(test::duel_match("m3"));
+  s->end_match("m2", 500, 1000, 0, 0, "finished");
+  s->flush();
+  const std::vector<MatchRef> refs = s->unfinished_refs();
+  ASSERT_EQ(refs.size(), 2u);
+  EXPECT_EQ(refs[0].uid, "m1");
+  EXPECT_EQ(refs[0].table_id, test::duel_match("m1").table_id);
+  EXPECT_EQ(refs[1].uid, "m3");
+}
+
 std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
   return info.param == Backend::sqlite ? "sqlite" : "postgres";
 }

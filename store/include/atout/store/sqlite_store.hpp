@@ -37,6 +37,7 @@ class SqliteStore final : public Store {
   std::optional<MatchRow> match(const std::string& uid, bool with_secrets) override;
   std::optional<bool> match_over(const std::string& uid) override;
   std::vector<MatchRow> unfinished_matches() override;
+  std::vector<MatchRef> unfinished_refs() override;
   std::optional<TakenMatch> take_over(const std::string& uid) override;
   std::optional<std::uint64_t> reserve_ids(const std::string& kind, std::uint64_t count) override;
   std::optional<std::string> backup(const std::string& target) override;

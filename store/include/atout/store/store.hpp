@@ -65,6 +65,12 @@ struct MatchRow {
   std::vector<ActionRow> actions;
 };
 
+// Which match, at which table.
+struct MatchRef {
+  std::string uid;
+  std::string table_id;
+};
+
 // A match's log is written in runs. Its table's first run numbers its actions 1, 2, 3, ...; a table
 // rebuilt from the log (after a restart, or on another node of a cluster) starts a new run at the
 // next multiple of this, so the run of an action is its seq divided by this.
@@ -154,6 +160,9 @@ class Store {
   virtual std::optional<bool> match_over(const std::string& uid) = 0;
   // Every match not yet ended, with secrets, for rebuilding tables at start-up.
   virtual std::vector<MatchRow> unfinished_matches() = 0;
+  // The same matches, by their ids alone, oldest first: for a cluster node, which takes over only
+  // those at tables it can lease and reads each as it takes it (take_over).
+  virtual std::vector<MatchRef> unfinished_refs() = 0;
   // Takes the unfinished match `uid` over for a new run of its table, as a cluster node does when
   // it adopts a table another node ran, and returns its record (with secrets) read after that. Each
   // take-over raises the match's fence, a run number: from then on the store refuses every write
