@@ -196,6 +196,7 @@ class Player:
     async def resume(self):
         """After a lost connection: reconnect until a node answers, and take the seat back."""
         lost_at = time.monotonic()
+        lost_wall = time.time()
         troubles = []  # what each attempt met, with its second since the loss, for a failure's message
         while not self.soak.stopping:
             url, self.redirect_url = self.redirect_url, None
@@ -242,11 +243,13 @@ class Player:
                         # A table whose match had not started (or whose start a kill took, within
                         # the commit bound) has nothing to rebuild: no node takes it over.
                         if not self.soak.lost_with_a_kill(self.started_at):
-                            self.soak.fail(f"table {self.table_id} was unknown on every node "
-                                           f"{TAKEOVER_LIMIT_S:.0f} s after {self.name} lost it; "
-                                           f"what each attempt met ({len(troubles)}, the last 40): "
-                                           f"{troubles[-40:]}")
-                            self.soak.lost_tables.append(self.table_id)
+                            # Judged once the store is read (check_lost_tables): a match that had
+                            # ended before the kill that cut this player off is no failure.
+                            self.soak.lost_tables.append((
+                                self.table_id, lost_wall,
+                                f"table {self.table_id} was unknown on every node {TAKEOVER_LIMIT_S:.0f} s "
+                                f"after {self.name} lost it; what each attempt met ({len(troubles)}, the "
+                                f"last 40): {troubles[-40:]}"))
                         self.done.set()
                         return
                     await asyncio.sleep(0.3)
