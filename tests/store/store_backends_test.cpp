@@ -22,19 +22,7 @@ namespace {
 using test::Backend;
 using test::TestDb;
 
-class StoreBackend : public ::testing::TestWithParam<Backend> {
- protected:
-  void SetUp() override {
-    if (GetParam() == Backend::postgres) {
-      if (auto missing = test::postgres_missing()) {
-        if (test::postgres_required()) FAIL() << *missing;
-        GTEST_SKIP() << *missing;
-      }
-    }
-    db_ = std::make_unique<TestDb>(GetParam());
-  }
-  std::unique_ptr<TestDb> db_;
-};
+using StoreBackend = test::OnEachBackend;
 
 std::string hash_of(char c) { return std::string(32, c); }
 
@@ -568,12 +556,7 @@ TEST(Backends, AnUnreachableServerIsRefusedAtOpen) {
 
 class PostgresOnly : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (auto missing = test::postgres_missing()) {
-      if (test::postgres_required()) FAIL() << *missing;
-      GTEST_SKIP() << *missing;
-    }
-  }
+  void SetUp() override { ATOUT_NEEDS_POSTGRES(); }
 };
 
 TEST_F(PostgresOnly, AWrongPasswordIsRefusedAtOpen) {
@@ -589,11 +572,8 @@ TEST_F(PostgresOnly, AWrongPasswordIsRefusedAtOpen) {
   EXPECT_EQ(error.find("not-the-password"), std::string::npos) << error;
 }
 
-std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::sqlite ? "sqlite" : "postgres";
-}
-
-INSTANTIATE_TEST_SUITE_P(Backends, StoreBackend, ::testing::Values(Backend::sqlite, Backend::postgres), backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, StoreBackend, ::testing::Values(Backend::sqlite, Backend::postgres),
+                         test::backend_name);
 
 }  // namespace
 }  // namespace atout::store

@@ -91,12 +91,7 @@ std::int64_t kill_once(const std::string& url, void (*child)(const std::string&,
 class StoreKill : public ::testing::TestWithParam<Backend> {};
 
 TEST_P(StoreKill, EveryAcknowledgedActionSurvivesAKillAndNothingIsThereTwice) {
-  if (GetParam() == Backend::postgres) {
-    if (auto missing = test::postgres_missing()) {
-      if (test::postgres_required()) FAIL() << *missing;
-      GTEST_SKIP() << *missing;
-    }
-  }
+  if (GetParam() == Backend::postgres) ATOUT_NEEDS_POSTGRES();
   TestDb db(GetParam());
   const std::int64_t acknowledged = kill_once(db.url(), play_until_killed, 400);
   ASSERT_GE(acknowledged, 0);
@@ -145,12 +140,7 @@ TEST_P(StoreKill, EveryAcknowledgedActionSurvivesAKillAndNothingIsThereTwice) {
 }
 
 TEST_P(StoreKill, MatchesEndingAroundAKillAreWholeOrAbsentAfterRestart) {
-  if (GetParam() == Backend::postgres) {
-    if (auto missing = test::postgres_missing()) {
-      if (test::postgres_required()) FAIL() << *missing;
-      GTEST_SKIP() << *missing;
-    }
-  }
+  if (GetParam() == Backend::postgres) ATOUT_NEEDS_POSTGRES();
   TestDb db(GetParam());
   const std::int64_t acknowledged = kill_once(db.url(), end_matches_until_killed, 200);
   ASSERT_GE(acknowledged, 0);
@@ -185,11 +175,8 @@ TEST_P(StoreKill, MatchesEndingAroundAKillAreWholeOrAbsentAfterRestart) {
   }
 }
 
-std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::sqlite ? "sqlite" : "postgres";
-}
-
-INSTANTIATE_TEST_SUITE_P(Backends, StoreKill, ::testing::Values(Backend::sqlite, Backend::postgres), backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, StoreKill, ::testing::Values(Backend::sqlite, Backend::postgres),
+                         test::backend_name);
 
 }  // namespace
 }  // namespace atout::store

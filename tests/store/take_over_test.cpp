@@ -39,19 +39,7 @@ void start_duel(Store& s, const std::string& uid, int actions) {
   s.flush();
 }
 
-class TakeOver : public ::testing::TestWithParam<Backend> {
- protected:
-  void SetUp() override {
-    if (GetParam() == Backend::postgres) {
-      if (auto missing = test::postgres_missing()) {
-        if (test::postgres_required()) FAIL() << *missing;
-        GTEST_SKIP() << *missing;
-      }
-    }
-    db_ = std::make_unique<TestDb>(GetParam());
-  }
-  std::unique_ptr<TestDb> db_;
-};
+using TakeOver = test::OnEachBackend;
 
 TEST_P(TakeOver, EachTakeOverStartsANewRunPastTheLogAndPastTheTakeOversBefore) {
   auto s = open_store(*db_);
@@ -117,20 +105,13 @@ TEST_P(TakeOver, TheUnfinishedMatchesAreListedByTheirIdsOldestFirst) {
   EXPECT_EQ(refs[1].uid, "m3");
 }
 
-std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::sqlite ? "sqlite" : "postgres";
-}
-
-INSTANTIATE_TEST_SUITE_P(Backends, TakeOver, ::testing::Values(Backend::sqlite, Backend::postgres), backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, TakeOver, ::testing::Values(Backend::sqlite, Backend::postgres), test::backend_name);
 
 // Two stores on one PostgreSQL database: two nodes of a cluster.
 class PostgresTakeOver : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (auto missing = test::postgres_missing()) {
-      if (test::postgres_required()) FAIL() << *missing;
-      GTEST_SKIP() << *missing;
-    }
+    ATOUT_NEEDS_POSTGRES();
     db_ = std::make_unique<TestDb>(Backend::postgres);
   }
   std::unique_ptr<TestDb> db_;

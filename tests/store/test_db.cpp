@@ -29,6 +29,15 @@ std::string with_schema(const std::string& url, const std::string& schema) {
 
 }  // namespace
 
+void OnEachBackend::SetUp() {
+  if (GetParam() == Backend::postgres) ATOUT_NEEDS_POSTGRES();
+  db_ = std::make_unique<TestDb>(GetParam());
+}
+
+std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::sqlite ? "sqlite" : "postgres";
+}
+
 MatchStart duel_match(const std::string& uid) {
   MatchStart m;
   m.uid = uid;

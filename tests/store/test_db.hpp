@@ -2,6 +2,8 @@
 // a fresh schema in the PostgreSQL database named by ATOUT_TEST_PG_URL (so tests run in parallel).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -20,6 +22,17 @@ enum class Backend { sqlite, postgres };
 // that is a failure (ATOUT_PG_TESTS=ON: CI promised a server) or a skip.
 std::optional<std::string> postgres_missing();
 bool postgres_required();
+
+// Ends the calling test when PostgreSQL is missing: a failure under ATOUT_PG_TESTS=ON, else a
+// skip that names what is missing. A macro, since FAIL and GTEST_SKIP return from the function
+// they are written in.
+#define ATOUT_NEEDS_POSTGRES()                                                 \
+  do {                                                                         \
+    if (auto atout_missing = ::atout::store::test::postgres_missing()) {       \
+      if (::atout::store::test::postgres_required()) FAIL() << *atout_missing; \
+      GTEST_SKIP() << *atout_missing;                                          \
+    }                                                                          \
+  } while (false)
 
 class TestDb {
  public:
@@ -44,5 +57,15 @@ class TestDb {
   std::string schema_;
   std::string url_;
 };
+
+// A test run once on each backend, with a fresh database in `db_`.
+class OnEachBackend : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override;
+  std::unique_ptr<TestDb> db_;
+};
+
+// The test name's suffix: "sqlite" or "postgres".
+std::string backend_name(const ::testing::TestParamInfo<Backend>& info);
 
 }  // namespace atout::store::test
