@@ -316,7 +316,10 @@ def check_store(url, table_id, ann, bob, failures):
     print(f"store: {len(stored)} actions stored for {table_id}, {len(acked)} acknowledged")
 
 
-def main():
+def run_on_cluster(name, scenario, extras=None, log_lines=15):
+    """Runs scenario(nodes, url, failures) on nodes a, b and c of one PostgreSQL schema and one Redis,
+    made for it and dropped after; extras[node_id] adds flags to a node. Prints the failures (and
+    the nodes' last log lines when there are any) and exits with the test's status."""
     binary, work = sys.argv[1], sys.argv[2]
     redis_binary = sys.argv[3] if len(sys.argv) > 3 else "/usr/bin/redis-server"
     base = os.environ.get("ATOUT_TEST_PG_URL")
@@ -337,13 +340,8 @@ def main():
     nodes, failures = [], []
     try:
         for node_id in ("a", "b", "c"):  # one after another: the first one creates the schema's tables
-            nodes.append(Node(binary, url, redis_port, node_id))
-        try:
-            ann, bob = asyncio.run(failover(nodes, failures))
-            check_events(ann, bob, failures)
-            check_store(url, ann.table_id, ann, bob, failures)
-        except (RuntimeError, OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException) as e:
-            failures.append(f"{type(e).__name__}: {e}")
+            nodes.append(Node(binary, url, redis_port, node_id, (extras or {}).get(node_id, ())))
+        scenario(nodes, url, failures)
     finally:
         for n in nodes:
             n.stop()
@@ -357,9 +355,21 @@ def main():
         print("FAIL:", f)
     if failures:
         for n in nodes:
-            print(f"--- node {n.id} log (last lines)\n" + "".join(n.lines[-15:]))
-    print(f"cluster on PostgreSQL: {len(failures)} failure(s) (lease {LEASE_MS} ms)")
+            print(f"--- node {n.id} log (last lines)\n" + "".join(n.lines[-log_lines:]))
+    print(f"{name}: {len(failures)} failure(s) (lease {LEASE_MS} ms)")
     sys.exit(1 if failures else 0)
+
+
+def main():
+    def scenario(nodes, url, failures):
+        try:
+            ann, bob = asyncio.run(failover(nodes, failures))
+            check_events(ann, bob, failures)
+            check_store(url, ann.table_id, ann, bob, failures)
+        except (RuntimeError, OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException) as e:
+            failures.append(f"{type(e).__name__}: {e}")
+
+    run_on_cluster("cluster on PostgreSQL", scenario)
 
 
 if __name__ == "__main__":

@@ -24,13 +24,11 @@ import os
 import signal
 import sys
 import time
-import uuid
 
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cluster_match import LEASE_MS, Node, start_redis  # noqa: E402
-from cluster_pg_failover import TIMEOUT_S, Player, check_events, psql, with_schema  # noqa: E402
+from cluster_pg_failover import TIMEOUT_S, Player, check_events, psql, run_on_cluster  # noqa: E402
 
 ACTIONS_BEFORE = 8
 ACTIONS_AFTER = 8
@@ -157,28 +155,7 @@ def check_store(url, table_id, ann, bob, lost_seq, failures):
 
 
 def main():
-    binary, work = sys.argv[1], sys.argv[2]
-    redis_binary = sys.argv[3] if len(sys.argv) > 3 else "/usr/bin/redis-server"
-    base = os.environ.get("ATOUT_TEST_PG_URL")
-    if not base:
-        sys.exit("FAIL: ATOUT_TEST_PG_URL is not set (scripts/pg_test_server.sh start prints one)")
-    os.makedirs(work, exist_ok=True)
-    schema = "fence_" + uuid.uuid4().hex[:12]
-    try:
-        psql(base, f"CREATE SCHEMA {schema}")
-    except (RuntimeError, OSError) as e:
-        sys.exit(f"FAIL: cannot reach PostgreSQL at ATOUT_TEST_PG_URL: {e}")
-    url = with_schema(base, schema)
-    try:
-        redis, redis_port = start_redis(redis_binary, work)
-    except OSError as e:
-        psql(base, f"DROP SCHEMA {schema} CASCADE")
-        sys.exit(f"FAIL: cannot start {redis_binary}: {e}")
-    nodes, failures = [], []
-    try:
-        for node_id in ("a", "b", "c"):  # one after another: the first one creates the schema's tables
-            extra = ["--commit-window-ms", str(WINDOW_MS)] if node_id == "b" else []
-            nodes.append(Node(binary, url, redis_port, node_id, extra))
+    def scenario(nodes, url, failures):
         try:
             ann, bob, lost_seq = asyncio.run(fenced(nodes, url, failures))
             check_events(ann, bob, failures)
@@ -193,22 +170,9 @@ def main():
                 failures.append(f"node b exited with status {b.process.returncode} after SIGTERM")
         except Exception:
             failures.append("node b did not stop within 30 s of SIGTERM")
-    finally:
-        for n in nodes:
-            n.stop()
-        redis.kill()
-        redis.wait()
-        try:
-            psql(base, f"DROP SCHEMA {schema} CASCADE")
-        except RuntimeError:
-            pass
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        for n in nodes:
-            print(f"--- node {n.id} log (last lines)\n" + "".join(n.lines[-20:]))
-    print(f"cluster fence on PostgreSQL: {len(failures)} failure(s) (lease {LEASE_MS} ms)")
-    sys.exit(1 if failures else 0)
+
+    run_on_cluster("cluster fence on PostgreSQL", scenario, extras={"b": ["--commit-window-ms", str(WINDOW_MS)]},
+                   log_lines=20)
 
 
 if __name__ == "__main__":
