@@ -1,5 +1,6 @@
 // Players, matches, hands, actions and ratings over PostgreSQL: the store itself, its writes through
-// the batching writer and its reads (migrations and backups are in pg_admin.cpp).
+// the batching writer and its reads (migrations and backups are in pg_admin.cpp, the fence
+// against an earlier run of a table in pg_fence.cpp).
 #include "atout/store/pg_store.hpp"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "pg_connection.hpp"
+#include "pg_fence.hpp"
 #include "pg_writer.hpp"
 #include "store_errors.hpp"
 
@@ -49,21 +51,6 @@ std::optional<std::int64_t> match_id(PgTx& tx, const std::string& uid) {
   const auto id = r[0][0].as<std::int64_t>();
   tx.ids().emplace(uid, id);
   return id;
-}
-
-// Refuses a write from run `run` of a match's table once the match was taken over by a later run
-// (Store::take_over): the error, or nullopt when the write may go on. The match's row stays
-// key-share-locked until the batch commits, so a take-over (FOR UPDATE) waits for the write, or
-// the write waits for the take-over and sees its fence. A run the writer does not know (nullopt)
-// is not checked.
-std::optional<std::string> check_fence(PgTx& tx, const std::string& uid, std::int64_t id,
-                                       std::optional<std::int64_t> run, const std::string& what) {
-  if (!run) return std::nullopt;
-  const pqxx::result r = tx.t().exec_params("SELECT run FROM matches WHERE id = $1 FOR KEY SHARE", id);
-  if (r.empty()) return no_match(uid);
-  const auto fence = r[0][0].as<std::int64_t>();
-  if (*run < fence) return fenced(uid, *run, fence, what);
-  return std::nullopt;
 }
 
 RatingRow rating_row(const pqxx::row& r) {
@@ -117,7 +104,7 @@ class PgStore final : public Store {
   }
 
   void begin_match(const MatchStart& m) override {
-    set_run(m.uid, 0);
+    runs_.set(m.uid, 0);
     writer_.post([m](PgTx& tx) -> std::optional<std::string> {
       const pqxx::result r = tx.t().exec_params(
           "INSERT INTO matches (uid, table_id, variant, options, match_seed, first_dealer, rated, started_at, "
@@ -153,7 +140,7 @@ class PgStore final : public Store {
   void begin_hand(const std::string& uid, const HandRow& h) override {
     // A table rebuilt from the log may write again a hand of an earlier run that the log lost: the
     // hand's seqs do not say which run writes it.
-    writer_.post([uid, h, run = writing_run(uid)](PgTx& tx) -> std::optional<std::string> {
+    writer_.post([uid, h, run = runs_.writing(uid)](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
       if (auto e = check_fence(tx, uid, *id, run, "hand " + std::to_string(h.number))) return e;
@@ -166,7 +153,7 @@ class PgStore final : public Store {
 
   void end_hand(const std::string& uid, int number, std::int64_t last_seq, std::string result_json) override {
     writer_.post([uid, number, last_seq, r = std::move(result_json),
-                  run = writing_run(uid)](PgTx& tx) -> std::optional<std::string> {
+                  run = runs_.writing(uid)](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
       if (auto e = check_fence(tx, uid, *id, run, "the end of hand " + std::to_string(number))) return e;
@@ -178,7 +165,7 @@ class PgStore final : public Store {
   }
 
   void change_seat(const std::string& uid, int seat, const std::string& player) override {
-    writer_.post([uid, seat, player, run = writing_run(uid)](PgTx& tx) -> std::optional<std::string> {
+    writer_.post([uid, seat, player, run = runs_.writing(uid)](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
       if (auto e = check_fence(tx, uid, *id, run, "a change of seat " + std::to_string(seat))) return e;
@@ -192,7 +179,7 @@ class PgStore final : public Store {
 
   void end_match(const std::string& uid, std::int64_t ended_at, std::optional<int> score0, std::optional<int> score1,
                  std::optional<int> winner, const std::string& reason) override {
-    writer_.post([=, run = forget_run(uid)](PgTx& tx) -> std::optional<std::string> {
+    writer_.post([=, run = runs_.forget(uid)](PgTx& tx) -> std::optional<std::string> {
       const auto id = match_id(tx, uid);
       if (!id) return no_match(uid);
       if (auto e = check_fence(tx, uid, *id, run, "the match's end")) return e;
@@ -382,7 +369,7 @@ class PgStore final : public Store {
       t.start_seq = run * kSeqsPerRun;
       out = std::move(t);
     });
-    if (out) set_run(uid, run_of(out->start_seq));
+    if (out) runs_.set(uid, run_of(out->start_seq));
     return out;
   }
 
@@ -482,30 +469,8 @@ class PgStore final : public Store {
     return m;
   }
 
-  // The run this node's table of each live match writes from (begin_match, take_over): the run a
-  // hand, a seat change or the match's end is checked against the fence with. A match missing here
-  // (a table rebuilt by a server on its own, which takes nothing over) is not checked.
-  void set_run(const std::string& uid, std::int64_t run) {
-    std::lock_guard lock(runs_mu_);
-    runs_[uid] = run;
-  }
-  std::optional<std::int64_t> writing_run(const std::string& uid) {
-    std::lock_guard lock(runs_mu_);
-    const auto it = runs_.find(uid);
-    return it == runs_.end() ? std::nullopt : std::optional(it->second);
-  }
-  std::optional<std::int64_t> forget_run(const std::string& uid) {
-    std::lock_guard lock(runs_mu_);
-    const auto it = runs_.find(uid);
-    if (it == runs_.end()) return std::nullopt;
-    const std::int64_t r = it->second;
-    runs_.erase(it);
-    return r;
-  }
-
   std::string url_;
-  std::mutex runs_mu_;
-  std::unordered_map<std::string, std::int64_t> runs_;
+  MatchRuns runs_;
   std::mutex read_mu_;
   std::unique_ptr<pqxx::connection> reader_;
   PgWriter writer_;
