@@ -5,6 +5,7 @@
 #include "atout/bots/analysis.hpp"
 #include "atout/protocol/engine_json.hpp"
 #include "atout/server/api_routes.hpp"
+#include "atout/server/percent_decoding.hpp"
 #include "atout/server/stored_match.hpp"
 #include "atout/store/store.hpp"
 
@@ -210,6 +211,13 @@ std::pair<http::status, std::string> Archive::http_response(const Reply& r) {
 bool http_api(Archive& a, std::string_view target, std::function<void(http::status, std::string)> respond) {
   const std::optional<protocol::json> request = archive_request(target);
   if (!request) return false;
+  // An id must be valid percent-encoding: a `%` followed by two hex digits, or none.
+  if (!percent_decoded(target.substr(0, target.find('?')))) {
+    respond(
+        http::status::bad_request,
+        R"({"error":"bad_path","message":"the path is not valid percent-encoding: a % must start two hex digits"})");
+    return true;
+  }
   // The same checks as the WebSocket requests, so both give the same codes for the same mistakes.
   protocol::ParsedRequest parsed =
       protocol::parse_request(request->dump(-1, ' ', false, protocol::json::error_handler_t::replace));

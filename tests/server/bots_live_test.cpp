@@ -88,6 +88,21 @@ TEST(LiveBots, AMatchAgainstThreeBotsIsOneRequestAndPlaysToTheEnd) {
   EXPECT_TRUE(listed) << board;
   const json profile = c.request({{"type", "get_profile"}, {"player_id", "bot:rules"}});
   EXPECT_EQ(profile["type"], "profile") << profile;
+  // Over HTTP as a browser asks for it (encodeURIComponent writes the colon as %3A), and as written.
+  for (const std::string path : {"/api/players/bot%3Arules", "/api/players/bot%3arules", "/api/players/bot:rules"}) {
+    const HttpReply http_profile = http_get(server.port(), path);
+    EXPECT_EQ(http_profile.status, 200u) << path << ": " << http_profile.body;
+    EXPECT_EQ(json::parse(http_profile.body).value("player_id", ""), "bot:rules") << path;
+  }
+  const HttpReply history = http_get(server.port(), "/api/players/bot%3Arules/matches");
+  EXPECT_EQ(history.status, 200u) << history.body;
+  EXPECT_EQ(json::parse(history.body).value("player_id", ""), "bot:rules") << history.body;
+  // A % that does not start an escape is refused as a bad path, never looked up.
+  for (const std::string path : {"/api/players/bot%3", "/api/players/bot%zzrules", "/api/players/%/matches"}) {
+    const HttpReply bad = http_get(server.port(), path);
+    EXPECT_EQ(bad.status, 400u) << path;
+    EXPECT_EQ(json::parse(bad.body).value("error", ""), "bad_path") << path << ": " << bad.body;
+  }
   // Every bot decision was counted and timed, and none is waiting.
   const HttpReply metrics = http_get(server.port(), "/metrics");
   auto value = [&](const std::string& key) {
