@@ -390,6 +390,7 @@ void Table::changed() {
   // Nobody left to play or watch, and no seat held for a player who may come back (to play on,
   // or to see how the match ended): close.
   if (sent == 0 && !(seating_.any_held() && phase_ != Lifecycle::waiting) && phase_ != Lifecycle::closed) {
+    if (running()) end_deserted_match();
     phase_ = Lifecycle::closed;
     clocks_.stop_all();
     if (l) l->table_closed(id_);

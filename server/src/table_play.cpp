@@ -200,6 +200,29 @@ void Table::on_reconnect_expired(Seat seat) {
   changed();
 }
 
+// A match still in play whose table closes (its players stood up or left, leaving empty seats and
+// perhaps bots) can never go on: it ends as abandoned, so that it does not stay "in play" in the
+// histories and is not rebuilt at every restart. When every empty seat is on one side, that side
+// loses, as a forfeit; with empty seats on both sides, or none (bots alone), nobody wins.
+void Table::end_deserted_match() {
+  std::optional<Seat> first_empty;
+  bool both_sides = false;
+  for (std::size_t s = 0; s < seating_.size(); ++s) {
+    const auto seat = static_cast<Seat>(s);
+    if (seating_.at(seat).holder) continue;
+    if (!first_empty) first_empty = seat;
+    both_sides = both_sides || seat % 2 != *first_empty % 2;
+  }
+  const std::optional<int> winner =
+      first_empty && !both_sides ? std::optional<int>(abandon_winner(*first_empty)) : std::nullopt;
+  spdlog::info("table {}: closed with its match in play; match {} ends abandoned ({})", id_, match_id_,
+               winner ? "won by team " + std::to_string(*winner) : std::string("no winner"));
+  // Writing the end needs the lease, as any write does; without it, the node that holds the lease
+  // now (or adopts the table) owns the match.
+  if (journal_ && leased()) journal_->match_ended(match_id_, winner, state_->match_score(), MatchEnd::abandoned);
+  phase_ = Lifecycle::abandoned;
+}
+
 void Table::hold_after_end(std::optional<Seat> except) {
   // A player away when the match ended gets a fresh reconnect window to come back and see how it
   // ended: the table stays open until every such window closes.

@@ -35,6 +35,7 @@ struct RecordingJournal : Journal {
   void match_ended(const std::string&, std::optional<int> w, std::array<int, 2>, MatchEnd why) override {
     winner = w;
     end = why;
+    ++ends;
   }
 
   int matches = 0;
@@ -43,6 +44,7 @@ struct RecordingJournal : Journal {
   std::vector<std::uint64_t> seqs;
   std::optional<int> winner;
   std::optional<MatchEnd> end;
+  int ends = 0;  // match_ended calls: a match ends once
 };
 
 }  // namespace atout::server::testing

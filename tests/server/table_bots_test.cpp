@@ -283,6 +283,57 @@ TEST_F(TableBotsTest, ABotPlaysItsSeatOffTheStrandToTheEndOfTheMatch) {
   EXPECT_EQ(journal_->end, MatchEnd::finished);
 }
 
+// A player who leaves a match against a bot leaves nobody at the table: it closes, and the match
+// ends as abandoned by the empty seat's side (a forfeit), once, instead of staying "in play" in
+// the store for ever. A bot's answer that comes after the close plays nothing.
+TEST_F(TableBotsTest, AMatchLeftToABotEndsAbandonedWhenItsTableCloses) {
+  auto t = make({}, {{1, BotLevel::rules}});
+  t->sit(member(0), 0, {});
+  run();
+  read(take(0));
+  // Play until it is the bot's turn, its answer not yet run.
+  for (int i = 0; i < 200 && current() == 0 && !over(); ++i) {
+    t->act(member(0), first_legal(), {});
+    run();
+    read(take(0));
+  }
+  ASSERT_FALSE(over());
+  ASSERT_EQ(runner_->jobs.size(), 1u);
+  const std::size_t actions = journal_->seqs.size();
+  // Standing up leaves the player watching: the table stays open and the match waits.
+  t->stand(member(0), {});
+  run();
+  EXPECT_EQ(journal_->ends, 0);
+  take(0);
+  t->leave(member(0), {});
+  run();
+  ASSERT_EQ(journal_->ends, 1);
+  EXPECT_EQ(journal_->end, MatchEnd::abandoned);
+  EXPECT_EQ(journal_->winner, std::optional<int>(1)) << "seat 0 left: team 1 wins";
+  ASSERT_EQ(runner_->run_all(), 1u);
+  run();
+  EXPECT_EQ(journal_->seqs.size(), actions) << "an answer after the close is not played";
+  EXPECT_EQ(journal_->ends, 1);
+}
+
+// The owner who filled every seat with bots and watches: when it leaves, nobody is to blame, and
+// the match ends abandoned with no winner.
+TEST_F(TableBotsTest, ABotsOnlyMatchEndsWithNoWinnerWhenItsWatcherLeaves) {
+  auto t = make();
+  t->add_bot(member(0), 0, BotLevel::random, {});
+  t->add_bot(member(0), 1, BotLevel::random, {});
+  run();
+  EXPECT_EQ(journal_->matches, 1) << "the match started";
+  runner_->run_all();
+  run();
+  EXPECT_EQ(journal_->ends, 0);
+  t->leave(member(0), {});
+  run();
+  ASSERT_EQ(journal_->ends, 1);
+  EXPECT_EQ(journal_->end, MatchEnd::abandoned);
+  EXPECT_EQ(journal_->winner, std::nullopt);
+}
+
 TEST_F(TableBotsTest, AnAbsentPlayersSeatIsPlayedByTheTablesBotAndGivenBack) {
   protocol::TableSettings settings;
   settings.bot_level = BotLevel::random;

@@ -147,6 +147,8 @@ class Table : public std::enable_shared_from_this<Table> {
   void wait_for_lease();
   void start_reconnect_window(Seat seat);
   void on_reconnect_expired(Seat seat);
+  // Ends the running match of a table that closes with nobody left to play it (see table.cpp).
+  void end_deserted_match();
   // The match ended: each seat held for a disconnected player (but `except`) is kept for a fresh
   // reconnect window, so its player can come back for the final events.
   void hold_after_end(std::optional<Seat> except);
