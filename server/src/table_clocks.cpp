@@ -8,8 +8,34 @@ TableClocks::TableClocks(std::shared_ptr<TableClock> clock, net::strand<net::any
   for (std::size_t s = 0; s < seats; ++s) windows_.push_back(clock_->make_timer(strand));
 }
 
-void TableClocks::time_turn(std::chrono::milliseconds length, std::function<void()> on_timeout) {
-  turn_deadline_ = clock_->now() + length;
+void TableClocks::time_turn(std::uint64_t turn, std::chrono::milliseconds length, bool absent,
+                            std::chrono::milliseconds absent_delay, std::function<void()> on_timeout) {
+  const TableClock::TimePoint now = clock_->now();
+  if (timed_turn_ != turn) {
+    timed_turn_ = turn;
+    turn_began_ = now;
+    absent_since_.reset();
+    turn_timed_out_ = false;
+  } else if (turn_timed_out_) {
+    return;
+  }
+  if (!absent) {
+    absent_since_.reset();
+  } else if (!absent_since_) {
+    absent_since_ = now;
+  }
+  TableClock::TimePoint deadline = turn_began_ + length;
+  if (absent_since_) deadline = std::min(deadline, *absent_since_ + absent_delay);
+  arm_turn(deadline, std::move(on_timeout));
+}
+
+void TableClocks::retry_turn(std::chrono::milliseconds length, std::function<void()> then) {
+  timed_turn_.reset();
+  arm_turn(clock_->now() + length, std::move(then));
+}
+
+void TableClocks::arm_turn(TableClock::TimePoint deadline, std::function<void()> on_timeout) {
+  turn_deadline_ = deadline;
   turn_armed_ = true;
   // Most actions push the deadline later: the wait under way stays (no cancellation and new wait
   // per action) and, when it comes early, waits again for the deadline.
@@ -23,12 +49,14 @@ void TableClocks::wait_turn(std::function<void()> on_timeout) {
     if (!turn_armed_) return;
     if (clock_->now() < turn_deadline_) return wait_turn(std::move(on_timeout));
     turn_armed_ = false;
+    turn_timed_out_ = true;
     on_timeout();
   });
 }
 
 void TableClocks::stop_turn() {
   turn_armed_ = false;
+  timed_turn_.reset();
   turn_->cancel();  // nothing to time: the wait goes, and with it its hold on the table
 }
 

@@ -121,14 +121,16 @@ void Table::schedule_turn() {
     clocks_.stop_turn();
     return ask_bot(seat, *slot.bot, false);
   }
-  const std::chrono::milliseconds turn(settings_.turn_ms);
+  // The turn is the state after event seq_: called again in the same turn (someone sat, resumed,
+  // watched or left), the clock keeps its deadline.
   const bool absent = !Seating::connected(slot.holder) || slot.away;
-  clocks_.time_turn(absent ? std::min(turn, kAbsentDelay) : turn,
+  clocks_.time_turn(seq_, std::chrono::milliseconds(settings_.turn_ms), absent, kAbsentDelay,
                     [self = shared_from_this()] { self->on_turn_timeout(); });
 }
 
 void Table::wait_for_lease() {
-  clocks_.time_turn(kAbsentDelay, [self = shared_from_this()] { self->schedule_turn(); });
+  // When the lease is back, the turn starts afresh: its player could not act while it was away.
+  clocks_.retry_turn(kAbsentDelay, [self = shared_from_this()] { self->schedule_turn(); });
 }
 
 void Table::on_turn_timeout() {

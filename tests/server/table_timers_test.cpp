@@ -252,6 +252,82 @@ TEST_F(TableTimersTest, AStandAndASitInOneBurstLeaveTheTurnTimed) {
   EXPECT_EQ((*played)["last_action"]["by_server"], true);
 }
 
+// The seat to act has `turn_ms` from the start of its turn, whatever happens at the table
+// meanwhile: a spectator who comes and goes, or the other player dropping and resuming, times the
+// same turn again and must not give it a fresh deadline (it did: a stranger could stall a public
+// table for ever by watching and leaving in a loop).
+TEST_F(TableTimersTest, OthersComingAndGoingDoNotStretchTheTurn) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 3000;
+  auto t = open(settings);
+  ASSERT_GE(current_, 0);
+  const auto other = static_cast<std::size_t>(1 - current_);
+  const std::size_t journaled = journal_->seqs.size();
+  std::uint64_t conn = 20;
+  for (int i = 0; i < 4; ++i) {
+    advance(700ms);  // 700, 1400, 2100, 2800 ms into the turn
+    auto watcher = std::make_shared<RecordingPeer>();
+    const Member w = member_for(watcher, ++conn, "w" + std::to_string(i));
+    t->spectate(w, {});
+    ioc_.poll();
+    t->leave(w, {});
+    // The other seat's player drops and comes back on a new connection.
+    t->detach(members_[other].conn);
+    ioc_.poll();
+    auto back = std::make_shared<RecordingPeer>();
+    t->sit(member_for(back, ++conn, "p" + std::to_string(other)), static_cast<int>(other), {}, std::uint64_t{1});
+    ioc_.poll();
+    peers_[other] = back;
+    members_[other] = member_for(back, conn, "p" + std::to_string(other));
+    events();  // the resumed seat's snapshot, when it is seat 0
+    EXPECT_EQ(journal_->seqs.size(), journaled) << "played before the turn was up";
+  }
+  advance(199ms);  // 2,999 ms
+  EXPECT_TRUE(events().empty()) << "played before the turn was up";
+  EXPECT_EQ(journal_->seqs.size(), journaled);
+  advance(1ms);
+  const std::vector<json> played = events();
+  ASSERT_EQ(played.size(), 1u) << "the turn was stretched past its 3 s";
+  EXPECT_EQ(played[0]["last_action"]["seat"], current_);
+  EXPECT_EQ(played[0]["last_action"]["by_server"], true);
+}
+
+// The seat to act that drops is played for after the absent delay (1 s), and one that resumes
+// within it gets what is left of its turn, not a new one: dropping and resuming cannot buy time.
+TEST_F(TableTimersTest, TheSeatToActResumingGetsWhatIsLeftOfItsTurn) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 8000;
+  auto t = open(settings);
+  ASSERT_GE(current_, 0);
+  const auto seat = static_cast<std::size_t>(current_);
+  std::uint64_t conn = 30;
+  for (int i = 0; i < 3; ++i) {
+    advance(2000ms);  // 2, 4.5 and 7 s into the turn
+    t->detach(members_[seat].conn);
+    ioc_.poll();
+    advance(500ms);  // within the absent delay
+    auto back = std::make_shared<RecordingPeer>();
+    members_[seat] = member_for(back, ++conn, "p" + std::to_string(seat));
+    peers_[seat] = back;
+    t->sit(members_[seat], current_, {}, std::uint64_t{1});
+    ioc_.poll();
+    std::optional<json> snapshot;
+    for (json& m : take(current_))
+      if (m["type"] == "event") snapshot = std::move(m);
+    ASSERT_TRUE(snapshot) << "no view on resuming";
+    EXPECT_EQ((*snapshot)["turn_ms_left"], 8000 - 2500 * (i + 1)) << *snapshot;
+    take(1 - current_);
+  }
+  // 7.5 s into the turn.
+  advance(499ms);
+  EXPECT_TRUE(events().empty()) << "played before the turn was up";
+  advance(1ms);
+  const std::vector<json> played = events();
+  ASSERT_EQ(played.size(), 1u) << "the turn was stretched past its 8 s";
+  EXPECT_EQ(played[0]["last_action"]["seat"], current_);
+  EXPECT_EQ(played[0]["last_action"]["by_server"], true);
+}
+
 // In a cluster, once the node's lease on its tables may have lapsed, another node may rebuild the
 // table from the shared log; this copy must then write nothing more, or the log would hold two
 // histories. A player's action is refused as a stopped server's table would be (unknown_table:

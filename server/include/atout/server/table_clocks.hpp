@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -16,9 +17,20 @@ class TableClocks {
  public:
   TableClocks(std::shared_ptr<TableClock> clock, net::strand<net::any_io_executor> strand, std::size_t seats);
 
-  // Times a turn of `length`; `on_timeout` runs on the strand when it is up, unless the turn is
-  // timed again or stopped first.
-  void time_turn(std::chrono::milliseconds length, std::function<void()> on_timeout);
+  // Times turn number `turn` (any number that changes when another turn begins; the table uses its
+  // event seq): `length` from when it began, or, while its seat is `absent` (its player
+  // disconnected or away), no more than `absent_delay` from when it was first seen absent in this
+  // turn. `on_timeout` runs on the strand when the time is up, unless the turn is timed again or
+  // stopped first. Timing the same turn again never gives it more time: someone who sits, resumes,
+  // watches or leaves cannot stretch the turn of the seat to act, and a seat that comes back gets
+  // what is left of its turn. A turn whose time is up is not timed again.
+  void time_turn(std::uint64_t turn, std::chrono::milliseconds length, bool absent,
+                 std::chrono::milliseconds absent_delay, std::function<void()> on_timeout);
+  // Runs `then` on the strand after `length` on the turn's timer (a retry while the table's lease
+  // is away); the next time_turn starts its turn afresh.
+  void retry_turn(std::chrono::milliseconds length, std::function<void()> then);
+  // Nobody's turn is timed (the match paused or ended, or a bot is to act); the next time_turn
+  // starts its turn afresh.
   void stop_turn();
   // What is left of the timed turn; none when no turn is timed.
   std::optional<std::chrono::milliseconds> turn_left() const;
@@ -32,12 +44,19 @@ class TableClocks {
   void stop_all();
 
  private:
+  void arm_turn(TableClock::TimePoint deadline, std::function<void()> on_timeout);
   void wait_turn(std::function<void()> on_timeout);
 
   std::shared_ptr<TableClock> clock_;
   std::unique_ptr<TableTimer> turn_;
   TableClock::TimePoint turn_deadline_{};
   bool turn_armed_ = false;
+  // The turn being timed: its number, when it began, when its seat was first seen absent in it,
+  // and whether its time is up.
+  std::optional<std::uint64_t> timed_turn_;
+  TableClock::TimePoint turn_began_{};
+  std::optional<TableClock::TimePoint> absent_since_;
+  bool turn_timed_out_ = false;
   std::vector<std::unique_ptr<TableTimer>> windows_;
 };
 
