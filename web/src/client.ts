@@ -190,6 +190,18 @@ export class Client {
       this.say_hello();
       return;
     }
+    if (
+      m.type === 'error' &&
+      m.code === 'unknown_table' &&
+      before.table &&
+      before.table.event === undefined &&
+      m.table_id === before.table.table_id
+    ) {
+      // The table we came back to has closed (its match ended, or was forfeited, while we were
+      // away): back to the lobby, with the error to say why, instead of a table that is not there.
+      this.set({ ...reduce(before, m, this.now()), table: undefined });
+      return;
+    }
     if (m.type === 'error' && m.code === 'not_seated' && before.table && before.table.event === undefined) {
       // The held seat was not ours any more (the match ended, or the window closed).
       this.set({ ...reduce(before, m, this.now()), table: undefined });

@@ -94,6 +94,32 @@ describe('Client', () => {
     expect(again.client.state.table?.gaps).toBe(0);
   });
 
+  it('after a reload, goes back to the lobby when the table it resumes has closed', () => {
+    const first = setup();
+    first.client.start();
+    first.sockets[0].onopen?.({});
+    first.sockets[0].receive(welcome);
+    first.sockets[0].receive({ type: 'seated', table_id: 't7', seat: 0, resumed: false });
+    first.sockets[0].receive(event(1, { table_id: 't7' }));
+
+    const again = setup(first.storage);
+    expect(again.client.state.table?.table_id).toBe('t7');
+    again.client.start();
+    again.sockets[0].onopen?.({});
+    expect(again.sockets[0].sent[0]).toMatchObject({ resume: [{ table_id: 't7', last_seq: 1 }] });
+    // The match was forfeited and the table closed while the page was away.
+    again.sockets[0].receive({ ...welcome, resumed: true, seats: [] });
+    again.sockets[0].receive({ type: 'error', code: 'unknown_table', message: 'no table t7', table_id: 't7' });
+    expect(again.client.state.table).toBeUndefined();
+    expect(again.client.state.error).toMatchObject({ code: 'unknown_table' });
+    expect(again.storage.getItem('atout.table')).toBeNull();
+    // A later reload has nothing to resume.
+    const third = setup(again.storage);
+    third.client.start();
+    third.sockets[0].onopen?.({});
+    expect(third.sockets[0].sent[0].resume).toBeUndefined();
+  });
+
   it('asks for deltas and applies them; a delta out of step closes the connection to resume', () => {
     const { client, sockets } = setup();
     client.start();
