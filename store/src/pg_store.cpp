@@ -213,7 +213,9 @@ class PgStore final : public Store {
       }
       std::vector<Rating> after;
       if (auto e = rate_match(seats, winner, after)) return "rated match " + uid + " " + *e;
+      const std::vector<bool> write = seats_to_write(seats);
       for (std::size_t i = 0; i < seats.size(); ++i) {
+        if (!write[i]) continue;
         const SeatRating& x = seats[i];
         const Rating& r = after[i];
         tx.t().exec_params(

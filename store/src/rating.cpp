@@ -75,4 +75,18 @@ std::optional<std::string> rate_match(const std::vector<SeatRating>& seats, std:
   return std::nullopt;
 }
 
+std::vector<bool> seats_to_write(const std::vector<SeatRating>& seats) {
+  std::vector<bool> out(seats.size(), false);
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    bool first = true, both_sides = false;
+    for (std::size_t j = 0; j < seats.size(); ++j) {
+      if (seats[j].player != seats[i].player) continue;
+      if (j < i) first = false;
+      if (seats[j].team != seats[i].team) both_sides = true;
+    }
+    out[i] = first && !both_sides;
+  }
+  return out;
+}
+
 }  // namespace atout::store

@@ -229,7 +229,9 @@ void SqliteStore::end_match(const std::string& uid, std::int64_t ended_at, std::
     q.reset();
     std::vector<Rating> after;
     if (auto e = rate_match(seats, winner, after)) return "rated match " + uid + " " + *e;
+    const std::vector<bool> write = seats_to_write(seats);
     for (std::size_t i = 0; i < seats.size(); ++i) {
+      if (!write[i]) continue;
       const SeatRating& x = seats[i];
       const Rating& r = after[i];
       if (auto e = tx.stmt("INSERT INTO ratings (player_id, ladder, mu, sigma, ordinal, matches, updated_at) "

@@ -185,6 +185,37 @@ TEST_P(StoreBackend, AbortedAndUnratedMatchesLeaveRatingsAlone) {
   EXPECT_EQ(db_->query("SELECT uid FROM matches WHERE rated_seq = 1"), "m3");
 }
 
+// A server bot in three seats of a four-seat match sits on both sides: the match is rated for the
+// person alone (the bot's result against itself would move its rating by seat order), and one
+// bot in both seats of one side is rated once.
+TEST_P(StoreBackend, APlayerOnBothSidesOfAMatchIsNotRatedByIt) {
+  std::string error;
+  auto s = Store::open(db_->url(), {}, error);
+  ASSERT_TRUE(s) << error;
+  s->add_player("p_a", "A", hash_of('a'), 1);
+  s->add_player("p_b", "B", hash_of('b'), 1);
+  s->add_player("bot_x", "bot", hash_of('x'), 1);
+  MatchStart m = two_player_match("m4", "p_a", "bot_x", true);
+  m.variant = "french";
+  m.seats = {{0, 0, "p_a", ""}, {1, 1, "bot_x", ""}, {2, 0, "bot_x", ""}, {3, 1, "bot_x", ""}};
+  s->begin_match(m);
+  s->end_match("m4", 10, 1001, 400, 0, "finished");
+  MatchStart n = two_player_match("m5", "p_b", "bot_x", true);
+  n.variant = "french";
+  n.seats = {{0, 0, "p_b", ""}, {1, 1, "bot_x", ""}, {2, 0, "p_b", ""}, {3, 1, "bot_x", ""}};
+  s->begin_match(n);
+  s->end_match("m5", 20, 1001, 400, 1, "finished");
+  s->flush();
+  const auto ra = s->ratings_of("p_a");
+  ASSERT_EQ(ra.size(), 1u);
+  EXPECT_EQ(ra[0].matches, 1);
+  EXPECT_GT(ra[0].mu, 25.0) << "p_a's side won";
+  const auto bot = s->ratings_of("bot_x");
+  ASSERT_EQ(bot.size(), 1u) << "rated by m5 only";
+  EXPECT_EQ(bot[0].matches, 1) << "once, though it held two seats";
+  EXPECT_GT(bot[0].mu, 25.0) << "bot_x's side won m5";
+}
+
 // Matches that end in the same millisecond are numbered in the order their ratings were written.
 TEST_P(StoreBackend, RatingsAreNumberedInTheOrderTheyWereWritten) {
   std::string error;

@@ -44,4 +44,10 @@ struct SeatRating {
 std::optional<std::string> rate_match(const std::vector<SeatRating>& seats, std::optional<int> winner,
                                       std::vector<Rating>& after, const RatingModel& model = {});
 
+// Which seats' new ratings a rated match writes, in the order of `seats`: each player's once (at
+// its first seat; a server bot may hold several seats of one side, all rated alike), and none
+// for a player who sits on both sides, since a result against itself says nothing about it. That
+// player still counts in each side it sits in when the others are rated.
+std::vector<bool> seats_to_write(const std::vector<SeatRating>& seats);
+
 }  // namespace atout::store
