@@ -302,6 +302,16 @@ void Table::do_add_bot(const Member& m, std::optional<int> want, protocol::BotLe
   if (refuse_bot_request(m, id)) return;
   const auto chosen = choose_free_seat(m, want, id);
   if (!chosen) return;
+  // A match of bots alone is not played: nobody would take part in it, it would still be stored
+  // and rated, and a loop of such tables would spend the bot workers for nothing.
+  bool person_or_room = false;
+  for (std::size_t s = 0; s < seating_.size(); ++s)
+    if (static_cast<Seat>(s) != *chosen && !seating_.at(static_cast<Seat>(s)).bot) person_or_room = true;
+  if (!person_or_room)
+    return reply_error(m.link, ErrorCode::bad_seat,
+                       "seat " + std::to_string(*chosen) + " is the last free seat at " + id_ +
+                           " and no player sits there: a table of bots alone is not played",
+                       id);
   seating_.seat_bot(*chosen, level);
   deliver(m.link, wire(protocol::Ok{"add_bot", id_}, id));
   if (seating_.all_seated()) return start_match();

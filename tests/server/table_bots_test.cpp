@@ -216,23 +216,25 @@ TEST_F(TableBotsTest, OneSeatCannotBeGivenTwice) {
   // Two requests for seat 1, queued before either is handled: the first wins.
   t->add_bot(member(0), 1, BotLevel::rules, std::int64_t{1});
   t->add_bot(member(0), 1, BotLevel::random, std::int64_t{2});
-  // A player racing a bot for seat 0 the other way round: the bot is first.
+  // A bot and a player racing for the last seat, the bot first: the last free seat is kept for a
+  // person, so the player gets it.
   t->add_bot(member(0), 0, BotLevel::rules, std::int64_t{3});
   t->sit(member(1), 0, std::int64_t{4});
   run();
   const std::vector<json> owner = take(0);
   const std::vector<json> oks = of_type(owner, "ok");
   const std::vector<json> errors = of_type(owner, "error");
-  ASSERT_EQ(oks.size(), 2u);
+  ASSERT_EQ(oks.size(), 1u);
   EXPECT_EQ(oks[0]["id"], 1);
-  EXPECT_EQ(oks[1]["id"], 3);
-  ASSERT_EQ(errors.size(), 1u);
+  ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0]["id"], 2);
   EXPECT_EQ(errors[0]["code"], "seat_taken");
-  const std::vector<json> player = of_type(take(1), "error");
-  ASSERT_EQ(player.size(), 1u);
-  EXPECT_EQ(player[0]["code"], "seat_taken");
-  EXPECT_EQ(player[0]["id"], 4);
+  EXPECT_EQ(errors[1]["id"], 3);
+  EXPECT_EQ(errors[1]["code"], "bad_seat");
+  const std::vector<json> player = take(1);
+  EXPECT_EQ(of_type(player, "error").size(), 0u);
+  ASSERT_EQ(of_type(player, "seated").size(), 1u);
+  EXPECT_EQ(of_type(player, "seated")[0]["seat"], 0);
 }
 
 TEST_F(TableBotsTest, ABotPlaysItsSeatOffTheStrandToTheEndOfTheMatch) {
@@ -316,22 +318,43 @@ TEST_F(TableBotsTest, AMatchLeftToABotEndsAbandonedWhenItsTableCloses) {
   EXPECT_EQ(journal_->ends, 1);
 }
 
-// The owner who filled every seat with bots and watches: when it leaves, nobody is to blame, and
-// the match ends abandoned with no winner.
-TEST_F(TableBotsTest, ABotsOnlyMatchEndsWithNoWinnerWhenItsWatcherLeaves) {
+// Both players leave a match, one after the other: with empty seats on both sides nobody is to
+// blame, and the match ends abandoned with no winner.
+TEST_F(TableBotsTest, AMatchLeftByBothSidesEndsWithNoWinner) {
   auto t = make();
-  t->add_bot(member(0), 0, BotLevel::random, {});
-  t->add_bot(member(0), 1, BotLevel::random, {});
+  t->sit(member(0), 0, {});
+  t->sit(member(1), 1, {});
   run();
   EXPECT_EQ(journal_->matches, 1) << "the match started";
-  runner_->run_all();
+  t->leave(member(1), {});
   run();
-  EXPECT_EQ(journal_->ends, 0);
+  EXPECT_EQ(journal_->ends, 0) << "seat 0's player is still there";
   t->leave(member(0), {});
   run();
   ASSERT_EQ(journal_->ends, 1);
   EXPECT_EQ(journal_->end, MatchEnd::abandoned);
   EXPECT_EQ(journal_->winner, std::nullopt);
+}
+
+// The owner may seat bots in every seat but one: the last is left for a person, who then starts
+// the match by sitting. A table of bots alone would play, be stored and rated with nobody in it.
+TEST_F(TableBotsTest, TheLastFreeSeatIsLeftForAPerson) {
+  auto t = make();
+  t->add_bot(member(0), 0, BotLevel::random, {});
+  run();
+  take(0);
+  t->add_bot(member(0), 1, BotLevel::random, {});
+  run();
+  const std::vector<json> errors = of_type(take(0), "error");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0]["code"], "bad_seat") << errors[0];
+  t->add_bot(member(0), std::nullopt, BotLevel::random, {});
+  run();
+  EXPECT_EQ(of_type(take(0), "error").size(), 1u) << "without a seat named, the same refusal";
+  EXPECT_EQ(journal_->matches, 0) << "no match of bots alone";
+  t->sit(member(0), 1, {});
+  run();
+  EXPECT_EQ(journal_->matches, 1) << "the person's sitting starts the match";
 }
 
 TEST_F(TableBotsTest, AnAbsentPlayersSeatIsPlayedByTheTablesBotAndGivenBack) {
