@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 namespace atout::store {
 
@@ -78,13 +79,17 @@ std::optional<std::string> rate_match(const std::vector<SeatRating>& seats, std:
 std::vector<bool> seats_to_write(const std::vector<SeatRating>& seats) {
   std::vector<bool> out(seats.size(), false);
   for (std::size_t i = 0; i < seats.size(); ++i) {
-    bool first = true, both_sides = false;
+    std::array<int, 2> held{};
+    std::optional<std::size_t> first_of_team[2];
     for (std::size_t j = 0; j < seats.size(); ++j) {
-      if (seats[j].player != seats[i].player) continue;
-      if (j < i) first = false;
-      if (seats[j].team != seats[i].team) both_sides = true;
+      if (seats[j].player != seats[i].player || seats[j].team < 0 || seats[j].team > 1) continue;
+      const auto t = static_cast<std::size_t>(seats[j].team);
+      ++held[t];
+      if (!first_of_team[t]) first_of_team[t] = j;
     }
-    out[i] = first && !both_sides;
+    if (held[0] == held[1]) continue;  // as many seats on each side (never 0 and 0: seat i is one)
+    const std::size_t side = held[0] > held[1] ? 0 : 1;
+    out[i] = first_of_team[side] == i;
   }
   return out;
 }

@@ -76,16 +76,21 @@ TEST(RateMatch, GivesEachSeatItsTeamsUpdateInSeatOrder) {
   EXPECT_NEAR(after[1].mu, 25.0, 1e-12);
 }
 
-// A server bot may hold several seats: once on one side it is written once; on both sides, never.
-TEST(RateMatch, EachPlayerIsWrittenOnceAndOneOnBothSidesNotAtAll) {
+// A server bot may hold several seats: written once, with the side where it holds more seats, and
+// not at all when it holds as many on each side.
+TEST(RateMatch, EachPlayerIsWrittenOnceWithTheSideWhereItHoldsMoreSeats) {
   EXPECT_EQ(seats_to_write({{0, 1, Rating{}, 0}, {1, 2, Rating{}, 0}}), (std::vector<bool>{true, true}));
   EXPECT_EQ(seats_to_write({{0, 1, Rating{}, 0}, {1, 1, Rating{}, 0}}), (std::vector<bool>{false, false}));
   // Player 6 holds both seats of team 1: its first seat is written.
   EXPECT_EQ(seats_to_write({{0, 5, Rating{}, 0}, {1, 6, Rating{}, 0}, {0, 7, Rating{}, 0}, {1, 6, Rating{}, 0}}),
             (std::vector<bool>{true, true, true, false}));
-  // Player 9 sits in seats 1, 2 and 3 of a four-seat match, on both sides: only seat 0 is written.
+  // Player 9 is the partner of player 8 (seat 2) and both opponents (seats 1 and 3): rated once,
+  // as an opponent.
   EXPECT_EQ(seats_to_write({{0, 8, Rating{}, 0}, {1, 9, Rating{}, 0}, {0, 9, Rating{}, 0}, {1, 9, Rating{}, 0}}),
-            (std::vector<bool>{true, false, false, false}));
+            (std::vector<bool>{true, true, false, false}));
+  // One seat on each side: not rated; the others are.
+  EXPECT_EQ(seats_to_write({{0, 8, Rating{}, 0}, {1, 9, Rating{}, 0}, {0, 9, Rating{}, 0}, {1, 7, Rating{}, 0}}),
+            (std::vector<bool>{true, false, false, true}));
 }
 
 TEST(RateMatch, RefusesATeamOutsideZeroAndOneOrAnEmptyTeam) {

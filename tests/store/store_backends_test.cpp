@@ -185,35 +185,49 @@ TEST_P(StoreBackend, AbortedAndUnratedMatchesLeaveRatingsAlone) {
   EXPECT_EQ(db_->query("SELECT uid FROM matches WHERE rated_seq = 1"), "m3");
 }
 
-// A server bot in three seats of a four-seat match sits on both sides: the match is rated for the
-// person alone (the bot's result against itself would move its rating by seat order), and one
-// bot in both seats of one side is rated once.
-TEST_P(StoreBackend, APlayerOnBothSidesOfAMatchIsNotRatedByIt) {
+// A server bot as a person's partner and both opponents is rated once, as an opponent (the side
+// where it holds more seats); in both seats of one side, once; one seat on each side, not at all.
+// (Each seat upserted its own update before, so the last seat written won.)
+TEST_P(StoreBackend, AServerBotInSeveralSeatsIsRatedOnceWithItsLargerSide) {
   std::string error;
   auto s = Store::open(db_->url(), {}, error);
   ASSERT_TRUE(s) << error;
   s->add_player("p_a", "A", hash_of('a'), 1);
   s->add_player("p_b", "B", hash_of('b'), 1);
   s->add_player("bot_x", "bot", hash_of('x'), 1);
-  MatchStart m = two_player_match("m4", "p_a", "bot_x", true);
-  m.variant = "french";
-  m.seats = {{0, 0, "p_a", ""}, {1, 1, "bot_x", ""}, {2, 0, "bot_x", ""}, {3, 1, "bot_x", ""}};
-  s->begin_match(m);
-  s->end_match("m4", 10, 1001, 400, 0, "finished");
-  MatchStart n = two_player_match("m5", "p_b", "bot_x", true);
-  n.variant = "french";
-  n.seats = {{0, 0, "p_b", ""}, {1, 1, "bot_x", ""}, {2, 0, "p_b", ""}, {3, 1, "bot_x", ""}};
-  s->begin_match(n);
-  s->end_match("m5", 20, 1001, 400, 1, "finished");
+  auto four = [](const std::string& uid, std::array<const char*, 4> players) {
+    MatchStart m = two_player_match(uid, players[0], players[1], true);
+    m.variant = "french";
+    m.seats.clear();
+    for (int seat = 0; seat < 4; ++seat)
+      m.seats.push_back({seat, seat % 2, players[static_cast<std::size_t>(seat)], ""});
+    return m;
+  };
+  s->begin_match(four("m4", {"p_a", "bot_x", "bot_x", "bot_x"}));
+  s->end_match("m4", 10, 1001, 400, 0, "finished");  // p_a's side wins
   s->flush();
   const auto ra = s->ratings_of("p_a");
   ASSERT_EQ(ra.size(), 1u);
-  EXPECT_EQ(ra[0].matches, 1);
   EXPECT_GT(ra[0].mu, 25.0) << "p_a's side won";
-  const auto bot = s->ratings_of("bot_x");
-  ASSERT_EQ(bot.size(), 1u) << "rated by m5 only";
-  EXPECT_EQ(bot[0].matches, 1) << "once, though it held two seats";
-  EXPECT_GT(bot[0].mu, 25.0) << "bot_x's side won m5";
+  auto bot = s->ratings_of("bot_x");
+  ASSERT_EQ(bot.size(), 1u);
+  EXPECT_EQ(bot[0].matches, 1);
+  EXPECT_LT(bot[0].mu, 25.0) << "rated as the opponents, who lost";
+  s->begin_match(four("m5", {"p_b", "bot_x", "p_b", "bot_x"}));
+  s->end_match("m5", 20, 400, 1001, 1, "finished");
+  s->flush();
+  bot = s->ratings_of("bot_x");
+  ASSERT_EQ(bot.size(), 1u);
+  EXPECT_EQ(bot[0].matches, 2) << "once for its two seats";
+  const double after_m5 = bot[0].mu;
+  s->begin_match(four("m6", {"p_a", "bot_x", "bot_x", "p_b"}));
+  s->end_match("m6", 30, 1001, 400, 0, "finished");
+  s->flush();
+  bot = s->ratings_of("bot_x");
+  ASSERT_EQ(bot.size(), 1u);
+  EXPECT_EQ(bot[0].matches, 2) << "one seat on each side: not rated";
+  EXPECT_EQ(bot[0].mu, after_m5);
+  EXPECT_EQ(s->ratings_of("p_b")[0].matches, 2);
 }
 
 // Matches that end in the same millisecond are numbered in the order their ratings were written.

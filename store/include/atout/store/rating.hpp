@@ -44,10 +44,11 @@ struct SeatRating {
 std::optional<std::string> rate_match(const std::vector<SeatRating>& seats, std::optional<int> winner,
                                       std::vector<Rating>& after, const RatingModel& model = {});
 
-// Which seats' new ratings a rated match writes, in the order of `seats`: each player's once (at
-// its first seat; a server bot may hold several seats of one side, all rated alike), and none
-// for a player who sits on both sides, since a result against itself says nothing about it. That
-// player still counts in each side it sits in when the others are rated.
+// Which seats' new ratings a rated match writes, in the order of `seats`: each player's once. A
+// server bot may hold several seats: on one side, its first seat there is written; on both sides
+// (a person's partner and both opponents), it is rated with the side where it holds more seats,
+// whose result is the person's against it, and not at all when it holds as many on each side.
+// Every seat still counts in its side's strength when the others are rated.
 std::vector<bool> seats_to_write(const std::vector<SeatRating>& seats);
 
 }  // namespace atout::store
