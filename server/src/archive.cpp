@@ -203,6 +203,14 @@ std::pair<http::status, std::string> Archive::http_response(const Reply& r) {
     }
     protocol::json j = {{"error", protocol::to_string(e->code)}, {"message", e->message}};
     if (e->field) j["field"] = *e->field;
+    // An analysis's deal is the query's `deal` over HTTP: its errors name that, not the WebSocket
+    // request's `deal_number`.
+    if (e->field == "deal_number") {
+      j["field"] = "deal";
+      std::string message = e->message;
+      for (std::size_t at; (at = message.find("deal_number")) != std::string::npos;) message.replace(at, 11, "deal");
+      j["message"] = message;
+    }
     return {status, j.dump(-1, ' ', false, protocol::json::error_handler_t::replace)};
   }
   return {http::status::ok, message(r, {})};

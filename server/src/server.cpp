@@ -42,7 +42,11 @@ std::optional<std::string> Server::open() {
   if (!error.empty()) return "--allowed-origins: " + error;
   if (!cfg_.web_root.empty()) {
     std::optional<StaticFiles> web = StaticFiles::load(cfg_.web_root, error);
-    if (!web) return error;
+    if (!web) {
+      // A flag's value that cannot be used: the usage error's code, as for any bad flag value.
+      open_failure_code_ = 2;
+      return error;  // it names the flag
+    }
     ctx_->web = std::make_shared<const StaticFiles>(std::move(*web));
     spdlog::info("web client from {}", cfg_.web_root);
   }

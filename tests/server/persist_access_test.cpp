@@ -284,10 +284,15 @@ TEST(PersistAccessLoopback, ProfilesLeaderboardsHistoriesAndReplaysOverBothTrans
                "invalid_field", "deal_number");
   expect_error(f.ask_bad({{"type", "get_analysis"}, {"deal_number", 0}}), "missing_field", "match_id");
   const std::string base = "/api/matches/" + f.finished.match_id + "/analysis";
-  expect_http_error(f.get(base), 400, "missing_field");
-  expect_http_error(f.get(base + "?deal=one"), 400, "invalid_field");
-  expect_http_error(f.get(base + "?deal=10000"), 400, "invalid_field");
-  expect_http_error(f.get(base + "?deal=" + std::to_string(past)), 400, "invalid_field");
+  // Over HTTP the deal is the query's `deal`, and the errors name it so.
+  for (const std::string& query :
+       std::vector<std::string>{"", "?deal=one", "?deal=10000", "?deal=-1", "?deal=" + std::to_string(past)}) {
+    const HttpReply r = f.get(base + query);
+    expect_http_error(r, 400, query.empty() ? "missing_field" : "invalid_field");
+    const json j = json::parse(r.body, nullptr, false);
+    EXPECT_EQ(j.value("field", ""), "deal") << query << ": " << r.body;
+    EXPECT_EQ(j.value("message", "").find("deal_number"), std::string::npos) << r.body;
+  }
   expect_http_error(f.get("/api/matches/" + f.running.match_id + "/analysis?deal=0"), 409, "match_not_finished");
   expect_http_error(f.get("/api/matches/no-such-match/analysis?deal=0"), 404, "unknown_match");
 

@@ -271,6 +271,15 @@ TEST(StaticServing, AServerWithABadWebRootDoesNotStart) {
   Config c;
   c.web_root = "/nonexistent/atout/web";
   EXPECT_THROW(LiveServer server(c), std::runtime_error);
+  // As atout-server's main sees it: the usage error's exit code and the flag named, before the
+  // database is touched.
+  c.db = (std::filesystem::temp_directory_path() / "atout-web-root-test" / "never.db").string();
+  Server s(c);
+  const std::optional<std::string> error = s.open();
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->rfind("--web-root ", 0), 0u) << *error;
+  EXPECT_EQ(s.open_failure_code(), 2);
+  EXPECT_FALSE(std::filesystem::exists(c.db));
 }
 
 }  // namespace
