@@ -34,15 +34,15 @@ std::optional<CreateError> normalise_options(const VariantInfo& info, Options& o
     const auto spec =
         std::find_if(info.options.begin(), info.options.end(), [&](const OptionSpec& s) { return s.name == option; });
     if (spec == info.options.end())
-      return CreateError{"bad_option", "variant '" + info.id + "' has no option '" + name + "'"};
+      return CreateError{"bad_option", "variant '" + info.id + "' has no option '" + name + "'", name};
     switch (spec->type) {
       case OptionType::boolean:
         if (!std::holds_alternative<bool>(value))
-          return CreateError{"bad_option", "option '" + name + "' must be true or false"};
+          return CreateError{"bad_option", "option '" + name + "' must be true or false", name};
         break;
       case OptionType::integer: {
         if (!std::holds_alternative<int>(value))
-          return CreateError{"bad_option", "option '" + name + "' must be an integer"};
+          return CreateError{"bad_option", "option '" + name + "' must be an integer", name};
         const int x = std::get<int>(value);
         const auto& allowed = spec->allowed_integers;
         const bool ok = allowed.empty() ? (x >= spec->min && x <= spec->max)
@@ -54,19 +54,20 @@ std::optional<CreateError> normalise_options(const VariantInfo& info, Options& o
           } else {
             for (int a : allowed) list += (list.empty() ? "" : ", ") + std::to_string(a);
           }
-          return CreateError{"bad_option", "option '" + name + "' is " + std::to_string(x) + "; allowed: " + list};
+          return CreateError{"bad_option", "option '" + name + "' is " + std::to_string(x) + "; allowed: " + list,
+                             name};
         }
         break;
       }
       case OptionType::choice: {
         if (!std::holds_alternative<std::string>(value))
-          return CreateError{"bad_option", "option '" + name + "' must be a string"};
+          return CreateError{"bad_option", "option '" + name + "' must be a string", name};
         const auto& c = spec->choices;
         if (std::find(c.begin(), c.end(), std::get<std::string>(value)) == c.end()) {
           std::string list;
           for (const auto& a : c) list += (list.empty() ? "" : ", ") + a;
           return CreateError{"bad_option",
-                             "option '" + name + "' is '" + std::get<std::string>(value) + "'; allowed: " + list};
+                             "option '" + name + "' is '" + std::get<std::string>(value) + "'; allowed: " + list, name};
         }
         break;
       }
@@ -84,23 +85,28 @@ std::optional<CreateError> check_deal(const VariantInfo& info, const Record& r) 
     CardSet seen;
     for (Card c : d) {
       if (seen.contains(c) || !deck.contains(c))
-        return CreateError{"bad_deal", "deck " + std::to_string(i) + " repeats or does not belong: " + to_string(c)};
+        return CreateError{
+            "bad_deal", "deck " + std::to_string(i) + " repeats or does not belong: " + to_string(c), {}};
       seen.insert(c);
     }
     if (seen != deck)
-      return CreateError{"bad_deal", "deck " + std::to_string(i) + " has " + std::to_string(seen.size()) +
-                                         " cards; the " + info.id + " deck has " + std::to_string(deck.size())};
+      return CreateError{"bad_deal",
+                         "deck " + std::to_string(i) + " has " + std::to_string(seen.size()) + " cards; the " +
+                             info.id + " deck has " + std::to_string(deck.size()),
+                         {}};
   }
   if (!r.deal.seed) {
     const std::size_t covered = std::max(r.deal.decks.size(), r.deal.seeds.size());
-    if (covered == 0) return CreateError{"bad_deal", "the record gives no seed and no deck"};
+    if (covered == 0) return CreateError{"bad_deal", "the record gives no seed and no deck", {}};
     if (!r.hand_limit || static_cast<std::size_t>(*r.hand_limit) > covered)
-      return CreateError{"bad_deal", "without a match seed, the record must give a hand limit no larger than its " +
-                                         std::to_string(covered) + " deal(s)"};
+      return CreateError{"bad_deal",
+                         "without a match seed, the record must give a hand limit no larger than its " +
+                             std::to_string(covered) + " deal(s)",
+                         {}};
   }
   if (r.first_dealer < 0 || r.first_dealer >= info.players)
-    return CreateError{"bad_deal", "dealer " + std::to_string(r.first_dealer) + " is not a seat of " + info.id};
-  if (r.hand_limit && *r.hand_limit < 1) return CreateError{"bad_deal", "the hand limit must be at least 1"};
+    return CreateError{"bad_deal", "dealer " + std::to_string(r.first_dealer) + " is not a seat of " + info.id, {}};
+  if (r.hand_limit && *r.hand_limit < 1) return CreateError{"bad_deal", "the hand limit must be at least 1", {}};
   return std::nullopt;
 }
 }  // namespace
@@ -111,7 +117,7 @@ CreateResult create_state(const Record& header) {
   if (!info) {
     std::string list;
     for (const VariantInfo& v : variants()) list += (list.empty() ? "" : ", ") + v.id;
-    out.error = CreateError{"unknown_variant", "unknown variant '" + header.variant + "'; known: " + list};
+    out.error = CreateError{"unknown_variant", "unknown variant '" + header.variant + "'; known: " + list, {}};
     return out;
   }
   Record r = header;

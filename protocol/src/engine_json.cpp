@@ -215,7 +215,8 @@ Parsed<json> parse_text(std::string_view text) {
         return false;
       }
     } sink;
-    json::sax_parse(text.begin(), text.end(), &sink, nlohmann::json::input_format_t::json, false);
+    // Strict, as the parse above was: text after a complete value is an error too.
+    json::sax_parse(text.begin(), text.end(), &sink, nlohmann::json::input_format_t::json, true);
     return fail<json>("malformed JSON near byte " + std::to_string(sink.at));
   }
   return ok(std::move(j));

@@ -84,7 +84,9 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   if (!created.state) {
     const ErrorCode code =
         created.error && created.error->code == "bad_option" ? ErrorCode::bad_option : ErrorCode::internal_error;
-    return reply_error(m, code, created.error ? created.error->message : "could not create the match", id);
+    protocol::Error e = make_error(code, created.error ? created.error->message : "could not create the match");
+    if (created.error && !created.error->option.empty()) e.field = "options." + created.error->option;
+    return deliver(m.link, error_wire(std::move(e), id, metrics_.get()));
   }
 
   // Creations wait their turn behind any that are already waiting for numbers.

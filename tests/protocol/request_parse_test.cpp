@@ -169,6 +169,23 @@ TEST(RequestParse, EachErrorNamesTheFieldAtFault) {
   }
 }
 
+// A frame that is not one JSON value is bad_json, and its message points near the fault: past a
+// complete value, the first byte after it (not byte 0, as it did for trailing text).
+TEST(RequestParse, MalformedJsonSaysNearWhichByte) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"type":"ping","id":64}garbage)", "near byte 24"},
+      {R"({"type":"ping",})", "near byte 16"},
+      {R"({"type")", "near byte 8"},
+  };
+  for (const auto& [text, near] : cases) {
+    const ParsedRequest p = parse_request(text);
+    const auto* e = std::get_if<Error>(&p.body);
+    ASSERT_NE(e, nullptr) << text;
+    EXPECT_EQ(to_string(e->code), "bad_json") << text;
+    EXPECT_NE(e->message.find(near), std::string::npos) << text << ": " << e->message;
+  }
+}
+
 // The resume list of a hello: each entry's errors name the entry.
 TEST(RequestParse, ResumeEntriesAreNamedByTheirPlace) {
   const auto hello = [](const json& resume) {

@@ -180,10 +180,12 @@ TEST_F(BadInput, BadOption) {
   for (const VariantInfo& v : variants()) {
     const json unknown = c->request({{"type", "create_table"}, {"variant", v.id}, {"options", {{"no_such", true}}}});
     EXPECT_EQ(unknown["code"], "bad_option") << unknown;
+    EXPECT_EQ(unknown.value("field", ""), "options.no_such") << unknown;
     for (const OptionSpec& o : v.options) {
       json wrong = o.type == OptionType::boolean ? json("yes") : o.type == OptionType::integer ? json(-99999) : json(7);
       const json e = c->request({{"type", "create_table"}, {"variant", v.id}, {"options", {{o.name, wrong}}}});
       EXPECT_EQ(e["code"], "bad_option") << v.id << " " << o.name << ": " << e;
+      EXPECT_EQ(e.value("field", ""), "options." + o.name) << e;
     }
   }
   still_works(*c);

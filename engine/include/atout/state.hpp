@@ -216,6 +216,7 @@ class State {
 struct CreateError {
   std::string code;  // "unknown_variant", "bad_option", "bad_deal"
   std::string message;
+  std::string option;  // with bad_option: the option at fault
 };
 
 struct VariantInfo {
