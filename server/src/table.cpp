@@ -137,6 +137,9 @@ void Table::moved(std::string url) {
 
 void Table::restored() {
   net::post(strand_, [self = shared_from_this()] {
+    // Every player was cut off by the restart (or the node's loss): for one turn's time, an absent
+    // seat to act is given its whole turn, not the absent delay, so that clients can reconnect.
+    self->clocks_.excuse_absence_for(std::chrono::milliseconds(self->settings_.turn_ms));
     if (self->running())
       for (std::size_t s = 0; s < self->seating_.size(); ++s)
         if (self->seating_.held(static_cast<Seat>(s))) self->start_reconnect_window(static_cast<Seat>(s));

@@ -11,6 +11,7 @@ TableClocks::TableClocks(std::shared_ptr<TableClock> clock, net::strand<net::any
 void TableClocks::time_turn(std::uint64_t turn, std::chrono::milliseconds length, bool absent,
                             std::chrono::milliseconds absent_delay, std::function<void()> on_timeout) {
   const TableClock::TimePoint now = clock_->now();
+  if (now < absence_excused_until_) absent = false;
   if (timed_turn_ != turn) {
     timed_turn_ = turn;
     turn_began_ = now;
@@ -27,6 +28,10 @@ void TableClocks::time_turn(std::uint64_t turn, std::chrono::milliseconds length
   TableClock::TimePoint deadline = turn_began_ + length;
   if (absent_since_) deadline = std::min(deadline, *absent_since_ + absent_delay);
   arm_turn(deadline, std::move(on_timeout));
+}
+
+void TableClocks::excuse_absence_for(std::chrono::milliseconds length) {
+  absence_excused_until_ = clock_->now() + length;
 }
 
 void TableClocks::retry_turn(std::chrono::milliseconds length, std::function<void()> then) {

@@ -328,6 +328,44 @@ TEST_F(TableTimersTest, TheSeatToActResumingGetsWhatIsLeftOfItsTurn) {
   EXPECT_EQ(played[0]["last_action"]["by_server"], true);
 }
 
+// After a restart every player of a restored table is disconnected at once. For one turn's time
+// the seat to act keeps its whole turn rather than the absent delay of one second, so that the
+// players' clients, which back off for a few seconds, can come back before anything is played
+// for them; once that time has passed, absent seats are played for at the absent delay again.
+TEST_F(TableTimersTest, ARestoredTableGivesItsDisconnectedPlayersATurnToComeBack) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 5000;
+  TableInit init;
+  init.id = "t8";
+  init.match_id = "m8";
+  init.settings = settings;
+  init.state = create_state(header()).state;
+  init.clock = clock_;
+  init.journal = journal_;
+  for (int s = 0; s < 2; ++s) {
+    Member held;
+    held.player_id = "p" + std::to_string(s);
+    held.name = "player p" + std::to_string(s);
+    init.held.emplace_back(held);
+  }
+  init.seq = 1;  // the start event
+  init.started = true;
+  auto t = std::make_shared<Table>(ioc_.get_executor(), std::move(init));
+  t->restored();
+  ioc_.poll();
+  advance(1001ms);
+  EXPECT_TRUE(journal_->seqs.empty()) << "played for a seat at the absent delay right after the restart";
+  advance(3998ms);  // 4,999 ms
+  EXPECT_TRUE(journal_->seqs.empty());
+  advance(1ms);
+  ASSERT_EQ(journal_->seqs.size(), 1u) << "the first turn was never played";
+  // The next turn comes after the excuse: its absent seat is played for a second later.
+  advance(999ms);
+  EXPECT_EQ(journal_->seqs.size(), 1u);
+  advance(1ms);
+  EXPECT_EQ(journal_->seqs.size(), 2u);
+}
+
 // In a cluster, once the node's lease on its tables may have lapsed, another node may rebuild the
 // table from the shared log; this copy must then write nothing more, or the log would hold two
 // histories. A player's action is refused as a stopped server's table would be (unknown_table:

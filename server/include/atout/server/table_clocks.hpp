@@ -26,6 +26,10 @@ class TableClocks {
   // what is left of its turn. A turn whose time is up is not timed again.
   void time_turn(std::uint64_t turn, std::chrono::milliseconds length, bool absent,
                  std::chrono::milliseconds absent_delay, std::function<void()> on_timeout);
+  // For `length` from now, a seat seen absent is timed as if present: after a restart or a
+  // take-over every player is disconnected at once and needs a moment to come back (clients back
+  // off for a few seconds), so their turns are not played for them at the absent delay meanwhile.
+  void excuse_absence_for(std::chrono::milliseconds length);
   // Runs `then` on the strand after `length` on the turn's timer (a retry while the table's lease
   // is away); the next time_turn starts its turn afresh.
   void retry_turn(std::chrono::milliseconds length, std::function<void()> then);
@@ -57,6 +61,7 @@ class TableClocks {
   TableClock::TimePoint turn_began_{};
   std::optional<TableClock::TimePoint> absent_since_;
   bool turn_timed_out_ = false;
+  TableClock::TimePoint absence_excused_until_{};
   std::vector<std::unique_ptr<TableTimer>> windows_;
 };
 
