@@ -47,6 +47,13 @@ describe('texts', () => {
     expect(new I18n('en').error({ code: 'unknown_bot_level', field: 'level' })).toContain('level');
   });
 
+  it('names a server bot as a computer player and anyone else by their name', () => {
+    expect(new I18n('en').player('bot:rules', 'bot:rules')).toBe('computer (rules)');
+    expect(new I18n('fr').player('bot:sampling', 'bot:sampling')).toBe(`ordinateur (${new I18n('fr').level('sampling')})`);
+    expect(new I18n('en').player('p123', 'ann')).toBe('ann');
+    expect(new I18n('en').player('p123', 'bot:rules')).toBe('bot:rules');  // a person may pick that name
+  });
+
   it('picks the saved language, else the browser one, else English', () => {
     expect(pick_lang('fr', 'en-GB')).toBe('fr');
     expect(pick_lang(null, 'fr-FR')).toBe('fr');

@@ -32,6 +32,13 @@ export class I18n {
     return key in kTexts[this.lang] ? this.t(key) : level;
   }
 
+  // A player as the page names it: a server bot (player id `bot:<level>`) as a computer player of
+  // that level, anyone else by the name they chose.
+  player(player_id: string, name: string): string {
+    const bot = /^bot:(\w+)$/.exec(player_id)?.[1];
+    return bot ? this.t('bot_mark', { level: this.level(bot) }) : name;
+  }
+
   trump(trump: string | undefined): string {
     return trump ? this.t(`trump_${trump}` as TextKey) : '';
   }

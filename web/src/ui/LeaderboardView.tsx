@@ -59,7 +59,7 @@ export function LeaderboardPage({ variants, initial }: { variants: VariantInfo[]
                 <tr data-testid="leader" data-player-id={e.player_id}>
                   <td>{e.rank}</td>
                   <td>
-                    <a href={player_href(e.player_id)}>{e.name}</a>
+                    <a href={player_href(e.player_id)}>{i18n.player(e.player_id, e.name)}</a>
                   </td>
                   <td>{e.ordinal.toFixed(1)}</td>
                   <td>{e.matches}</td>

@@ -22,8 +22,11 @@ export function PlayerPage({ player_id }: { player_id: string }) {
       {!error && !p && <p>{i18n.t('loading')}</p>}
       {p && (
         <>
-          <h2 data-testid="player-name">{p.name}</h2>
-          <p>{i18n.t('member_since', { date: new Date(p.created_at).toLocaleDateString(i18n.lang) })}</p>
+          <h2 data-testid="player-name">{i18n.player(p.player_id, p.name)}</h2>
+          {/* A server bot has no date of its own (0): it is part of the server. */}
+          {p.created_at > 0 && (
+            <p>{i18n.t('member_since', { date: new Date(p.created_at).toLocaleDateString(i18n.lang) })}</p>
+          )}
           <section aria-label={i18n.t('ratings')}>
             <h3>{i18n.t('ratings')}</h3>
             {p.ratings.length === 0 ? (

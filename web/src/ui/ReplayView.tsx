@@ -28,8 +28,7 @@ const kPlaces = ['bottom', 'left', 'top', 'right'];
 function seat_name(r: Replay, seat: number, i18n: I18n): string {
   const s = r.seats.find((x) => x.seat === seat);
   if (!s) return i18n.t('seat', { seat: seat + 1 });
-  const bot = /^bot:(\w+)$/.exec(s.player_id)?.[1];
-  return bot ? i18n.t('bot_mark', { level: i18n.level(bot) }) : s.name;
+  return i18n.player(s.player_id, s.name);
 }
 
 function contract_of(r: Replay, d: ReplayDeal): SeatedAction | undefined {
