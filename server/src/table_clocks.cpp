@@ -17,8 +17,15 @@ void TableClocks::time_turn(std::uint64_t turn, std::chrono::milliseconds length
     turn_began_ = now;
     absent_since_.reset();
     turn_timed_out_ = false;
+    paused_at_.reset();
   } else if (turn_timed_out_) {
     return;
+  } else if (paused_at_) {
+    // The same turn after a pause: the pause did not count, so the turn has what was left of it.
+    const auto paused = now - *paused_at_;
+    turn_began_ += paused;
+    if (absent_since_) *absent_since_ += paused;
+    paused_at_.reset();
   }
   if (!absent) {
     absent_since_.reset();
@@ -27,7 +34,7 @@ void TableClocks::time_turn(std::uint64_t turn, std::chrono::milliseconds length
   }
   TableClock::TimePoint deadline = turn_began_ + length;
   if (absent_since_) deadline = std::min(deadline, *absent_since_ + absent_delay);
-  arm_turn(deadline, std::move(on_timeout));
+  arm_turn(deadline, TurnWait::turn, std::move(on_timeout));
 }
 
 void TableClocks::excuse_absence_for(std::chrono::milliseconds length) {
@@ -36,15 +43,18 @@ void TableClocks::excuse_absence_for(std::chrono::milliseconds length) {
 
 void TableClocks::retry_turn(std::chrono::milliseconds length, std::function<void()> then) {
   timed_turn_.reset();
-  arm_turn(clock_->now() + length, std::move(then));
+  arm_turn(clock_->now() + length, TurnWait::retry, std::move(then));
 }
 
-void TableClocks::arm_turn(TableClock::TimePoint deadline, std::function<void()> on_timeout) {
+void TableClocks::arm_turn(TableClock::TimePoint deadline, TurnWait kind, std::function<void()> on_timeout) {
   turn_deadline_ = deadline;
   turn_armed_ = true;
-  // Most actions push the deadline later: the wait under way stays (no cancellation and new wait
-  // per action) and, when it comes early, waits again for the deadline.
-  if (turn_->due() <= turn_deadline_) return;
+  // Most actions push the deadline later: a wait of the same kind under way stays (no
+  // cancellation and new wait per action) and, when it comes early, waits again for the deadline.
+  // A wait of the other kind carries the other callback (a retry's instead of a turn's, or the
+  // reverse), so it is replaced: otherwise the deadline would run the wrong one.
+  if (pending_ == kind && turn_->due() <= turn_deadline_) return;
+  pending_ = kind;
   wait_turn(std::move(on_timeout));
 }
 
@@ -54,14 +64,17 @@ void TableClocks::wait_turn(std::function<void()> on_timeout) {
     if (!turn_armed_) return;
     if (clock_->now() < turn_deadline_) return wait_turn(std::move(on_timeout));
     turn_armed_ = false;
-    turn_timed_out_ = true;
+    if (pending_ == TurnWait::turn) turn_timed_out_ = true;
+    pending_ = TurnWait::none;
     on_timeout();
   });
 }
 
 void TableClocks::stop_turn() {
+  // A turn stopped before its time was up keeps its place: timed again, it goes on from there.
+  if (timed_turn_ && turn_armed_ && pending_ == TurnWait::turn && !paused_at_) paused_at_ = clock_->now();
   turn_armed_ = false;
-  timed_turn_.reset();
+  pending_ = TurnWait::none;
   turn_->cancel();  // nothing to time: the wait goes, and with it its hold on the table
 }
 

@@ -328,6 +328,65 @@ TEST_F(TableTimersTest, TheSeatToActResumingGetsWhatIsLeftOfItsTurn) {
   EXPECT_EQ(played[0]["last_action"]["by_server"], true);
 }
 
+// A pause (the seat to act stood up) stops the clock, and sitting again gives back only what was
+// left of the turn: standing up and sitting down again in a loop cannot stall the match.
+TEST_F(TableTimersTest, APauseKeepsWhatWasLeftOfTheTurn) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 3000;
+  auto t = open(settings);
+  ASSERT_GE(current_, 0);
+  const auto seat = static_cast<std::size_t>(current_);
+  advance(1000ms);
+  t->stand(members_[seat], {});
+  ioc_.poll();
+  advance(5000ms);  // paused: nothing is timed
+  EXPECT_TRUE(journal_->seqs.empty()) << "played while the match was paused";
+  t->sit(members_[seat], current_, {});
+  ioc_.poll();
+  // Stand and sit again, over and over, while the 2 s left run out.
+  for (int i = 0; i < 3; ++i) {
+    advance(600ms);
+    t->stand(members_[seat], {});
+    t->sit(members_[seat], current_, {});
+    ioc_.poll();
+  }
+  advance(199ms);  // 1,999 ms of the 2 s left
+  EXPECT_TRUE(journal_->seqs.empty()) << "played before the turn was up";
+  advance(1ms);
+  EXPECT_EQ(journal_->seqs.size(), 1u) << "the turn was stretched by the pauses";
+}
+
+// The lease lapses just as a turn's time is up: the table retries a second later. When someone
+// comes back within that second, the turn is timed again, and its deadline must then run the
+// turn's timeout, not the retry's (it ran the retry, whose re-timing of a turn already up did
+// nothing: the turn was never timed again, and the match stalled).
+TEST_F(TableTimersTest, ALeaseLapseAtATimeoutThenSomeoneComingBackLeavesTheTurnTimed) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 3000;
+  auto lease = std::make_shared<TableLease>();
+  lease->renewed_until(TableLease::Clock::now() + 1h);
+  auto t = open(settings, lease);
+  ASSERT_GE(current_, 0);
+  lease->renewed_until(TableLease::Clock::now() - 1ms);
+  advance(3000ms);
+  EXPECT_TRUE(journal_->seqs.empty()) << "played while the lease had lapsed";
+  lease->renewed_until(TableLease::Clock::now() + 1h);
+  advance(200ms);
+  // Both players drop and resume on new connections, within the retry's second.
+  std::uint64_t conn = 40;
+  for (std::size_t s = 0; s < 2; ++s) {
+    t->detach(members_[s].conn);
+    ioc_.poll();
+    auto back = std::make_shared<RecordingPeer>();
+    members_[s] = member_for(back, ++conn, "p" + std::to_string(s));
+    peers_[s] = back;
+    t->sit(members_[s], static_cast<int>(s), {}, std::uint64_t{1});
+    ioc_.poll();
+  }
+  for (int i = 0; i < 40 && journal_->seqs.empty(); ++i) advance(100ms);
+  EXPECT_EQ(journal_->seqs.size(), 1u) << "the turn was never played for";
+}
+
 // After a restart every player of a restored table is disconnected at once. For one turn's time
 // the seat to act keeps its whole turn rather than the absent delay of one second, so that the
 // players' clients, which back off for a few seconds, can come back before anything is played

@@ -33,8 +33,9 @@ class TableClocks {
   // Runs `then` on the strand after `length` on the turn's timer (a retry while the table's lease
   // is away); the next time_turn starts its turn afresh.
   void retry_turn(std::chrono::milliseconds length, std::function<void()> then);
-  // Nobody's turn is timed (the match paused or ended, or a bot is to act); the next time_turn
-  // starts its turn afresh.
+  // Nobody's turn is timed (the match paused or ended, or a bot is to act). Timed again, the same
+  // turn goes on with what was left of it: the time it was stopped does not count, and stopping
+  // and timing it again gives it no more.
   void stop_turn();
   // What is left of the timed turn; none when no turn is timed.
   std::optional<std::chrono::milliseconds> turn_left() const;
@@ -48,7 +49,9 @@ class TableClocks {
   void stop_all();
 
  private:
-  void arm_turn(TableClock::TimePoint deadline, std::function<void()> on_timeout);
+  // What the turn timer's pending wait will run: the turn's timeout, or a retry.
+  enum class TurnWait { none, turn, retry };
+  void arm_turn(TableClock::TimePoint deadline, TurnWait kind, std::function<void()> on_timeout);
   void wait_turn(std::function<void()> on_timeout);
 
   std::shared_ptr<TableClock> clock_;
@@ -60,7 +63,9 @@ class TableClocks {
   std::optional<std::uint64_t> timed_turn_;
   TableClock::TimePoint turn_began_{};
   std::optional<TableClock::TimePoint> absent_since_;
+  std::optional<TableClock::TimePoint> paused_at_;  // when the turn was stopped before its time
   bool turn_timed_out_ = false;
+  TurnWait pending_ = TurnWait::none;
   TableClock::TimePoint absence_excused_until_{};
   std::vector<std::unique_ptr<TableTimer>> windows_;
 };
