@@ -191,16 +191,21 @@ export function other_actions(t: TableState | undefined) {
 }
 
 // What the table's owner may do at each seat before the match starts: seat a bot in a free seat,
-// or take out the bot sitting there. Nothing for anyone else, or once the match has started.
+// or take out the bot sitting there. Nothing for anyone else, or once the match has started. The
+// server keeps the last free seat for a person while only bots sit at the table, so no bot is
+// offered there then.
 export type SeatControl = 'add_bot' | 'remove_bot' | null;
 
 export function seat_controls(t: TableState | undefined): SeatControl[] {
   const summary = t?.summary;
   if (!t || !summary) return [];
   const open = t.owner && summary.status === 'waiting' && t.event === undefined;
+  const free = summary.seats.filter((s) => s.player_id === null).length;
+  const person = summary.seats.some((s) => s.player_id !== null && s.bot === undefined);
   return summary.seats.map((s) => {
     if (!open) return null;
     if (s.bot !== undefined) return 'remove_bot';
-    return s.player_id === null ? 'add_bot' : null;
+    if (s.player_id !== null) return null;
+    return free > 1 || person ? 'add_bot' : null;
   });
 }

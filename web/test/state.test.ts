@@ -213,6 +213,16 @@ describe('seat_controls', () => {
     expect(seat_controls(created.table)).toEqual([null, 'remove_bot', 'add_bot', 'add_bot']);
   });
 
+  it('keeps the last free seat for a person while only bots sit', () => {
+    const owned = { ...new_table('t1', 0), owner: true };
+    const bots_only = { ...owned, summary: summary({ seats: [bot_seat(0), bot_seat(1), bot_seat(2), free(3)] }) };
+    expect(seat_controls(bots_only)).toEqual(['remove_bot', 'remove_bot', 'remove_bot', null]);
+    const two_free = { ...owned, summary: summary({ seats: [bot_seat(0), bot_seat(1), free(2), free(3)] }) };
+    expect(seat_controls(two_free)).toEqual(['remove_bot', 'remove_bot', 'add_bot', 'add_bot']);
+    const with_person = { ...owned, summary: summary({ seats: [person(0), bot_seat(1), bot_seat(2), free(3)] }) };
+    expect(seat_controls(with_person)).toEqual([null, 'remove_bot', 'remove_bot', 'add_bot']);
+  });
+
   it('offers nothing to a player who did not make the table', () => {
     const t = { ...new_table('t1', 0), summary: summary({ seats }) };
     expect(t.owner).toBe(false);
