@@ -222,12 +222,21 @@ def check_ratings(soak, matches, seats, stored_ratings):
         ranks = [1, 1] if m["winner"] is None else [1 if m["winner"] == 0 else 2, 1 if m["winner"] == 1 else 2]
         new = openskill_rate(teams, ranks)
         nxt = [0, 0]
-        # As the store writes them: one row per seat, each from the count read before the match (a
-        # bot in several seats counts the match once, and its last seat's rating stands).
+        # As the store writes them: each player once, from the count read before the match. A bot in
+        # several seats is written at its first seat on the side where it holds more seats, and not
+        # at all when it holds as many on each side.
         counts = {player: ratings.get((player, m["variant"]), (0, 0, 0))[2] for _, _, player in seated}
+        held = {}
+        for _, team, player in seated:
+            held.setdefault(player, [0, 0])[team] += 1
+        written = set()
         for seat, team, player in seated:
             mu, sigma = new[team][nxt[team]]
             nxt[team] += 1
+            h = held[player]
+            if player in written or h[0] == h[1] or team != (0 if h[0] > h[1] else 1):
+                continue
+            written.add(player)
             ratings[(player, m["variant"])] = (mu, sigma, counts[player] + 1)
     players = {p for _, _, p in (x for s in seats.values() for x in s)}
     checked = 0
