@@ -63,6 +63,19 @@ class TableTimersTest : public ::testing::Test {
     clock_->advance(d);
     ioc_.poll();
   }
+  // The seat's player loses its connection.
+  void drop(Table& t, std::size_t seat) {
+    t.detach(members_[seat].conn);
+    ioc_.poll();
+  }
+  // The seat's player comes back on connection `conn` and resumes from the start event.
+  void come_back(Table& t, std::size_t seat, std::uint64_t conn) {
+    auto back = std::make_shared<RecordingPeer>();
+    members_[seat] = member_for(back, conn, "p" + std::to_string(seat));
+    peers_[seat] = back;
+    t.sit(members_[seat], static_cast<int>(seat), {}, std::uint64_t{1});
+    ioc_.poll();
+  }
 
   net::io_context ioc_;
   net::executor_work_guard<net::io_context::executor_type> work_ = net::make_work_guard(ioc_);
@@ -272,13 +285,8 @@ TEST_F(TableTimersTest, OthersComingAndGoingDoNotStretchTheTurn) {
     ioc_.poll();
     t->leave(w, {});
     // The other seat's player drops and comes back on a new connection.
-    t->detach(members_[other].conn);
-    ioc_.poll();
-    auto back = std::make_shared<RecordingPeer>();
-    t->sit(member_for(back, ++conn, "p" + std::to_string(other)), static_cast<int>(other), {}, std::uint64_t{1});
-    ioc_.poll();
-    peers_[other] = back;
-    members_[other] = member_for(back, conn, "p" + std::to_string(other));
+    drop(*t, other);
+    come_back(*t, other, ++conn);
     events();  // the resumed seat's snapshot, when it is seat 0
     EXPECT_EQ(journal_->seqs.size(), journaled) << "played before the turn was up";
   }
@@ -303,14 +311,9 @@ TEST_F(TableTimersTest, TheSeatToActResumingGetsWhatIsLeftOfItsTurn) {
   std::uint64_t conn = 30;
   for (int i = 0; i < 3; ++i) {
     advance(2000ms);  // 2, 4.5 and 7 s into the turn
-    t->detach(members_[seat].conn);
-    ioc_.poll();
+    drop(*t, seat);
     advance(500ms);  // within the absent delay
-    auto back = std::make_shared<RecordingPeer>();
-    members_[seat] = member_for(back, ++conn, "p" + std::to_string(seat));
-    peers_[seat] = back;
-    t->sit(members_[seat], current_, {}, std::uint64_t{1});
-    ioc_.poll();
+    come_back(*t, seat, ++conn);
     std::optional<json> snapshot;
     for (json& m : take(current_))
       if (m["type"] == "event") snapshot = std::move(m);
@@ -375,13 +378,8 @@ TEST_F(TableTimersTest, ALeaseLapseAtATimeoutThenSomeoneComingBackLeavesTheTurnT
   // Both players drop and resume on new connections, within the retry's second.
   std::uint64_t conn = 40;
   for (std::size_t s = 0; s < 2; ++s) {
-    t->detach(members_[s].conn);
-    ioc_.poll();
-    auto back = std::make_shared<RecordingPeer>();
-    members_[s] = member_for(back, ++conn, "p" + std::to_string(s));
-    peers_[s] = back;
-    t->sit(members_[s], static_cast<int>(s), {}, std::uint64_t{1});
-    ioc_.poll();
+    drop(*t, s);
+    come_back(*t, s, ++conn);
   }
   for (int i = 0; i < 40 && journal_->seqs.empty(); ++i) advance(100ms);
   EXPECT_EQ(journal_->seqs.size(), 1u) << "the turn was never played for";
