@@ -173,6 +173,7 @@ json to_json(const Error& m, const RequestId& id) {
   if (m.field) j["field"] = *m.field;
   if (m.reason) j["reason"] = *m.reason;
   if (m.table_id) j["table_id"] = *m.table_id;
+  if (m.moving) j["moving"] = true;
   return j;
 }
 

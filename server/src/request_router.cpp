@@ -15,16 +15,21 @@ using protocol::RequestId;
 namespace {
 
 // A table this node does not have: in a cluster, another node may own it; the client is then sent
-// there with `redirect`, else it gets `error`. The look-up waits on Redis, so it runs on the
-// cluster's own thread.
+// there with `redirect`, else it gets `error`, marked `moving` when a take-over is under way (the
+// client then tries again shortly instead of giving the table up). The look-up waits on Redis, so
+// it runs on the cluster's own thread.
 void answer_missing(const std::shared_ptr<Context>& ctx, const std::weak_ptr<Peer>& link, protocol::Error error,
                     const RequestId& id) {
   if (!ctx->cluster || error.code != ErrorCode::unknown_table || !error.table_id)
     return deliver(link, error_wire(error, id, ctx->metrics.get()));
   auto node = ctx->cluster;
-  node->post([node, link, error = std::move(error), id, counts = ctx->metrics] {
-    if (auto url = node->owner_url(*error.table_id))
-      return deliver(link, wire(protocol::Redirect{*error.table_id, *url}, id));
+  node->post([node, link, error = std::move(error), id, counts = ctx->metrics]() mutable {
+    const auto where = node->whereabouts(*error.table_id);
+    if (where.url) return deliver(link, wire(protocol::Redirect{*error.table_id, *where.url}, id));
+    if (where.moving) {
+      error.moving = true;
+      error.message = "table " + *error.table_id + " is being taken over by another server; resume in a moment";
+    }
     deliver(link, error_wire(error, id, counts.get()));
   });
 }

@@ -115,13 +115,12 @@ void Table::moved(std::string url) {
     if (self->phase_ == Lifecycle::closed) return;
     self->phase_ = Lifecycle::closed;
     self->clocks_.stop_all();
-    const auto message = url.empty()
-                             ? error_wire(protocol::make_error(ErrorCode::unknown_table,
-                                                               "another server has taken " + self->id_ +
-                                                                   " over; reconnect to any server and resume there",
-                                                               self->id_),
-                                          {}, self->metrics_.get())
-                             : wire(protocol::Redirect{self->id_, url});
+    protocol::Error moving = protocol::make_error(
+        ErrorCode::unknown_table,
+        "another server has taken " + self->id_ + " over; reconnect to any server and resume there", self->id_);
+    moving.moving = true;
+    const auto message =
+        url.empty() ? error_wire(moving, {}, self->metrics_.get()) : wire(protocol::Redirect{self->id_, url});
     self->seating_.deliver_to_members(message);
     // Their connections forget the table: what they ask of it next goes to the lobby, which sends
     // them on too.
@@ -177,8 +176,7 @@ void Table::do_sit(Member m, std::optional<int> want, const RequestId& id, std::
   } else {
     // A new player in a running match is written to the log: not while the lease has lapsed.
     if (running() && !leased())
-      return reply_error(m.link, ErrorCode::unknown_table,
-                         "this server cannot vouch for " + id_ + " just now; try again shortly", id);
+      return reply_moving(m.link, "this server cannot vouch for " + id_ + " just now; try again shortly", id);
     const auto free = choose_free_seat(m, want, id);
     if (!free) return;
     chosen = *free;
@@ -360,6 +358,12 @@ void Table::reply_error(const std::weak_ptr<Peer>& to, ErrorCode code, std::stri
                         std::optional<std::string> reason) {
   protocol::Error e = protocol::make_error(code, std::move(message), id_);
   e.reason = std::move(reason);
+  deliver(to, error_wire(e, id, metrics_.get()));
+}
+
+void Table::reply_moving(const std::weak_ptr<Peer>& to, std::string message, const RequestId& id) {
+  protocol::Error e = protocol::make_error(ErrorCode::unknown_table, std::move(message), id_);
+  e.moving = true;
   deliver(to, error_wire(e, id, metrics_.get()));
 }
 

@@ -52,8 +52,8 @@ void Table::do_act(const Member& m, const Action& action, const RequestId& id,
   // Another server may be taking the table over (table_lease.hpp): as when a server has stopped,
   // the player reconnects to any server and resumes.
   if (phase_ == Lifecycle::closed || !leased())
-    return reply_error(m.link, ErrorCode::unknown_table,
-                       "this server cannot vouch for " + id_ + " just now; reconnect to any server and resume", id);
+    return reply_moving(m.link, "this server cannot vouch for " + id_ + " just now; reconnect to any server and resume",
+                        id);
 
   const Step step = state_->step(*seat, action);
   if (!step.applied())

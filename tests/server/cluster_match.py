@@ -13,6 +13,9 @@ short leases. Fails, rather than skips, when redis-server cannot be started. Che
   - the lobby across nodes: a table created on one node is listed on and announced to the
     subscribers of another; lobby chat said on one node reaches another's subscribers; a hello
     with a player's token on one node replaces that player's connection on another (4001);
+  - a table a node does not run is answered by what Redis says of it: unknown_table when no node
+    knows it, unknown_table marked `moving` when it is leased by a node that is gone (a take-over
+    is under way: try again), a redirect when a live node runs it;
   - Redis restarted empty after an outage longer than a lease: every node registers again and
     each lobby lists the other nodes' tables again;
   - a node cut off from Redis (a fourth node, d, reaches Redis through a relay the test severs)
@@ -274,6 +277,49 @@ def take_down(what, bots, owner, survivors, how, failures):
           f"{time.monotonic() - started:.1f} s later")
 
 
+def redis_command(port, *args):
+    """One command to Redis in its own protocol; its reply's first line."""
+    request = f"*{len(args)}\r\n" + "".join(f"${len(str(a).encode())}\r\n{a}\r\n" for a in args)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(request.encode())
+        return s.recv(4096).split(b"\r\n")[0].decode()
+
+
+async def takeover_answers(a, redis_port, failures):
+    """What a node answers for a table it does not run, by what Redis says of it: nothing (plain
+    unknown_table), leased by a node that is gone (unknown_table marked moving: a take-over is under
+    way, so the client tries again), or leased by a live node (a redirect there)."""
+    redis_command(redis_port, "SET", "atout:table:tghost", "ghost", "PX", "60000")
+    redis_command(redis_port, "SADD", "atout:tables", "tghost")
+    redis_command(redis_port, "SET", "atout:node:elsewhere", "n0 ws://127.0.0.1:9/ws", "PX", "60000")
+    redis_command(redis_port, "SET", "atout:table:tthere", "elsewhere", "PX", "60000")
+    redis_command(redis_port, "SADD", "atout:tables", "tthere")
+    try:
+        ws = await websockets.connect(a.url)
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "tess", "id": 1}))
+        json.loads(await ws.recv())
+        for rid, (table_id, expected) in enumerate([("tnowhere", "unknown"), ("tghost", "moving"),
+                                                   ("tthere", "redirect")], start=2):
+            for request in ({"type": "sit", "table_id": table_id, "id": rid},
+                            {"type": "spectate", "table_id": table_id, "id": rid}):
+                await ws.send(json.dumps(request))
+                reply = None
+                while reply is None:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    reply = m if m.get("id") == rid else None
+                got = ("redirect" if reply.get("type") == "redirect" and reply.get("url") == "ws://127.0.0.1:9/ws"
+                       else "moving" if reply.get("code") == "unknown_table" and reply.get("moving") is True
+                       else "unknown" if reply.get("code") == "unknown_table" and "moving" not in reply
+                       else "other")
+                if got != expected:
+                    failures.append(f"take-over answers: {request['type']} at {table_id}: {reply}, not {expected}")
+        await ws.close()
+    finally:
+        redis_command(redis_port, "DEL", "atout:table:tghost", "atout:table:tthere", "atout:node:elsewhere")
+        redis_command(redis_port, "SREM", "atout:tables", "tghost", "tthere")
+    print("take-over answers: unknown, moving and redirect as Redis says")
+
+
 async def across_nodes(a, b, c, failures):
     """Lobby listing, lobby chat and connection replacement between nodes."""
     async def hello(node, name, token=None):
@@ -499,6 +545,7 @@ def main():
         print(f"redirect: {table_id} created on a, joined from b, match finished")
 
         asyncio.run(across_nodes(a, b, c, failures))
+        asyncio.run(takeover_answers(a, redis_port, failures))
         redis = restart_redis(redis, redis_binary, work, redis_port, nodes, failures)
         cut_off(script, binary, db, redis_port, nodes, failures)
 

@@ -446,6 +446,7 @@ TEST_F(TableTimersTest, WhileTheLeaseHasLapsedTheTableChangesNothingAndGoesOnWhe
     if (m["type"] == "error") refusal = std::move(m);
   ASSERT_TRUE(refusal) << "the action was not refused";
   EXPECT_EQ((*refusal)["code"], "unknown_table");
+  EXPECT_EQ((*refusal)["moving"], true) << "not told to come back" << *refusal;
   EXPECT_EQ((*refusal)["id"], 5);
   for (int i = 0; i < 10; ++i) advance(1000ms);
   EXPECT_TRUE(events().empty()) << "the table changed while its lease had lapsed";
@@ -507,6 +508,7 @@ TEST_F(TableTimersTest, WhileTheLeaseHasLapsedNoNewPlayerTakesASeatInARunningMat
   ASSERT_EQ(got.size(), 1u);
   const json refused = json::parse(*got[0]);
   EXPECT_EQ(refused["code"], "unknown_table") << refused;
+  EXPECT_EQ(refused["moving"], true) << refused;
   EXPECT_EQ(refused["id"], 3);
   lease->renewed_until(TableLease::Clock::now() + 1h);
   t->sit(newcomer, 1, std::int64_t{4});

@@ -26,6 +26,9 @@ interface SavedTable {
 const kToken = 'atout.token';
 const kName = 'atout.name';
 const kTable = 'atout.table';
+// Take-overs waited out in a row before a table is given up: waits of 0.5, 1, 2, 4, then 5 s, about
+// 48 s in all, longer than a node of a cluster takes to take a stopped node's tables over.
+const kMovingTries = 12;
 
 export type Socket = {
   readonly readyState: number;
@@ -53,6 +56,9 @@ export class Client {
   private again_?: Record<string, unknown>;
   // The ids of actions awaiting their reply.
   private acting_ = new Set<number | string>();
+  // Take-overs of our table seen in a row (unknown_table marked `moving`): each is waited out
+  // and resumed, up to kMovingTries, after which the table is given up.
+  private moving_tries_ = 0;
 
   constructor(
     private readonly open_socket: (url?: string) => Socket,
@@ -139,6 +145,17 @@ export class Client {
     };
   }
 
+  // Closes the socket and, after `wait` ms, connects through the page's own server again; the
+  // hello resumes our seat wherever the table runs by then.
+  private reconnect_later(wait: number) {
+    this.url_ = undefined;
+    const old = this.socket_;
+    this.socket_ = undefined;
+    old?.close();
+    this.set({ ...this.state_, connection: 'closed' });
+    this.later(() => this.connect(), wait);
+  }
+
   private say_hello() {
     const hello: Record<string, unknown> = { type: 'hello', protocol: 1, views: 'delta' };
     const token = this.storage.getItem(kToken);
@@ -175,14 +192,29 @@ export class Client {
       // The node refused an action at our own table as unknown: with several nodes, it has lost
       // touch with the others and another node may be taking the table over. Reconnect (through
       // the page's own server) and resume: the hello takes the seat back wherever the table runs.
-      this.url_ = undefined;
-      const old = this.socket_;
-      this.socket_ = undefined;
-      old?.close();
-      this.set({ ...before, connection: 'closed' });
-      this.later(() => this.connect(), this.retry_ms_);
+      this.reconnect_later(this.retry_ms_);
       return;
     }
+    if (
+      m.type === 'error' &&
+      m.code === 'unknown_table' &&
+      m.moving === true &&
+      before.table?.seat != null &&
+      m.table_id === before.table.table_id
+    ) {
+      // Another node is taking our table over (its node stopped): the table is not gone, so wait
+      // a moment, longer each time, and resume there, rather than give it up; unless it never
+      // comes back, and then the table is given up with the error to say why.
+      if (this.moving_tries_ < kMovingTries) {
+        this.reconnect_later(Math.min(500 * 2 ** this.moving_tries_, 5_000));
+        this.moving_tries_++;
+      } else {
+        this.moving_tries_ = 0;
+        this.set({ ...reduce(before, m, this.now()), table: undefined });
+      }
+      return;
+    }
+    if ((m.type === 'seated' || m.type === 'event') && m.table_id === before.table?.table_id) this.moving_tries_ = 0;
     if (m.type === 'error' && m.code === 'unknown_token') {
       // The saved identity is gone: start again as a new guest.
       this.storage.removeItem(kToken);

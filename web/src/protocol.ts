@@ -194,6 +194,8 @@ export interface ErrorMessage {
   field?: string;
   reason?: string;
   table_id?: string;
+  // With unknown_table on a server of several nodes: another node is taking the table over.
+  moving?: boolean;
 }
 
 export interface ChatMessage {

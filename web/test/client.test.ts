@@ -40,6 +40,7 @@ function setup(storage = new Memory()) {
   const sockets: FakeSocket[] = [];
   const timers: (() => void)[] = [];
   const urls: (string | undefined)[] = [];
+  const waits: number[] = [];
   const client = new Client(
     (url) => {
       const s = new FakeSocket();
@@ -49,9 +50,12 @@ function setup(storage = new Memory()) {
     },
     storage,
     () => 0,
-    (f) => void timers.push(f),
+    (f, ms) => {
+      timers.push(f);
+      waits.push(ms);
+    },
   );
-  return { client, sockets, timers, storage, urls };
+  return { client, sockets, timers, storage, urls, waits };
 }
 
 describe('Client', () => {
@@ -118,6 +122,56 @@ describe('Client', () => {
     third.client.start();
     third.sockets[0].onopen?.({});
     expect(third.sockets[0].sent[0].resume).toBeUndefined();
+  });
+
+  it('waits out a take-over of the table it resumes, then gives the table up after twelve in a row', () => {
+    const first = setup();
+    first.client.start();
+    first.sockets[0].onopen?.({});
+    first.sockets[0].receive(welcome);
+    first.sockets[0].receive({ type: 'seated', table_id: 't7', seat: 0, resumed: false });
+    first.sockets[0].receive(event(1, { table_id: 't7' }));
+
+    const { client, sockets, timers, waits, urls } = setup(first.storage);
+    client.start();
+    const moving = { type: 'error', code: 'unknown_table', message: 'x', table_id: 't7', moving: true };
+    // Its node stopped and another is taking the table over: each answer is waited out, longer
+    // each time, and the hello on a new connection (through the page's own server) resumes again.
+    for (let i = 0; i < 3; ++i) {
+      sockets[i].onopen?.({});
+      expect(sockets[i].sent[0]).toMatchObject({ type: 'hello', resume: [{ table_id: 't7', last_seq: 1 }] });
+      sockets[i].receive({ ...welcome, resumed: true, seats: [] });
+      sockets[i].receive(moving);
+      expect(client.state.table?.table_id).toBe('t7');
+      expect(client.state.connection).toBe('closed');
+      expect(urls.at(-1)).toBeUndefined();
+      timers.shift()!();
+    }
+    expect(waits).toEqual([500, 1000, 2000]);
+    // The new owner has it: the seat is back, and the count starts again.
+    sockets[3].onopen?.({});
+    sockets[3].receive({ ...welcome, resumed: true });
+    sockets[3].receive({ type: 'seated', table_id: 't7', seat: 0, resumed: true });
+    sockets[3].receive(event(2, { table_id: 't7', replayed: true }));
+    expect(client.state.table?.last_seq).toBe(2);
+    sockets[3].onclose?.({ code: 1006 });
+    timers.shift()!();
+    waits.length = 0;
+    // A take-over that never ends: after twelve answers in a row the table is given up.
+    for (let i = 4; i < 16; ++i) {
+      sockets[i].onopen?.({});
+      sockets[i].receive({ ...welcome, resumed: true, seats: [] });
+      sockets[i].receive(moving);
+      expect(client.state.table?.table_id).toBe('t7');
+      timers.shift()!();
+    }
+    expect(waits).toEqual([500, 1000, 2000, 4000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000]);
+    sockets[16].onopen?.({});
+    sockets[16].receive({ ...welcome, resumed: true, seats: [] });
+    sockets[16].receive(moving);
+    expect(client.state.table).toBeUndefined();
+    expect(client.state.error).toMatchObject({ code: 'unknown_table' });
+    expect(timers).toHaveLength(0);
   });
 
   it('asks for deltas and applies them; a delta out of step closes the connection to resume', () => {

@@ -132,14 +132,29 @@ void ClusterNode::release(const std::string& table_id) {
   redis_.command({"EVAL", kRelease, "2", table_key(table_id), kTablesKey, options_.node_id, table_id});
 }
 
-std::optional<std::string> ClusterNode::owner_url(const std::string& table_id) {
+ClusterNode::Whereabouts ClusterNode::whereabouts(const std::string& table_id) {
+  Whereabouts w;
   const auto owner = redis_.command({"GET", table_key(table_id)});
-  if (!owner || owner->kind != RedisReply::Kind::text || owner->text == options_.node_id) return std::nullopt;
-  const auto node = redis_.command({"GET", node_key(owner->text)});
-  if (!node || node->kind != RedisReply::Kind::text) return std::nullopt;
-  const auto space = node->text.find(' ');
-  if (space == std::string::npos) return std::nullopt;
-  return node->text.substr(space + 1);
+  if (!owner) return w;
+  if (owner->kind != RedisReply::Kind::text) {
+    // No lease: a table still listed is an orphan that a node is about to take over.
+    w.moving = is_one(redis_.command({"SISMEMBER", kTablesKey, table_id}));
+    return w;
+  }
+  if (owner->text != options_.node_id) {
+    const auto node = redis_.command({"GET", node_key(owner->text)});
+    if (!node) return w;
+    if (node->kind == RedisReply::Kind::text) {
+      if (const auto space = node->text.find(' '); space != std::string::npos) {
+        w.url = node->text.substr(space + 1);
+        return w;
+      }
+    }
+  }
+  // Leased by a node that has stopped (the lease lapses within one lease), or by this node, which
+  // has claimed the table and is rebuilding it.
+  w.moving = true;
+  return w;
 }
 
 std::vector<std::string> ClusterNode::orphans() {

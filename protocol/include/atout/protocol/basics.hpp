@@ -62,6 +62,9 @@ struct Error {
   std::optional<std::string> field;     // the offending field, for missing_field / invalid_field
   std::optional<std::string> reason;    // the engine's refusal code, for illegal_action
   std::optional<std::string> table_id;  // the table concerned, where there is one
+  // With unknown_table on a node of several: the table is running but no node serves it this
+  // moment (another node is taking it over). Reconnect and resume shortly rather than give it up.
+  bool moving = false;
 };
 
 // Every error is made here: its code, a message for people, and the table concerned if any.

@@ -155,6 +155,9 @@ class Table : public std::enable_shared_from_this<Table> {
 
   void reply_error(const std::weak_ptr<Peer>& to, protocol::ErrorCode code, std::string message,
                    const protocol::RequestId& id, std::optional<std::string> reason = std::nullopt);
+  // unknown_table marked `moving`: this node cannot vouch for the table while another may be
+  // taking it over; the client reconnects and resumes shortly.
+  void reply_moving(const std::weak_ptr<Peer>& to, std::string message, const protocol::RequestId& id);
   // Non-members of a private table are told it does not exist, so ids reveal nothing.
   void reply_not_member(const Member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
   SeatView::Facts facts() const;

@@ -53,8 +53,17 @@ class ClusterNode {
   void own(const std::string& table_id);
   // Gives up the lease on `table_id`, if this node holds it.
   void release(const std::string& table_id);
+  // Where `table_id` runs, as Redis tells it: on another live node (`url`, its public URL), or in
+  // the middle of a take-over (`moving`: listed with its lease lapsed, or leased by a node that is
+  // gone, or by this node before it has rebuilt the table). Neither: no node knows the table, or
+  // Redis cannot be reached.
+  struct Whereabouts {
+    std::optional<std::string> url;
+    bool moving = false;
+  };
+  Whereabouts whereabouts(const std::string& table_id);
   // The public URL of the live node that owns `table_id`, when that is another node.
-  std::optional<std::string> owner_url(const std::string& table_id);
+  std::optional<std::string> owner_url(const std::string& table_id) { return whereabouts(table_id).url; }
   // Tables listed as owned whose lease has expired (their node stopped renewing).
   std::vector<std::string> orphans();
   // Forgets an orphan that no node could take over (a table that had not started).
