@@ -105,6 +105,30 @@ const RecordedAction* bid_in_force(const Observation& view) {
   return best;
 }
 
+// Head-to-head deals only 18 of the 32 cards, so the opponent holds few of the cards that beat
+// ours and the estimate's count of masters undervalues a suit take. Trumps win tricks there: each
+// one adds 12, the jack and the nine, which keep control of the suit, 22 and 16 more. A side ten
+// stands unless the opponent was dealt its ace, which it was about one time in three: 8 more. As
+// dealer, the opponent has already passed, so it is weak in the suit: 13 more. These weights are
+// what the estimate missed in self-play: the score of a take against a pass at the rules bot's
+// takes, against the rules bot, explained by the hand's estimate and these features.
+int head_to_head_bonus(const Observation& view, CardSet hand, Trump t) {
+  const CardSet trumps = hand & t.trump_cards();
+  int bonus = 12 * trumps.size();
+  if (trumps.contains(Card(t.suit, Rank::jack))) bonus += 22;
+  if (trumps.contains(Card(t.suit, Rank::nine))) bonus += 16;
+  for (Card c : hand - t.trump_cards())
+    if (c.rank() == Rank::ten) bonus += 8;
+  if (view.seat == view.dealer) bonus += 13;
+  return bonus;
+}
+
+// With that bonus, what a head-to-head take needs on top of its share and risk margin: about the
+// bonus of an average hand worth taking, so that the bonus moves takes toward trump length and
+// control rather than making more of them. In the arena, on the same deals: +31 Elo against
+// random (100,000 deals) and +6 against the rules bot without it (100,000 deals).
+constexpr int kHeadToHeadNeeds = 64;
+
 // What a contract must reach, in card points: the bid (Bazar bids in tens), or half the deal.
 int contract_needs(const Observation& view, const Options& options, const Action& a) {
   const Trump t = trump_of(view, a);
@@ -160,6 +184,8 @@ Decision decide_rules_bid(const Observation& view, const Options& options) {
     }
     // Supporting the partner's suit: the partner announced strength there.
     if (partner_trump && *partner_trump == t) est += 20;
+    const bool head_to_head_take = view.variant == "duel" && a.type == ActionType::take && t.mode == Mode::suit;
+    if (head_to_head_take) est += head_to_head_bonus(view, hand, t);
     int needs = contract_needs(view, options, a);
     if (a.type == ActionType::take || a.value == 0) {
       // Without a value, a contract must take more than the other side of the points in play.
@@ -169,6 +195,7 @@ Decision decide_rules_bid(const Observation& view, const Options& options) {
       // on the same deals: French, head-to-head and Simple gain 20 to 35 Elo (30 points did no
       // better); Bulgarian belot, whose takes are suit bids, gained nothing and keeps none.
       if (view.variant != "belot") needs += kRiskMargin;
+      if (head_to_head_take) needs += kHeadToHeadNeeds;
     } else {
       needs += kRiskMargin;
     }
