@@ -114,6 +114,25 @@ TEST(RulesBot, TakesWithTheJackAndAnAceAndPassesWithNothing) {
   EXPECT_EQ(rules_decide(bidding_view("7C 8D 9S QH KD", "7H"), o).action.type, ActionType::pass);
 }
 
+// A head-to-head player's first-round view (seat 1, the non-dealer, speaks first) with six cards.
+Observation duel_bidding_view(const std::string& own, const std::string& turn_up) {
+  Observation v = bidding_view(own, turn_up);
+  v.variant = "duel";
+  v.players = 2;
+  v.hand_sizes = {6, 6};
+  return v;
+}
+
+// Head-to-head deals 18 of 32 cards, so trump length and control win the hand and plain masters
+// count for less than in the four-seat game: the rules bot takes five trumps headed by the jack
+// and the nine without a side ace, and passes three side aces with a single small trump.
+TEST(RulesBot, HeadToHeadTakesOnTrumpLengthAndControlNotSideAces) {
+  Options o;
+  normalise_options(*find_variant("duel"), o);
+  EXPECT_EQ(rules_decide(duel_bidding_view("JH QH 8H 7H TS 8C", "9H"), o).action.type, ActionType::take);
+  EXPECT_EQ(rules_decide(duel_bidding_view("AS AD AC KS TD 8C", "7H"), o).action.type, ActionType::pass);
+}
+
 TEST(RulesBot, CoincheBidsItsStrengthInItsSuit) {
   Options o;
   normalise_options(*find_variant("coinche"), o);
