@@ -288,7 +288,8 @@ def redis_command(port, *args):
 async def takeover_answers(a, redis_port, failures):
     """What a node answers for a table it does not run, by what Redis says of it: nothing (plain
     unknown_table), leased by a node that is gone (unknown_table marked moving: a take-over is under
-    way, so the client tries again), or leased by a live node (a redirect there)."""
+    way, so the client tries again), or leased by a live node (a redirect there). A private table
+    of the node's own, named without its invite, is as unknown as one that does not exist."""
     redis_command(redis_port, "SET", "atout:table:tghost", "ghost", "PX", "60000")
     redis_command(redis_port, "SADD", "atout:tables", "tghost")
     redis_command(redis_port, "SET", "atout:node:elsewhere", "n0 ws://127.0.0.1:9/ws", "PX", "60000")
@@ -298,14 +299,24 @@ async def takeover_answers(a, redis_port, failures):
         ws = await websockets.connect(a.url)
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "tess", "id": 1}))
         json.loads(await ws.recv())
+        # A private table of node a's own, named without its invite: its id must reveal nothing.
+        await ws.send(json.dumps({"type": "create_table", "variant": "duel", "private": True, "id": 1}))
+        created = None
+        while created is None:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            created = m if m.get("id") == 1 else None
+        hidden = created.get("table", {}).get("table_id", "tmissing")
+        other = await websockets.connect(a.url)
+        await other.send(json.dumps({"type": "hello", "protocol": 1, "name": "ugo", "id": 1}))
+        json.loads(await other.recv())
         for rid, (table_id, expected) in enumerate([("tnowhere", "unknown"), ("tghost", "moving"),
-                                                   ("tthere", "redirect")], start=2):
+                                                   ("tthere", "redirect"), (hidden, "unknown")], start=2):
             for request in ({"type": "sit", "table_id": table_id, "id": rid},
                             {"type": "spectate", "table_id": table_id, "id": rid}):
-                await ws.send(json.dumps(request))
+                await other.send(json.dumps(request))
                 reply = None
                 while reply is None:
-                    m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    m = json.loads(await asyncio.wait_for(other.recv(), 10))
                     reply = m if m.get("id") == rid else None
                 got = ("redirect" if reply.get("type") == "redirect" and reply.get("url") == "ws://127.0.0.1:9/ws"
                        else "moving" if reply.get("code") == "unknown_table" and reply.get("moving") is True
@@ -313,6 +324,7 @@ async def takeover_answers(a, redis_port, failures):
                        else "other")
                 if got != expected:
                     failures.append(f"take-over answers: {request['type']} at {table_id}: {reply}, not {expected}")
+        await other.close()
         await ws.close()
     finally:
         redis_command(redis_port, "DEL", "atout:table:tghost", "atout:table:tthere", "atout:node:elsewhere")

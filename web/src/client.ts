@@ -109,7 +109,9 @@ export class Client {
     // on this socket: a new socket (a reconnection, or a redirect to another node) starts with
     // none, since the server there sends a whole event first.
     const views = new DeltaViews();
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       this.retry_ms_ = 500;
       this.say_hello();
     };
@@ -139,6 +141,9 @@ export class Client {
         return;
       }
       this.set({ ...this.state_, connection: 'closed' });
+      // A node we were sent to that cannot be reached at all (it stopped since): try again through
+      // the page's own server, which knows where the table runs now.
+      if (!opened) this.url_ = undefined;
       const wait = this.retry_ms_;
       this.retry_ms_ = Math.min(this.retry_ms_ * 2, 10_000);
       this.later(() => this.connect(), wait);
@@ -212,6 +217,18 @@ export class Client {
         this.moving_tries_ = 0;
         this.set({ ...reduce(before, m, this.now()), table: undefined });
       }
+      return;
+    }
+    if (
+      m.type === 'error' &&
+      m.code === 'unknown_table' &&
+      this.moving_tries_ > 0 &&
+      m.table_id !== undefined &&
+      m.table_id === before.table?.table_id
+    ) {
+      // Waiting out a take-over, we are told the table is not there any more: it closed meanwhile.
+      this.moving_tries_ = 0;
+      this.set({ ...reduce(before, m, this.now()), table: undefined });
       return;
     }
     if ((m.type === 'seated' || m.type === 'event') && m.table_id === before.table?.table_id) this.moving_tries_ = 0;
@@ -340,6 +357,7 @@ export class Client {
   leave() {
     const t = this.state_.table;
     if (t) this.send({ type: 'leave', table_id: t.table_id });
+    this.moving_tries_ = 0;
     this.set({ ...this.state_, table: undefined });
   }
 

@@ -174,6 +174,44 @@ describe('Client', () => {
     expect(timers).toHaveLength(0);
   });
 
+  it('after waiting out a take-over, gives the table up when it turns out to have closed', () => {
+    const { client, sockets, timers } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'seated', table_id: 't7', seat: 0, resumed: false });
+    sockets[0].receive(event(3, { table_id: 't7' }));
+    // The table's node stopped: another node is taking it over.
+    sockets[0].receive({ type: 'error', code: 'unknown_table', message: 'x', table_id: 't7', moving: true });
+    expect(client.state.table?.table_id).toBe('t7');
+    timers.shift()!();
+    sockets[1].onopen?.({});
+    sockets[1].receive({ ...welcome, resumed: true, seats: [] });
+    // A plain unknown_table for another table changes nothing; for ours, the table is gone.
+    sockets[1].receive({ type: 'error', id: 99, code: 'unknown_table', message: 'x', table_id: 't8' });
+    expect(client.state.table?.table_id).toBe('t7');
+    sockets[1].receive({ type: 'error', code: 'unknown_table', message: 'x', table_id: 't7' });
+    expect(client.state.table).toBeUndefined();
+    expect(client.state.error).toMatchObject({ code: 'unknown_table' });
+  });
+
+  it('goes back through its own server when the node it was sent to cannot be reached', () => {
+    const { client, sockets, timers, urls } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'seated', table_id: 't1', seat: 0, resumed: false });
+    sockets[0].receive(event(5));
+    sockets[0].receive({ type: 'redirect', table_id: 't1', url: 'ws://node-b/ws' });
+    expect(urls.at(-1)).toBe('ws://node-b/ws');
+    // Node b has stopped: the connection fails before it opens.
+    sockets[1].onclose?.({ code: 1006 });
+    timers.shift()!();
+    expect(urls.at(-1)).toBeUndefined();
+    sockets[2].onopen?.({});
+    expect(sockets[2].sent[0]).toMatchObject({ type: 'hello', resume: [{ table_id: 't1', last_seq: 5 }] });
+  });
+
   it('asks for deltas and applies them; a delta out of step closes the connection to resume', () => {
     const { client, sockets } = setup();
     client.start();

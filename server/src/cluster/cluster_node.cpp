@@ -133,27 +133,26 @@ void ClusterNode::release(const std::string& table_id) {
 }
 
 ClusterNode::Whereabouts ClusterNode::whereabouts(const std::string& table_id) {
-  Whereabouts w;
+  // Without Redis nobody can tell where the table runs, and it may well be running: the client is
+  // told to try again (its tries are bounded), which also says nothing of whether the table exists.
+  Whereabouts w{std::nullopt, true};
   const auto owner = redis_.command({"GET", table_key(table_id)});
   if (!owner) return w;
   if (owner->kind != RedisReply::Kind::text) {
     // No lease: a table still listed is an orphan that a node is about to take over.
-    w.moving = is_one(redis_.command({"SISMEMBER", kTablesKey, table_id}));
+    const auto listed = redis_.command({"SISMEMBER", kTablesKey, table_id});
+    w.moving = !listed || is_one(listed);
     return w;
   }
-  if (owner->text != options_.node_id) {
-    const auto node = redis_.command({"GET", node_key(owner->text)});
-    if (!node) return w;
-    if (node->kind == RedisReply::Kind::text) {
-      if (const auto space = node->text.find(' '); space != std::string::npos) {
-        w.url = node->text.substr(space + 1);
-        return w;
-      }
-    }
+  // This node's own lease: this node has answered for the table itself (a private table named
+  // without its invite, or one that has just closed), and nothing may add to that answer.
+  if (owner->text == options_.node_id) return {};
+  const auto node = redis_.command({"GET", node_key(owner->text)});
+  if (node && node->kind == RedisReply::Kind::text) {
+    if (const auto space = node->text.find(' '); space != std::string::npos)
+      return {node->text.substr(space + 1), false};
   }
-  // Leased by a node that has stopped (the lease lapses within one lease), or by this node, which
-  // has claimed the table and is rebuilding it.
-  w.moving = true;
+  // Leased by a node that has stopped (its lease lapses within one lease), or Redis is away.
   return w;
 }
 

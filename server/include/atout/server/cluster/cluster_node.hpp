@@ -55,8 +55,8 @@ class ClusterNode {
   void release(const std::string& table_id);
   // Where `table_id` runs, as Redis tells it: on another live node (`url`, its public URL), or in
   // the middle of a take-over (`moving`: listed with its lease lapsed, or leased by a node that is
-  // gone, or by this node before it has rebuilt the table). Neither: no node knows the table, or
-  // Redis cannot be reached.
+  // gone; also while Redis cannot be reached). Neither: no node knows the table, or this node holds
+  // its lease (and has answered for it itself).
   struct Whereabouts {
     std::optional<std::string> url;
     bool moving = false;
