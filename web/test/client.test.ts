@@ -58,6 +58,15 @@ function setup(storage = new Memory()) {
   return { client, sockets, timers, storage, urls, waits };
 }
 
+// Starts the client of `s` and seats it in seat 0 of `table_id`, whose last event is `seq`.
+function seat_at(s: ReturnType<typeof setup>, table_id: string, seq: number) {
+  s.client.start();
+  s.sockets[0].onopen?.({});
+  s.sockets[0].receive(welcome);
+  s.sockets[0].receive({ type: 'seated', table_id, seat: 0, resumed: false });
+  s.sockets[0].receive(event(seq, { table_id }));
+}
+
 describe('Client', () => {
   it('says hello, keeps the token, and asks for variants and the lobby', () => {
     const { client, sockets, storage } = setup();
@@ -100,11 +109,7 @@ describe('Client', () => {
 
   it('after a reload, goes back to the lobby when the table it resumes has closed', () => {
     const first = setup();
-    first.client.start();
-    first.sockets[0].onopen?.({});
-    first.sockets[0].receive(welcome);
-    first.sockets[0].receive({ type: 'seated', table_id: 't7', seat: 0, resumed: false });
-    first.sockets[0].receive(event(1, { table_id: 't7' }));
+    seat_at(first, 't7', 1);
 
     const again = setup(first.storage);
     expect(again.client.state.table?.table_id).toBe('t7');
@@ -126,11 +131,7 @@ describe('Client', () => {
 
   it('waits out a take-over of the table it resumes, then gives the table up after twelve in a row', () => {
     const first = setup();
-    first.client.start();
-    first.sockets[0].onopen?.({});
-    first.sockets[0].receive(welcome);
-    first.sockets[0].receive({ type: 'seated', table_id: 't7', seat: 0, resumed: false });
-    first.sockets[0].receive(event(1, { table_id: 't7' }));
+    seat_at(first, 't7', 1);
 
     const { client, sockets, timers, waits, urls } = setup(first.storage);
     client.start();
@@ -175,12 +176,9 @@ describe('Client', () => {
   });
 
   it('after waiting out a take-over, gives the table up when it turns out to have closed', () => {
-    const { client, sockets, timers } = setup();
-    client.start();
-    sockets[0].onopen?.({});
-    sockets[0].receive(welcome);
-    sockets[0].receive({ type: 'seated', table_id: 't7', seat: 0, resumed: false });
-    sockets[0].receive(event(3, { table_id: 't7' }));
+    const s = setup();
+    const { client, sockets, timers } = s;
+    seat_at(s, 't7', 3);
     // The table's node stopped: another node is taking it over.
     sockets[0].receive({ type: 'error', code: 'unknown_table', message: 'x', table_id: 't7', moving: true });
     expect(client.state.table?.table_id).toBe('t7');
@@ -196,12 +194,9 @@ describe('Client', () => {
   });
 
   it('goes back through its own server when the node it was sent to cannot be reached', () => {
-    const { client, sockets, timers, urls } = setup();
-    client.start();
-    sockets[0].onopen?.({});
-    sockets[0].receive(welcome);
-    sockets[0].receive({ type: 'seated', table_id: 't1', seat: 0, resumed: false });
-    sockets[0].receive(event(5));
+    const s = setup();
+    const { sockets, timers, urls } = s;
+    seat_at(s, 't1', 5);
     sockets[0].receive({ type: 'redirect', table_id: 't1', url: 'ws://node-b/ws' });
     expect(urls.at(-1)).toBe('ws://node-b/ws');
     // Node b has stopped: the connection fails before it opens.
@@ -398,12 +393,9 @@ describe('Client', () => {
   });
 
   it('follows a redirect of its resume: the hello there resumes the seat', () => {
-    const { client, sockets, urls } = setup();
-    client.start();
-    sockets[0].onopen?.({});
-    sockets[0].receive(welcome);
-    sockets[0].receive({ type: 'seated', table_id: 't1', seat: 0, resumed: false });
-    sockets[0].receive(event(5));
+    const s = setup();
+    const { sockets, urls } = s;
+    seat_at(s, 't1', 5);
     sockets[0].receive({ type: 'redirect', table_id: 't1', url: 'ws://node-c/ws' });
     expect(urls.at(-1)).toBe('ws://node-c/ws');
     sockets[1].onopen?.({});
@@ -413,12 +405,9 @@ describe('Client', () => {
   });
 
   it('reconnects and resumes when its node refuses an action at its own table as unknown', () => {
-    const { client, sockets, timers, urls } = setup();
-    client.start();
-    sockets[0].onopen?.({});
-    sockets[0].receive(welcome);
-    sockets[0].receive({ type: 'seated', table_id: 't1', seat: 0, resumed: false });
-    sockets[0].receive(event(5));
+    const s = setup();
+    const { client, sockets, timers, urls } = s;
+    seat_at(s, 't1', 5);
     sockets[0].receive({ type: 'redirect', table_id: 't1', url: 'ws://node-c/ws' });
     sockets[1].onopen?.({});
     sockets[1].receive({ ...welcome, resumed: true });
