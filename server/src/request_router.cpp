@@ -26,10 +26,9 @@ void answer_missing(const std::shared_ptr<Context>& ctx, const std::weak_ptr<Pee
   node->post([node, link, error = std::move(error), id, counts = ctx->metrics]() mutable {
     const auto where = node->whereabouts(*error.table_id);
     if (where.url) return deliver(link, wire(protocol::Redirect{*error.table_id, *where.url}, id));
-    if (where.moving) {
-      error.moving = true;
-      error.message = "table " + *error.table_id + " is being taken over by another server; resume in a moment";
-    }
+    if (where.moving)
+      error = protocol::make_moving_error(
+          "table " + *error.table_id + " is being taken over by another server; resume in a moment", *error.table_id);
     deliver(link, error_wire(error, id, counts.get()));
   });
 }

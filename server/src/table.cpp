@@ -115,10 +115,8 @@ void Table::moved(std::string url) {
     if (self->phase_ == Lifecycle::closed) return;
     self->phase_ = Lifecycle::closed;
     self->clocks_.stop_all();
-    protocol::Error moving = protocol::make_error(
-        ErrorCode::unknown_table,
+    const protocol::Error moving = protocol::make_moving_error(
         "another server has taken " + self->id_ + " over; reconnect to any server and resume there", self->id_);
-    moving.moving = true;
     const auto message =
         url.empty() ? error_wire(moving, {}, self->metrics_.get()) : wire(protocol::Redirect{self->id_, url});
     self->seating_.deliver_to_members(message);
@@ -362,9 +360,7 @@ void Table::reply_error(const std::weak_ptr<Peer>& to, ErrorCode code, std::stri
 }
 
 void Table::reply_moving(const std::weak_ptr<Peer>& to, std::string message, const RequestId& id) {
-  protocol::Error e = protocol::make_error(ErrorCode::unknown_table, std::move(message), id_);
-  e.moving = true;
-  deliver(to, error_wire(e, id, metrics_.get()));
+  deliver(to, error_wire(protocol::make_moving_error(std::move(message), id_), id, metrics_.get()));
 }
 
 void Table::reply_not_member(const Member& m, ErrorCode code, std::string message, const RequestId& id) {

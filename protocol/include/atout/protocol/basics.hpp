@@ -69,5 +69,7 @@ struct Error {
 
 // Every error is made here: its code, a message for people, and the table concerned if any.
 Error make_error(ErrorCode code, std::string message, std::optional<std::string> table_id = std::nullopt);
+// unknown_table marked `moving`: table `table_id` is running, but no node serves it this moment.
+Error make_moving_error(std::string message, std::string table_id);
 
 }  // namespace atout::protocol
