@@ -109,9 +109,9 @@ INSTANTIATE_TEST_SUITE_P(Variants, SolverEndgameSim, ::testing::ValuesIn(endgame
 
 // ---- Whole deals against simpler searches ------------------------------------------------------
 
-// The solver against itself without merged cards, bounds, the last two tricks' own search or
-// principal-variation search (the table stays, and each value is found by zero-window searches that
-// halve its range): whole deals.
+// The solver against itself without merged cards, bounds, the last two tricks' own search,
+// principal-variation search or the near table (the main table stays and holds every boundary, and
+// each value is found by zero-window searches that halve its range): whole deals.
 class SolverDealSim : public ::testing::TestWithParam<SolverCase> {};
 
 TEST_P(SolverDealSim, ValueEqualsSearchWithoutMergingOrBounds) {
@@ -119,7 +119,8 @@ TEST_P(SolverDealSim, ValueEqualsSearchWithoutMergingOrBounds) {
   const Options options = options_of(c.variant, c.overrides);
   Rng rng(seed_of("deal", c));
   Solver solver;
-  Solver reference(SolverOptions{.merge_equivalent = false, .bounds = false, .last_two = false, .pvs = false});
+  Solver reference(
+      SolverOptions{.near_table_bits = 0, .merge_equivalent = false, .bounds = false, .last_two = false, .pvs = false});
   for (int i = 0; i < c.count; ++i) {
     const Position p = random_deal(c.variant, options, rng);
     const int want = reference.value(p);

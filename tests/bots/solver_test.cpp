@@ -199,14 +199,16 @@ TEST(Solver, ASolveWithADeadlineIsExactOrGivenUp) {
   }
 }
 
-// The table's buckets keep eight entries and replace the one with the fewest tricks left; a table
-// of one bucket, where almost every store replaces something, must still give exact values: every
+// The table's buckets keep eight entries and replace the one with the fewest tricks left, and the
+// near table (the last three tricks) keeps one entry a slot; a table of one bucket and a near table
+// of eight slots, where almost every store replaces something, must still give exact values: every
 // card's value against a solver without a table, on positions of up to five tricks of every
 // variant. One solver is kept across them all, and each position is solved a second time with the
 // other side declaring: the same cards, so the same table keys, but other values, which only the
-// table's record of the solve that wrote each entry keeps apart.
+// tables' record of the solve that wrote each entry keeps apart (the near table's record restarts
+// every seventh solve, which these thousands of solves pass through many times).
 TEST(Solver, ATableOfOneBucketGivesTheSameValues) {
-  Solver tiny(SolverOptions{.table_bits = 3});
+  Solver tiny(SolverOptions{.table_bits = 3, .near_table_bits = 3});
   Solver plain(SolverOptions{.table_bits = 0, .use_table = false, .last_two = false});
   for (const char* variant : {"french", "coinche", "belot", "bazar", "duel", "simple"}) {
     const Options options = testing::options_of(variant);

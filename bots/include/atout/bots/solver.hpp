@@ -71,6 +71,9 @@ struct Solution {
 
 struct SolverOptions {
   int table_bits = 17;  // transposition table of 2^table_bits entries (8 bytes each)
+  // The boundaries of the last three tricks in a table of their own, of 2^near_table_bits entries
+  // (0: in the main table with the others).
+  int near_table_bits = 14;
   bool use_table = true;
   bool merge_equivalent = true;
   bool bounds = true;    // cut with the remaining-points and quick-trick bounds
