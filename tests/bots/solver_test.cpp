@@ -205,8 +205,8 @@ TEST(Solver, ASolveWithADeadlineIsExactOrGivenUp) {
 // card's value against a solver without a table, on positions of up to five tricks of every
 // variant. One solver is kept across them all, and each position is solved a second time with the
 // other side declaring: the same cards, so the same table keys, but other values, which only the
-// tables' record of the solve that wrote each entry keeps apart (the near table's record restarts
-// every seventh solve, which these thousands of solves pass through many times).
+// tables' record of the solve that wrote each entry keeps apart (for the near table, from the solve
+// just before; the next test checks its record over the seven solves it tells apart).
 TEST(Solver, ATableOfOneBucketGivesTheSameValues) {
   Solver tiny(SolverOptions{.table_bits = 3, .near_table_bits = 3});
   Solver plain(SolverOptions{.table_bits = 0, .use_table = false, .last_two = false});
@@ -225,6 +225,36 @@ TEST(Solver, ATableOfOneBucketGivesTheSameValues) {
           EXPECT_EQ(got.cards[c].value, want.cards[c].value) << variant << " position " << i << " side " << side;
         }
         EXPECT_EQ(tiny.value(p), want.value);
+      }
+    }
+  }
+}
+
+// The near table tags each entry with the solve that wrote it, 1 to 7, and is cleared as the tags
+// start again: an entry written seven solves before has the tag of the solve in progress, and must
+// not be read. Each block here solves seven positions, then the same seven with the other side
+// declaring (the same cards, so the same keys, but other values), so that every position comes back
+// exactly seven solves later. The near table is large enough to keep its entries that long, and
+// the positions short enough (three tricks) to be kept whole in it.
+TEST(Solver, TheNearTableForgetsTheSolveSevenBefore) {
+  Solver solver(SolverOptions{.near_table_bits = 12});
+  Solver plain(SolverOptions{.table_bits = 0, .use_table = false, .last_two = false});
+  for (const char* variant : {"french", "coinche", "belot", "duel"}) {
+    const Options options = testing::options_of(variant);
+    Rng rng(Seed{0x7ea5, static_cast<std::uint64_t>(variant[0])});
+    for (int block = 0; block < 20; ++block) {
+      std::vector<Position> seven;
+      for (int i = 0; i < 7; ++i) seven.push_back(testing::random_position(variant, options, rng, 3));
+      for (int side = 0; side < 2; ++side) {
+        for (int i = 0; i < 7; ++i) {
+          Position p = seven[static_cast<std::size_t>(i)];
+          if (side == 1) p.declarer_team = 1 - p.declarer_team;
+          const Solution got = solver.solve(p);
+          const Solution want = plain.solve(p);
+          ASSERT_EQ(got.value, want.value) << variant << " block " << block << " position " << i << " side " << side;
+          for (std::size_t c = 0; c < want.cards.size(); ++c)
+            EXPECT_EQ(got.cards[c].value, want.cards[c].value) << variant << " block " << block << " position " << i;
+        }
       }
     }
   }
