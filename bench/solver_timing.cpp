@@ -7,8 +7,9 @@
 // the principal-variation search off; ATOUT_SOLVER_CHECK prints MISMATCH for every deal whose value
 // a solver with the other PVS setting gives differently (the times then include both solvers).
 //
-// A baseline in the same run: ATOUT_SOLVER_BASE_NEAR_BITS, ATOUT_SOLVER_BASE_TABLE_BITS or
-// ATOUT_SOLVER_BASE_PVS add a second solver with that setting changed. Each deal is solved by both,
+// A baseline in the same run: ATOUT_SOLVER_BASE_NEAR_BITS, ATOUT_SOLVER_BASE_TABLE_BITS,
+// ATOUT_SOLVER_BASE_PVS or ATOUT_SOLVER_BASE_LENGTH (0: quick tricks without length) add a second
+// solver with that setting changed. Each deal is solved by both,
 // each first in turn, so that both meet the same moments of a shared machine, and the baseline's
 // figures are printed below the solver's ("(baseline)").
 #include <algorithm>
@@ -18,10 +19,53 @@
 #include <cstring>
 #include <ctime>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "atout/bots/solver.hpp"
 #include "bots/positions.hpp"
+
+namespace {
+
+// One solver's figures over a set of solves: wall and process CPU time (what a shared, loaded
+// machine does not inflate) and nodes, a value per solve.
+struct Timings {
+  std::vector<double> ms, cpu_ms, nodes;
+
+  void add(const Timings& other) {
+    ms.insert(ms.end(), other.ms.begin(), other.ms.end());
+    cpu_ms.insert(cpu_ms.end(), other.cpu_ms.begin(), other.cpu_ms.end());
+    nodes.insert(nodes.end(), other.nodes.begin(), other.nodes.end());
+  }
+  // One row: median, p99 and worst time, CPU median and p99, median and mean nodes.
+  void print(const char* variant, const std::string& contract, const char* note) {
+    const auto at = [](std::vector<double>& v, std::size_t num, std::size_t den) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() * num / den];
+    };
+    double mean_nodes = 0;
+    for (double n : nodes) mean_nodes += n / static_cast<double>(nodes.size());
+    std::printf("%-8s %-11s %7zu %9.3f %9.3f %9.3f %9.3f %9.3f %11.0f %11.0f%s\n", variant, contract.c_str(), ms.size(),
+                at(ms, 1, 2), at(ms, 99, 100), at(ms, ms.size() - 1, ms.size()), at(cpu_ms, 1, 2), at(cpu_ms, 99, 100),
+                at(nodes, 1, 2), mean_nodes, note);
+  }
+};
+
+// Solves `p` once with `solver`, the value of the position or (`all`) of every first card, and
+// records its figures; returns the value (every first card: the position's value too).
+int time_one(atout::bots::Solver& solver, const atout::bots::Position& p, bool all, Timings& out) {
+  const std::clock_t c0 = std::clock();
+  const auto t0 = std::chrono::steady_clock::now();
+  const int v = all ? solver.solve(p).value : solver.value(p);
+  const auto t1 = std::chrono::steady_clock::now();
+  const std::clock_t c1 = std::clock();
+  out.cpu_ms.push_back(1000.0 * static_cast<double>(c1 - c0) / CLOCKS_PER_SEC);
+  out.ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  out.nodes.push_back(static_cast<double>(solver.nodes()));
+  return v;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace atout;
@@ -39,8 +83,7 @@ int main(int argc, char** argv) {
       {"french", Trump::of(Suit::hearts)}, {"coinche", Trump::of(Suit::hearts)}, {"coinche", Trump::no_trumps()},
       {"coinche", Trump::all_trumps()},    {"belot", Trump::of(Suit::hearts)},   {"belot", Trump::no_trumps()},
       {"belot", Trump::all_trumps()},      {"bazar", Trump::of(Suit::hearts)},   {"bazar", Trump::no_trumps()}};
-  std::vector<double> every;
-  std::vector<double> every_cpu;
+  Timings every, base_every;
   bots::SolverOptions so;
   if (plain)
     so = bots::SolverOptions{
@@ -66,77 +109,37 @@ int main(int argc, char** argv) {
     if (pvs) base_options.pvs = std::atoi(pvs) != 0;
     const char* bits = std::getenv("ATOUT_SOLVER_BASE_TABLE_BITS");
     if (bits) base_options.table_bits = std::atoi(bits);
-    if (near || pvs || bits) base.emplace(base_options);
+    const char* length = std::getenv("ATOUT_SOLVER_BASE_LENGTH");
+    if (length) base_options.length_tricks = std::atoi(length) != 0;
+    if (near || pvs || bits || length) base.emplace(base_options);
   }
-  std::vector<double> base_every;
   std::printf("%-8s %-11s %7s %9s %9s %9s %9s %9s %11s %11s\n", "variant", "contract", "deals", "median_ms", "p99_ms",
               "max_ms", "cpu_med", "cpu_p99", "med_nodes", "mean_nodes");
   for (const Case& c : cases) {
     const Options options = bots::testing::options_of(c.variant);
     Rng rng(Seed{0x5eed + seed_offset,
                  static_cast<std::uint64_t>(c.trump.mode) * 8 + static_cast<std::uint64_t>(c.trump.suit)});
-    std::vector<double> ms;
-    std::vector<double> cpu_ms;  // process CPU time: what a shared, loaded machine does not inflate
-    std::vector<double> node_counts;
-    std::vector<double> base_ms;
-    double nodes = 0;
+    Timings mine, base_times;
     for (int i = 0; i < deals; ++i) {
       const bots::Position p = bots::testing::random_deal(c.variant, options, rng, c.trump);
-      const auto run_base = [&] {
-        const auto t0 = std::chrono::steady_clock::now();
-        if (all) {
-          base->solve(p);
-        } else {
-          base->value(p);
-        }
-        base_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      };
-      if (base && i % 2 == 1) run_base();
-      const std::clock_t c0 = std::clock();
-      const auto t0 = std::chrono::steady_clock::now();
-      if (all) {
-        solver.solve(p);
-      } else {
-        const int v = solver.value(p);
-        if (checking && check.value(p) != v) std::printf("MISMATCH deal %d\n", i);
-      }
-      const auto t1 = std::chrono::steady_clock::now();
-      const std::clock_t c1 = std::clock();
-      cpu_ms.push_back(1000.0 * static_cast<double>(c1 - c0) / CLOCKS_PER_SEC);
-      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-      if (base && i % 2 == 0) run_base();
-      nodes += static_cast<double>(solver.nodes());
-      node_counts.push_back(static_cast<double>(solver.nodes()));
+      if (base && i % 2 == 1) time_one(*base, p, all, base_times);
+      const int v = time_one(solver, p, all, mine);
+      if (checking && !all && check.value(p) != v) std::printf("MISMATCH deal %d\n", i);
+      if (base && i % 2 == 0) time_one(*base, p, all, base_times);
       if (std::getenv("ATOUT_SOLVER_SLOW") && solver.nodes() > 5000000) {
         std::printf("slow deal %d: %llu nodes, declarer %d, leader %d\n", i,
                     static_cast<unsigned long long>(solver.nodes()), p.declarer_team, p.current);
         for (int h = 0; h < 4; ++h) std::printf("  %s\n", to_string(p.hands[static_cast<std::size_t>(h)]).c_str());
       }
     }
-    every.insert(every.end(), ms.begin(), ms.end());
-    every_cpu.insert(every_cpu.end(), cpu_ms.begin(), cpu_ms.end());
-    std::sort(ms.begin(), ms.end());
-    std::sort(cpu_ms.begin(), cpu_ms.end());
-    std::sort(node_counts.begin(), node_counts.end());
-    std::printf("%-8s %-11s %7d %9.3f %9.3f %9.3f %9.3f %9.3f %11.0f %11.0f\n", c.variant, to_string(c.trump).c_str(),
-                deals, ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back(), cpu_ms[cpu_ms.size() / 2],
-                cpu_ms[cpu_ms.size() * 99 / 100], node_counts[node_counts.size() / 2], nodes / deals);
+    every.add(mine);
+    mine.print(c.variant, to_string(c.trump), "");
     if (base) {
-      base_every.insert(base_every.end(), base_ms.begin(), base_ms.end());
-      std::sort(base_ms.begin(), base_ms.end());
-      std::printf("%-8s %-11s %7d %9.3f %9.3f %9.3f   (baseline)\n", "", "", deals, base_ms[base_ms.size() / 2],
-                  base_ms[base_ms.size() * 99 / 100], base_ms.back());
+      base_every.add(base_times);
+      base_times.print("", "", "   (baseline)");
     }
   }
-  std::sort(every.begin(), every.end());
-  std::sort(every_cpu.begin(), every_cpu.end());
-  std::printf("%-20s %7zu %9.3f %9.3f %9.3f %9.3f %9.3f\n", "all", every.size(), every[every.size() / 2],
-              every[every.size() * 99 / 100], every.back(), every_cpu[every_cpu.size() / 2],
-              every_cpu[every_cpu.size() * 99 / 100]);
-  if (base) {
-    std::sort(base_every.begin(), base_every.end());
-    std::printf("%-20s %7zu %9.3f %9.3f %9.3f   (baseline)\n", "all", base_every.size(),
-                base_every[base_every.size() / 2], base_every[base_every.size() * 99 / 100], base_every.back());
-  }
+  every.print("all", "", "");
+  if (base) base_every.print("all", "", "   (baseline)");
   return 0;
 }

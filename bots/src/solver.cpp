@@ -343,6 +343,20 @@ struct Solver::Impl {
       std::uint32_t run = theirs ? own & ~((2u << (31 - std::countl_zero(theirs))) - 1) : own;
       if (!run) continue;
       int k = kBitCount[run];
+      // Length: once the masters have been cashed as many times as any other hand holds cards of
+      // the suit, the others are out of it, and the leader's low cards there win too (in a plain suit
+      // of a suit contract, only as far as the trumping limit below allows).
+      if (opt.length_tricks && k < kBitCount[own]) {
+        int longest = 0;
+        for (int o = 1; o < players; ++o)
+          longest = std::max(
+              longest,
+              static_cast<int>(kBitCount[(hand[static_cast<std::size_t>(seat_after(leader, o))] >> shift) & 0xFFu]));
+        if (k >= longest) {
+          run = own;
+          k = kBitCount[own];
+        }
+      }
       if (suit_mode && shift != trump_shift) {
         // A plain master wins only while no opponent with a trump is void: only the top `len`
         // masters are sure, `len` being the shortest such opponent's length in the suit.

@@ -199,6 +199,33 @@ TEST(Solver, ASolveWithADeadlineIsExactOrGivenUp) {
   }
 }
 
+// Quick tricks count length: in No Trumps only a higher card of the suit led takes a trick, so a
+// leader who has cashed its masters as often as any other hand can follow has every card of the suit
+// left as a winner. Seat 0 leads with four spades, the ace and ten above every other spade and each
+// other seat holding one: every trick is the leader's, and the bounds settle the deal before any
+// node. With length not counted, the same value takes a search.
+TEST(Solver, QuickTricksCountTheLengthOfASuit) {
+  const Position p = make("coinche", Trump::no_trumps(),
+                          {cards({"AS", "TS", "8S", "7S"}), cards({"KS", "7C", "8C", "9C"}),
+                           cards({"QS", "7D", "8D", "9D"}), cards({"JS", "7H", "8H", "9H"})},
+                          0);
+  // Coinche's No Trumps values: A 19, 10 10, K 4, Q 3, J 2, 9, 8 and 7 nothing; the last trick 10.
+  constexpr int kAll = 19 + 10 + 4 + 3 + 2 + 10;
+  Solver counting;
+  EXPECT_EQ(counting.value(p), kAll);
+  EXPECT_EQ(counting.nodes(), 0u);
+  Solver masters_only(SolverOptions{.length_tricks = false});
+  EXPECT_EQ(masters_only.value(p), kAll);
+  EXPECT_GT(masters_only.nodes(), 0u);
+  // Give seat 1 three spades: two masters no longer exhaust it, and the low spades are not counted.
+  const Position longer = make("coinche", Trump::no_trumps(),
+                               {cards({"AS", "TS", "8S", "7S"}), cards({"KS", "QS", "JS", "9C"}),
+                                cards({"9S", "7D", "8D", "9D"}), cards({"7C", "7H", "8H", "9H"})},
+                               0);
+  EXPECT_EQ(counting.value(longer), masters_only.value(longer));
+  EXPECT_GT(counting.nodes(), 0u);
+}
+
 // The table's buckets keep eight entries and replace the one with the fewest tricks left, and the
 // near table (the last three tricks) keeps one entry a slot; a table of one bucket and a near table
 // of eight slots, where almost every store replaces something, must still give exact values: every

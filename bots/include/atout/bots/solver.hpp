@@ -76,9 +76,10 @@ struct SolverOptions {
   int near_table_bits = 14;
   bool use_table = true;
   bool merge_equivalent = true;
-  bool bounds = true;    // cut with the remaining-points and quick-trick bounds
-  bool last_two = true;  // the last two tricks by a search of their own (off: the general search)
-  bool pvs = true;       // principal-variation search (off: zero-window searches halving the range)
+  bool bounds = true;         // cut with the remaining-points and quick-trick bounds
+  bool last_two = true;       // the last two tricks by a search of their own (off: the general search)
+  bool pvs = true;            // principal-variation search (off: zero-window searches halving the range)
+  bool length_tricks = true;  // quick tricks count a suit's low cards once the others are out of it
 };
 
 class Solver {
