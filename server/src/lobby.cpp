@@ -127,6 +127,7 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   if (e.invite) by_invite_.emplace(*e.invite, key);
   const Entry& added = tables_.emplace(key, std::move(e)).first->second;
   if (ownership_.opened) ownership_.opened(table_id);
+  if (added.invite && ownership_.private_table) ownership_.private_table(table_id, *added.invite);
   // Listed before its creator hears of it, so a listing asked for after the reply shows it.
   if (!request.is_private) publish();
   arm_expiry();
@@ -225,7 +226,10 @@ void Lobby::restore(TableInit init) {
     if (!is_private) self->notify(wire(protocol::LobbyUpdate{*e.summary}));
     const std::uint64_t key = self->next_key_++;
     self->by_id_.emplace(table_id, key);
-    if (e.invite) self->by_invite_.emplace(*e.invite, key);
+    if (e.invite) {
+      self->by_invite_.emplace(*e.invite, key);
+      if (self->ownership_.private_table) self->ownership_.private_table(table_id, *e.invite);
+    }
     self->tables_.emplace(key, std::move(e));
     if (!is_private) self->publish();
     self->arm_expiry();

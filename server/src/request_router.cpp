@@ -16,21 +16,28 @@ namespace {
 
 // A table this node does not have: in a cluster, another node may own it; the client is then sent
 // there with `redirect`, else it gets `error`, marked `moving` when a take-over is under way (the
-// client then tries again shortly instead of giving the table up). The look-up waits on Redis, so
-// it runs on the cluster's own thread.
+// client then tries again shortly instead of giving the table up). An invite code this node does
+// not know may be another node's: it is looked up too. A request to join a table named by its id
+// alone (`to_join`) is not sent to another node's private table, which is then as unknown as it is
+// on its own node. The look-up waits on Redis, so it runs on the cluster's own thread.
 void answer_missing(const std::shared_ptr<Context>& ctx, const std::weak_ptr<Peer>& link, protocol::Error error,
-                    const RequestId& id) {
-  if (!ctx->cluster || error.code != ErrorCode::unknown_table || !error.table_id)
-    return deliver(link, error_wire(error, id, ctx->metrics.get()));
+                    const RequestId& id, std::optional<std::string> invite = std::nullopt, bool to_join = false) {
+  const bool by_id = error.code == ErrorCode::unknown_table && error.table_id;
+  const bool by_invite = error.code == ErrorCode::bad_invite && !error.table_id && invite;
+  if (!ctx->cluster || (!by_id && !by_invite)) return deliver(link, error_wire(error, id, ctx->metrics.get()));
   auto node = ctx->cluster;
-  node->post([node, link, error = std::move(error), id, counts = ctx->metrics]() mutable {
-    const auto where = node->whereabouts(*error.table_id);
-    if (where.url) return deliver(link, wire(protocol::Redirect{*error.table_id, *where.url}, id));
-    if (where.moving)
-      error = protocol::make_moving_error(
-          "table " + *error.table_id + " is being taken over by another server; resume in a moment", *error.table_id);
-    deliver(link, error_wire(error, id, counts.get()));
-  });
+  node->post(
+      [node, link, error = std::move(error), id, invite = std::move(invite), to_join, counts = ctx->metrics]() mutable {
+        std::optional<std::string> table_id = error.table_id;
+        if (!table_id) table_id = node->invited_table(*invite);
+        if (!table_id) return deliver(link, error_wire(error, id, counts.get()));
+        const auto where = node->whereabouts(*table_id, to_join && !invite);
+        if (where.url) return deliver(link, wire(protocol::Redirect{*table_id, *where.url}, id));
+        if (where.moving)
+          error = protocol::make_moving_error(
+              "table " + *table_id + " is being taken over by another server; resume in a moment", *table_id);
+        deliver(link, error_wire(error, id, counts.get()));
+      });
 }
 
 }  // namespace
@@ -219,20 +226,21 @@ void RequestRouter::handle(const protocol::Sit& r, const RequestId& id) {
   // Taking back a held seat finds a private table by id too: the table itself then refuses anyone
   // it holds no seat for, as if it did not exist.
   const bool resuming = r.last_seq.has_value();
-  ctx_->lobby->find(
-      r.where, !resuming,
-      [m = me(), seat = r.seat, id, last_seq = r.last_seq, ctx = ctx_](std::shared_ptr<Table> t, auto error) {
-        if (error) return answer_missing(ctx, m.link, *error, id);
-        t->sit(m, seat, id, last_seq);
-      });
+  ctx_->lobby->find(r.where, !resuming,
+                    [m = me(), seat = r.seat, id, last_seq = r.last_seq, invite = r.where.invite, ctx = ctx_](
+                        std::shared_ptr<Table> t, auto error) {
+                      if (error) return answer_missing(ctx, m.link, *error, id, invite, !last_seq);
+                      t->sit(m, seat, id, last_seq);
+                    });
 }
 
 void RequestRouter::handle(const protocol::Spectate& r, const RequestId& id) {
-  ctx_->lobby->find(r.where, true,
-                    [m = me(), id, last_seq = r.last_seq, ctx = ctx_](std::shared_ptr<Table> t, auto error) {
-                      if (error) return answer_missing(ctx, m.link, *error, id);
-                      t->spectate(m, id, last_seq);
-                    });
+  ctx_->lobby->find(
+      r.where, true,
+      [m = me(), id, last_seq = r.last_seq, invite = r.where.invite, ctx = ctx_](std::shared_ptr<Table> t, auto error) {
+        if (error) return answer_missing(ctx, m.link, *error, id, invite, true);
+        t->spectate(m, id, last_seq);
+      });
 }
 
 template <typename Fn>

@@ -135,6 +135,9 @@ std::optional<std::string> Server::join_cluster() {
                                                   store->flush();
                                                   node->post([node, t] { node->release(t); });
                                                 });
+                                              },
+                                              [node](const std::string& t, const std::string& invite) {
+                                                node->post([node, t, invite] { node->put_invite(t, invite); });
                                               }});
   // Lobby chat reaches every node's subscribers; a player's newer connection on another node
   // replaces the one here.

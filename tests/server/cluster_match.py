@@ -13,6 +13,8 @@ short leases. Fails, rather than skips, when redis-server cannot be started. Che
   - the lobby across nodes: a table created on one node is listed on and announced to the
     subscribers of another; lobby chat said on one node reaches another's subscribers; a hello
     with a player's token on one node replaces that player's connection on another (4001);
+  - a private table's invite code works on every node (a redirect to its node), its id alone on
+    none; Redis forgets the invite when the table closes;
   - a table a node does not run is answered by what Redis says of it: unknown_table when no node
     knows it, unknown_table marked `moving` when it is leased by a node that is gone (a take-over
     is under way: try again), a redirect when a live node runs it;
@@ -332,6 +334,68 @@ async def takeover_answers(a, redis_port, failures):
     print("take-over answers: unknown, moving and redirect as Redis says")
 
 
+async def private_across_nodes(a, b, redis_port, failures):
+    """A private table of node a: its invite code works on node b too (a redirect to a, where the
+    invite seats its holder), while its id alone is as unknown on b as on a (no redirect, which
+    would tell a stranger the table exists). When the table closes, Redis forgets its invite."""
+    async def hello(node, name):
+        ws = await websockets.connect(node.url)
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": name, "id": 1}))
+        json.loads(await ws.recv())
+        return ws
+
+    async def ask(ws, request):
+        await ws.send(json.dumps(request))
+        while True:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if m.get("id") == request["id"]:
+                return m
+
+    owner = await hello(a, "priya")
+    created = await ask(owner, {"type": "create_table", "variant": "duel", "private": True, "id": 2})
+    table_id = created.get("table", {}).get("table_id")
+    invite = created.get("invite")
+    if not table_id or not invite:
+        failures.append(f"private across nodes: no table id or invite in {created}")
+        return
+    # The node records the invite on its own thread, just after the reply: wait for it.
+    deadline = time.monotonic() + 10
+    while redis_command(redis_port, "HGET", "atout:invites", invite) != "$" + str(len(table_id)):
+        if time.monotonic() > deadline:
+            failures.append("private across nodes: the invite never reached Redis")
+            break
+        await asyncio.sleep(0.05)
+    stranger = await hello(b, "quentin")
+    for rid, request in enumerate([{"type": "sit", "table_id": table_id}, {"type": "spectate", "table_id": table_id}],
+                                  start=2):
+        reply = await ask(stranger, {**request, "id": rid})
+        if reply.get("type") != "error" or reply.get("code") != "unknown_table" or "moving" in reply:
+            failures.append(f"private across nodes: {request['type']} by id on node b answered {reply}")
+    reply = await ask(stranger, {"type": "sit", "invite": "0" * 32, "id": 4})
+    if reply.get("code") != "bad_invite":
+        failures.append(f"private across nodes: an invite nobody has, on node b: {reply}")
+    reply = await ask(stranger, {"type": "sit", "invite": invite, "id": 5})
+    if reply.get("type") != "redirect" or reply.get("url") != a.url or reply.get("table_id") != table_id:
+        failures.append(f"private across nodes: the invite on node b answered {reply}, not a redirect to {a.url}")
+    await stranger.close()
+    guest = await hello(a, "quentin")
+    reply = await ask(guest, {"type": "sit", "invite": invite, "id": 5})
+    if reply.get("type") != "seated":
+        failures.append(f"private across nodes: the invite on node a answered {reply}")
+    await ask(guest, {"type": "leave", "table_id": table_id, "id": 6})
+    await guest.close()
+    await ask(owner, {"type": "leave", "table_id": table_id, "id": 6})
+    await owner.close()
+    deadline = time.monotonic() + 10
+    while redis_command(redis_port, "HGET", "atout:invites", invite) != "$-1" or \
+            redis_command(redis_port, "HEXISTS", "atout:private", table_id) != ":0":
+        if time.monotonic() > deadline:
+            failures.append("private across nodes: Redis kept the invite of a closed table")
+            break
+        await asyncio.sleep(0.05)
+    print("private across nodes: the invite redirected from b to a; the id alone unknown on b")
+
+
 async def across_nodes(a, b, c, failures):
     """Lobby listing, lobby chat and connection replacement between nodes."""
     async def hello(node, name, token=None):
@@ -558,6 +622,7 @@ def main():
 
         asyncio.run(across_nodes(a, b, c, failures))
         asyncio.run(takeover_answers(a, redis_port, failures))
+        asyncio.run(private_across_nodes(a, b, redis_port, failures))
         redis = restart_redis(redis, redis_binary, work, redis_port, nodes, failures)
         cut_off(script, binary, db, redis_port, nodes, failures)
 

@@ -2,6 +2,8 @@
 //   atout:node:<node id>   "<nonce> <public url>", PX lease, renewed by its node
 //   atout:table:<table id> "<node id>", PX lease, renewed by its owner
 //   atout:tables           the set of table ids with an owner (to find the orphaned ones)
+//   atout:private          private table id -> its invite code (a private table is never named by id)
+//   atout:invites          invite code -> its table id (an invite works on every node)
 #include "atout/server/cluster/cluster_node.hpp"
 
 #include <spdlog/spdlog.h>
@@ -40,10 +42,21 @@ constexpr const char* kDrop =
 constexpr const char* kOrphans =
     "local out = {} for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do "
     "if redis.call('EXISTS', ARGV[1] .. id) == 0 then table.insert(out, id) end end return out";
-// Unlists ARGV[1] from KEYS[1], and its lobby row from KEYS[3], if its lease KEYS[2] is still gone.
+// Unlists ARGV[1] from KEYS[1], its lobby row from KEYS[3] and its invite from KEYS[4] (table to
+// code) and KEYS[5] (code to table), if its lease KEYS[2] is still gone.
 constexpr const char* kForget =
     "if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('HDEL', KEYS[3], ARGV[1]) "
+    "local code = redis.call('HGET', KEYS[4], ARGV[1]) "
+    "if code then redis.call('HDEL', KEYS[5], code) redis.call('HDEL', KEYS[4], ARGV[1]) end "
     "return redis.call('SREM', KEYS[1], ARGV[1]) end return 0";
+// Records private table ARGV[1] and its invite code ARGV[2] in KEYS[1] (table to code) and KEYS[2]
+// (code to table).
+constexpr const char* kPutInvite =
+    "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])";
+// Deletes the invite of table ARGV[1] from KEYS[1] (table to code) and KEYS[2] (code to table).
+constexpr const char* kDropInvite =
+    "local code = redis.call('HGET', KEYS[1], ARGV[1]) "
+    "if code then redis.call('HDEL', KEYS[2], code) return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0";
 // Stores row ARGV[2] of table ARGV[1] in KEYS[1] and publishes ARGV[4] on channel ARGV[3].
 constexpr const char* kPutRow =
     "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('PUBLISH', ARGV[3], ARGV[4])";
@@ -125,17 +138,46 @@ void ClusterNode::own(const std::string& table_id) {
 }
 
 void ClusterNode::release(const std::string& table_id) {
+  bool was_private = false;
   {
     std::lock_guard lock(mutex_);
     owned_.erase(table_id);
+    was_private = invites_.erase(table_id) > 0;
   }
-  redis_.command({"EVAL", kRelease, "2", table_key(table_id), kTablesKey, options_.node_id, table_id});
+  const auto released =
+      redis_.command({"EVAL", kRelease, "2", table_key(table_id), kTablesKey, options_.node_id, table_id});
+  // Only the owner closing its table removes the invite: a lease another node holds now is not ours
+  // to clean up after.
+  if (was_private && is_one(released)) redis_.command({"EVAL", kDropInvite, "2", kPrivateKey, kInvitesKey, table_id});
 }
 
-ClusterNode::Whereabouts ClusterNode::whereabouts(const std::string& table_id) {
+void ClusterNode::put_invite(const std::string& table_id, const std::string& invite) {
+  {
+    std::lock_guard lock(mutex_);
+    invites_[table_id] = invite;
+  }
+  std::string error;
+  if (!redis_.command({"EVAL", kPutInvite, "2", kPrivateKey, kInvitesKey, table_id, invite}, error))
+    spdlog::warn("cluster: cannot record the invite of table {} yet: {}", table_id, error);
+}
+
+std::optional<std::string> ClusterNode::invited_table(const std::string& invite) {
+  const auto r = redis_.command({"HGET", kInvitesKey, invite});
+  if (!r || r->kind != RedisReply::Kind::text) return std::nullopt;
+  return r->text;
+}
+
+ClusterNode::Whereabouts ClusterNode::whereabouts(const std::string& table_id, bool by_id) {
   // Without Redis nobody can tell where the table runs, and it may well be running: the client is
   // told to try again (its tries are bounded), which also says nothing of whether the table exists.
   Whereabouts w{std::nullopt, true};
+  if (by_id) {
+    // A private table is joined only through its invite code: named by its id alone, it is unknown
+    // here as it is on its own node.
+    const auto listed = redis_.command({"HEXISTS", kPrivateKey, table_id});
+    if (!listed) return w;
+    if (is_one(listed)) return {};
+  }
   const auto owner = redis_.command({"GET", table_key(table_id)});
   if (!owner) return w;
   if (owner->kind != RedisReply::Kind::text) {
@@ -166,7 +208,7 @@ std::vector<std::string> ClusterNode::orphans() {
 }
 
 void ClusterNode::forget(const std::string& table_id) {
-  redis_.command({"EVAL", kForget, "3", kTablesKey, table_key(table_id), kRowsKey, table_id});
+  redis_.command({"EVAL", kForget, "5", kTablesKey, table_key(table_id), kRowsKey, kPrivateKey, kInvitesKey, table_id});
 }
 
 void ClusterNode::put_row(const std::string& table_id, const std::string& summary_text) {
@@ -264,12 +306,20 @@ bool ClusterNode::renew_all() {
     }
     if (is_one(c)) {
       spdlog::warn("cluster: the lease on table {} had expired; taken again", t);
+      // Redis may have lost the invite with the lease.
+      std::optional<std::string> invite;
+      {
+        std::lock_guard lock(mutex_);
+        if (const auto it = invites_.find(t); it != invites_.end()) invite = it->second;
+      }
+      if (invite) redis_.command({"EVAL", kPutInvite, "2", kPrivateKey, kInvitesKey, t, *invite});
       continue;
     }
     spdlog::error("cluster: table {} is now owned by another node; this node no longer answers for it", t);
     lost.push_back(t);
     std::lock_guard lock(mutex_);
     owned_.erase(t);
+    invites_.erase(t);
   }
   if (renewed) lease_->renewed_until(round + options_.lease);
   if (!lost.empty() && hooks_.lost) hooks_.lost(lost);

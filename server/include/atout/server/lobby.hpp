@@ -108,11 +108,13 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   // the server runs. Without one: the steady clock.
   void use_clock(std::shared_ptr<TableClock> clock) { clock_ = std::move(clock); }
   // In a cluster: told (on the lobby strand; they must not block) of each table it creates and of
-  // each table that closes, so that the node takes and gives up their leases. Call before the
-  // server runs.
+  // each table that closes, so that the node takes and gives up their leases, and of the invite
+  // code of each private table it creates or restores, so that the code works on every node. Call
+  // before the server runs.
   struct Ownership {
     std::function<void(const std::string& table_id)> opened;
     std::function<void(const std::string& table_id)> closed;
+    std::function<void(const std::string& table_id, const std::string& invite)> private_table;
   };
   void use_ownership(Ownership o) { ownership_ = std::move(o); }
   // In a cluster: the node's lease, which every table made from now on checks before it changes

@@ -51,17 +51,25 @@ class ClusterNode {
   // Takes the lease on a table this node has just created (no other node can hold it: table ids
   // are unique). While Redis cannot be reached, the heartbeat keeps trying.
   void own(const std::string& table_id);
-  // Gives up the lease on `table_id`, if this node holds it.
+  // Gives up the lease on `table_id`, if this node holds it, and its invite code with it.
   void release(const std::string& table_id);
+  // Records that `table_id`, run here, is private with invite code `invite`: every node then knows
+  // the code (invited_table) and answers for the table named by its id alone as for no table
+  // (whereabouts). Kept until the table closes here; made again if Redis loses it.
+  void put_invite(const std::string& table_id, const std::string& invite);
+  // The table whose invite code is `invite`, on whichever node; nullopt when no table has it (or
+  // Redis cannot be read).
+  std::optional<std::string> invited_table(const std::string& invite);
   // Where `table_id` runs, as Redis tells it: on another live node (`url`, its public URL), or in
   // the middle of a take-over (`moving`: listed with its lease lapsed, or leased by a node that is
   // gone; also while Redis cannot be reached). Neither: no node knows the table, or this node holds
-  // its lease (and has answered for it itself).
+  // its lease (and has answered for it itself), or (`by_id`: the table named by its id alone, to
+  // join it) the table is private.
   struct Whereabouts {
     std::optional<std::string> url;
     bool moving = false;
   };
-  Whereabouts whereabouts(const std::string& table_id);
+  Whereabouts whereabouts(const std::string& table_id, bool by_id = false);
   // The public URL of the live node that owns `table_id`, when that is another node.
   std::optional<std::string> owner_url(const std::string& table_id) { return whereabouts(table_id).url; }
   // Tables listed as owned whose lease has expired (their node stopped renewing).
@@ -103,6 +111,8 @@ class ClusterNode {
   static std::string table_key(const std::string& table_id) { return "atout:table:" + table_id; }
   static std::string node_key(const std::string& node_id) { return "atout:node:" + node_id; }
   static constexpr const char* kTablesKey = "atout:tables";
+  static constexpr const char* kPrivateKey = "atout:private";
+  static constexpr const char* kInvitesKey = "atout:invites";
 
  private:
   ClusterNode(ClusterOptions options, RedisClient::Address address);
@@ -116,6 +126,7 @@ class ClusterNode {
   std::string registration_;  // the node key's value: "<nonce> <public url>"
   std::mutex mutex_;
   std::set<std::string> owned_;
+  std::map<std::string, std::string> invites_;  // the invite code of each private table owned here
   std::shared_ptr<TableLease> lease_ = std::make_shared<TableLease>();
   std::set<std::string> suspects_;           // orphans seen in the last round
   std::map<std::string, long long> hellos_;  // the number of each player's connection here
