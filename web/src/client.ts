@@ -302,7 +302,8 @@ export class Client {
     }
     const t = this.state_.table;
     if (t && t.seat === null) {
-      this.send({ type: 'spectate', table_id: t.table_id, last_seq: t.last_seq });
+      // A private table is found again only with its invite: its id alone names no table.
+      this.send({ type: 'spectate', table_id: t.table_id, last_seq: t.last_seq, ...this.invite_for(t.table_id) });
     } else if (this.pending_invite_ && (!t || t.invite !== this.pending_invite_)) {
       this.send({ type: 'sit', invite: this.pending_invite_ });
     }

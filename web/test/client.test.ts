@@ -267,6 +267,23 @@ describe('Client', () => {
     expect(client.state.table?.invite).toBe('0123456789abcdef0123456789abcdef');
   });
 
+  it('watches a private table again after a drop, with its invite', () => {
+    const { client, sockets, timers } = setup();
+    const invite = '0123456789abcdef0123456789abcdef';
+    client.start(invite);
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'error', code: 'table_full', message: 'full' });
+    sockets[0].receive({ type: 'watching', table_id: 't4' });
+    // A spectator's view: no seat, no hand.
+    sockets[0].receive(event(9, { table_id: 't4' }, { seat: undefined, hand: undefined }));
+    sockets[0].onclose?.({ code: 1006 });
+    timers[0]();
+    sockets[1].onopen?.({});
+    sockets[1].receive(welcome);
+    expect(sockets[1].sent.at(-1)).toMatchObject({ type: 'spectate', table_id: 't4', last_seq: 9, invite });
+  });
+
   it('sits in the table it creates, and sends actions to its table', () => {
     const { client, sockets } = setup();
     client.start();
