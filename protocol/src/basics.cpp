@@ -24,9 +24,10 @@ Error make_error(ErrorCode code, std::string message, std::optional<std::string>
   return e;
 }
 
-Error make_moving_error(std::string message, std::string table_id) {
+Error make_moving_error(std::string message, std::string table_id, std::int64_t takeover_ms) {
   Error e = make_error(ErrorCode::unknown_table, std::move(message), std::move(table_id));
   e.moving = true;
+  e.takeover_ms = takeover_ms;
   return e;
 }
 

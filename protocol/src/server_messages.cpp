@@ -174,6 +174,7 @@ json to_json(const Error& m, const RequestId& id) {
   if (m.reason) j["reason"] = *m.reason;
   if (m.table_id) j["table_id"] = *m.table_id;
   if (m.moving) j["moving"] = true;
+  if (m.moving && m.takeover_ms > 0) j["takeover_ms"] = m.takeover_ms;
   return j;
 }
 

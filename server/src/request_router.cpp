@@ -35,7 +35,8 @@ void answer_missing(const std::shared_ptr<Context>& ctx, const std::weak_ptr<Pee
         if (where.url) return deliver(link, wire(protocol::Redirect{*table_id, *where.url}, id));
         if (where.moving)
           error = protocol::make_moving_error(
-              "table " + *table_id + " is being taken over by another server; resume in a moment", *table_id);
+              "table " + *table_id + " is being taken over by another server; resume in a moment", *table_id,
+              node->lease()->takeover().count());
         deliver(link, error_wire(error, id, counts.get()));
       });
 }

@@ -116,7 +116,8 @@ void Table::moved(std::string url) {
     self->phase_ = Lifecycle::closed;
     self->clocks_.stop_all();
     const protocol::Error moving = protocol::make_moving_error(
-        "another server has taken " + self->id_ + " over; reconnect to any server and resume there", self->id_);
+        "another server has taken " + self->id_ + " over; reconnect to any server and resume there", self->id_,
+        self->takeover_ms());
     const auto message =
         url.empty() ? error_wire(moving, {}, self->metrics_.get()) : wire(protocol::Redirect{self->id_, url});
     self->seating_.deliver_to_members(message);
@@ -360,7 +361,7 @@ void Table::reply_error(const std::weak_ptr<Peer>& to, ErrorCode code, std::stri
 }
 
 void Table::reply_moving(const std::weak_ptr<Peer>& to, std::string message, const RequestId& id) {
-  deliver(to, error_wire(protocol::make_moving_error(std::move(message), id_), id, metrics_.get()));
+  deliver(to, error_wire(protocol::make_moving_error(std::move(message), id_, takeover_ms()), id, metrics_.get()));
 }
 
 void Table::reply_not_member(const Member& m, ErrorCode code, std::string message, const RequestId& id) {

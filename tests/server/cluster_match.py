@@ -290,8 +290,9 @@ def redis_command(port, *args):
 async def takeover_answers(a, redis_port, failures):
     """What a node answers for a table it does not run, by what Redis says of it: nothing (plain
     unknown_table), leased by a node that is gone (unknown_table marked moving: a take-over is under
-    way, so the client tries again), or leased by a live node (a redirect there). A private table
-    of the node's own, named without its invite, is as unknown as one that does not exist."""
+    way, so the client tries again, for as long as two leases and 5 s, as the answer says), or leased
+    by a live node (a redirect there). A private table of the node's own, named without its invite,
+    is as unknown as one that does not exist."""
     redis_command(redis_port, "SET", "atout:table:tghost", "ghost", "PX", "60000")
     redis_command(redis_port, "SADD", "atout:tables", "tghost")
     redis_command(redis_port, "SET", "atout:node:elsewhere", "n0 ws://127.0.0.1:9/ws", "PX", "60000")
@@ -322,6 +323,7 @@ async def takeover_answers(a, redis_port, failures):
                     reply = m if m.get("id") == rid else None
                 got = ("redirect" if reply.get("type") == "redirect" and reply.get("url") == "ws://127.0.0.1:9/ws"
                        else "moving" if reply.get("code") == "unknown_table" and reply.get("moving") is True
+                       and reply.get("takeover_ms") == 2 * LEASE_MS + 5000
                        else "unknown" if reply.get("code") == "unknown_table" and "moving" not in reply
                        else "other")
                 if got != expected:

@@ -431,7 +431,8 @@ TEST_F(TableTimersTest, ARestoredTableGivesItsDisconnectedPlayersATurnToComeBack
 TEST_F(TableTimersTest, WhileTheLeaseHasLapsedTheTableChangesNothingAndGoesOnWhenRenewed) {
   protocol::TableSettings settings;
   settings.turn_ms = 300;
-  auto lease = std::make_shared<TableLease>();
+  // A node whose take-overs take at most 23 s says so with each `moving` answer.
+  auto lease = std::make_shared<TableLease>(23s);
   lease->renewed_until(TableLease::Clock::now() + 1h);
   auto t = open(settings, lease);
   ASSERT_GE(current_, 0);
@@ -447,6 +448,7 @@ TEST_F(TableTimersTest, WhileTheLeaseHasLapsedTheTableChangesNothingAndGoesOnWhe
   ASSERT_TRUE(refusal) << "the action was not refused";
   EXPECT_EQ((*refusal)["code"], "unknown_table");
   EXPECT_EQ((*refusal)["moving"], true) << "not told to come back" << *refusal;
+  EXPECT_EQ((*refusal)["takeover_ms"], 23000) << "not told how long to keep trying" << *refusal;
   EXPECT_EQ((*refusal)["id"], 5);
   for (int i = 0; i < 10; ++i) advance(1000ms);
   EXPECT_TRUE(events().empty()) << "the table changed while its lease had lapsed";
@@ -509,6 +511,7 @@ TEST_F(TableTimersTest, WhileTheLeaseHasLapsedNoNewPlayerTakesASeatInARunningMat
   const json refused = json::parse(*got[0]);
   EXPECT_EQ(refused["code"], "unknown_table") << refused;
   EXPECT_EQ(refused["moving"], true) << refused;
+  EXPECT_FALSE(refused.contains("takeover_ms")) << "a lease that names no take-over time said one" << refused;
   EXPECT_EQ(refused["id"], 3);
   lease->renewed_until(TableLease::Clock::now() + 1h);
   t->sit(newcomer, 1, std::int64_t{4});

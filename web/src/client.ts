@@ -27,7 +27,9 @@ const kToken = 'atout.token';
 const kName = 'atout.name';
 const kTable = 'atout.table';
 // Take-overs waited out in a row before a table is given up: waits of 0.5, 1, 2, 4, then 5 s, about
-// 48 s in all, longer than a node of a cluster takes to take a stopped node's tables over.
+// 48 s in all, longer than a node of a cluster with the default lease takes to take a stopped
+// node's tables over. A `moving` answer that says a take-over may take longer (`takeover_ms`, from
+// the cluster's lease) is waited out that long since the first answer of the row.
 const kMovingTries = 12;
 
 export type Socket = {
@@ -59,6 +61,9 @@ export class Client {
   // Take-overs of our table seen in a row (unknown_table marked `moving`): each is waited out
   // and resumed, up to kMovingTries, after which the table is given up.
   private moving_tries_ = 0;
+  // When the first of those answers came, and the longest it said the take-over could take.
+  private moving_since_ = 0;
+  private moving_limit_ = 0;
 
   constructor(
     private readonly open_socket: (url?: string) => Socket,
@@ -204,14 +209,20 @@ export class Client {
       m.type === 'error' &&
       m.code === 'unknown_table' &&
       m.moving === true &&
-      before.table?.seat != null &&
+      before.table !== undefined &&
       m.table_id === before.table.table_id
     ) {
       // Another node is taking our table over (its node stopped): the table is not gone, so wait
-      // a moment, longer each time, and resume there, rather than give it up; unless it never
-      // comes back, and then the table is given up with the error to say why.
-      if (this.moving_tries_ < kMovingTries) {
-        this.reconnect_later(Math.min(500 * 2 ** this.moving_tries_, 5_000));
+      // a moment, longer each time, and resume there (a seat by the hello, watching by spectate
+      // again), rather than give it up; unless it never comes back, and then the table is given
+      // up with the error to say why.
+      if (this.moving_tries_ === 0) {
+        this.moving_since_ = this.now();
+        this.moving_limit_ = 0;
+      }
+      this.moving_limit_ = Math.max(this.moving_limit_, m.takeover_ms ?? 0);
+      if (this.moving_tries_ < kMovingTries || this.now() - this.moving_since_ < this.moving_limit_) {
+        this.reconnect_later(Math.min(500 * 2 ** Math.min(this.moving_tries_, 4), 5_000));
         this.moving_tries_++;
       } else {
         this.moving_tries_ = 0;
@@ -231,7 +242,8 @@ export class Client {
       this.set({ ...reduce(before, m, this.now()), table: undefined });
       return;
     }
-    if ((m.type === 'seated' || m.type === 'event') && m.table_id === before.table?.table_id) this.moving_tries_ = 0;
+    if ((m.type === 'seated' || m.type === 'watching' || m.type === 'event') && m.table_id === before.table?.table_id)
+      this.moving_tries_ = 0;
     if (m.type === 'error' && m.code === 'unknown_token') {
       // The saved identity is gone: start again as a new guest.
       this.storage.removeItem(kToken);

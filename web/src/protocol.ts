@@ -196,6 +196,8 @@ export interface ErrorMessage {
   table_id?: string;
   // With unknown_table on a server of several nodes: another node is taking the table over.
   moving?: boolean;
+  // With moving: the longest the take-over can take (ms).
+  takeover_ms?: number;
 }
 
 export interface ChatMessage {

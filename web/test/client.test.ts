@@ -41,6 +41,7 @@ function setup(storage = new Memory()) {
   const timers: (() => void)[] = [];
   const urls: (string | undefined)[] = [];
   const waits: number[] = [];
+  const clock = { ms: 0 };
   const client = new Client(
     (url) => {
       const s = new FakeSocket();
@@ -49,13 +50,13 @@ function setup(storage = new Memory()) {
       return s;
     },
     storage,
-    () => 0,
+    () => clock.ms,
     (f, ms) => {
       timers.push(f);
       waits.push(ms);
     },
   );
-  return { client, sockets, timers, storage, urls, waits };
+  return { client, sockets, timers, storage, urls, waits, clock };
 }
 
 // Starts the client of `s` and seats it in seat 0 of `table_id`, whose last event is `seq`.
@@ -173,6 +174,63 @@ describe('Client', () => {
     expect(client.state.table).toBeUndefined();
     expect(client.state.error).toMatchObject({ code: 'unknown_table' });
     expect(timers).toHaveLength(0);
+  });
+
+  it('waits out a take-over of the table it watches, and watches it again', () => {
+    const { client, sockets, timers, waits } = setup();
+    client.start();
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    client.spectate('t9');
+    sockets[0].receive({ type: 'watching', table_id: 't9' });
+    sockets[0].receive(event(4, { table_id: 't9' }, { seat: undefined, hand: undefined }));
+    expect(client.state.table?.seat).toBeNull();
+    // Its node stopped: the reconnection's spectate is told another node is taking the table over.
+    sockets[0].onclose?.({ code: 1006 });
+    timers.shift()!();
+    waits.length = 0;
+    const moving = { type: 'error', code: 'unknown_table', message: 'x', table_id: 't9', moving: true };
+    for (let i = 1; i < 3; ++i) {
+      sockets[i].onopen?.({});
+      sockets[i].receive(welcome);
+      expect(sockets[i].sent.at(-1)).toMatchObject({ type: 'spectate', table_id: 't9', last_seq: 4 });
+      sockets[i].receive({ ...moving, id: sockets[i].sent.at(-1)!.id });
+      expect(client.state.table?.table_id).toBe('t9');
+      timers.shift()!();
+    }
+    expect(waits).toEqual([500, 1000]);
+    sockets[3].onopen?.({});
+    sockets[3].receive(welcome);
+    sockets[3].receive({ type: 'watching', table_id: 't9', id: sockets[3].sent.at(-1)!.id });
+    sockets[3].receive(event(5, { table_id: 't9', replayed: true }, { seat: undefined, hand: undefined }));
+    expect(client.state.table?.last_seq).toBe(5);
+    expect(client.state.error).toBeUndefined();
+  });
+
+  it('waits out a take-over as long as the cluster says one can take', () => {
+    const first = setup();
+    seat_at(first, 't7', 1);
+    const { client, sockets, timers, waits, clock } = setup(first.storage);
+    client.start();
+    // A cluster of long leases: a take-over may take two minutes.
+    const moving = { type: 'error', code: 'unknown_table', message: 'x', table_id: 't7', moving: true, takeover_ms: 120_000 };
+    let i = 0;
+    for (; clock.ms < 120_000; ++i) {
+      sockets[i].onopen?.({});
+      sockets[i].receive({ ...welcome, resumed: true, seats: [] });
+      sockets[i].receive(moving);
+      expect(client.state.table?.table_id).toBe('t7');
+      clock.ms += waits.at(-1)!;
+      timers.shift()!();
+    }
+    // Well past the twelve tries of a cluster that says nothing, every wait at most 5 s.
+    expect(i).toBeGreaterThan(12);
+    expect(Math.max(...waits)).toBe(5000);
+    sockets[i].onopen?.({});
+    sockets[i].receive({ ...welcome, resumed: true, seats: [] });
+    sockets[i].receive(moving);
+    expect(client.state.table).toBeUndefined();
+    expect(client.state.error).toMatchObject({ code: 'unknown_table' });
   });
 
   it('after waiting out a take-over, gives the table up when it turns out to have closed', () => {

@@ -65,11 +65,15 @@ struct Error {
   // With unknown_table on a node of several: the table is running but no node serves it this
   // moment (another node is taking it over). Reconnect and resume shortly rather than give it up.
   bool moving = false;
+  // With `moving`: the longest the take-over can take, in milliseconds (0: not said). A client
+  // waits at least this long, trying again, before it gives the table up.
+  std::int64_t takeover_ms = 0;
 };
 
 // Every error is made here: its code, a message for people, and the table concerned if any.
 Error make_error(ErrorCode code, std::string message, std::optional<std::string> table_id = std::nullopt);
-// unknown_table marked `moving`: table `table_id` is running, but no node serves it this moment.
-Error make_moving_error(std::string message, std::string table_id);
+// unknown_table marked `moving`: table `table_id` is running, but no node serves it this moment;
+// another node takes it over within `takeover_ms` (0: not said).
+Error make_moving_error(std::string message, std::string table_id, std::int64_t takeover_ms);
 
 }  // namespace atout::protocol

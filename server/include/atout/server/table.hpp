@@ -158,6 +158,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // unknown_table marked `moving`: this node cannot vouch for the table while another may be
   // taking it over; the client reconnects and resumes shortly.
   void reply_moving(const std::weak_ptr<Peer>& to, std::string message, const protocol::RequestId& id);
+  // What a `moving` answer says a take-over of this table may take (0 on a single server).
+  std::int64_t takeover_ms() const { return lease_ ? lease_->takeover().count() : 0; }
   // Non-members of a private table are told it does not exist, so ids reveal nothing.
   void reply_not_member(const Member& m, protocol::ErrorCode code, std::string message, const protocol::RequestId& id);
   SeatView::Facts facts() const;

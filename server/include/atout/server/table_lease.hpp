@@ -18,12 +18,18 @@ class TableLease {
  public:
   using Clock = std::chrono::steady_clock;
 
+  // `takeover`: the longest another node may take to take this node's tables over once this node
+  // stops (what a `moving` answer tells clients to wait for).
+  explicit TableLease(std::chrono::milliseconds takeover = {}) : takeover_(takeover) {}
+  std::chrono::milliseconds takeover() const { return takeover_; }
+
   // A renewal begun at time T covers the node's tables until T + the lease: `until`.
   void renewed_until(Clock::time_point until) { until_.store(until.time_since_epoch().count()); }
   bool held(Clock::time_point now = Clock::now()) const { return now.time_since_epoch().count() < until_.load(); }
 
  private:
   std::atomic<Clock::rep> until_{0};
+  const std::chrono::milliseconds takeover_;
 };
 
 }  // namespace atout::server

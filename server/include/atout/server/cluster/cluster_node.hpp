@@ -127,7 +127,10 @@ class ClusterNode {
   std::mutex mutex_;
   std::set<std::string> owned_;
   std::map<std::string, std::string> invites_;  // the invite code of each private table owned here
-  std::shared_ptr<TableLease> lease_ = std::make_shared<TableLease>();
+  // A stopped node's leases lapse within a lease; other nodes adopt its tables on the second
+  // heartbeat (a third of a lease apart) that finds them orphaned, then rebuild them: two leases and
+  // 5 seconds bound it.
+  std::shared_ptr<TableLease> lease_ = std::make_shared<TableLease>(2 * options_.lease + std::chrono::seconds(5));
   std::set<std::string> suspects_;           // orphans seen in the last round
   std::map<std::string, long long> hellos_;  // the number of each player's connection here
   bool stopping_ = false;
