@@ -126,8 +126,10 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   by_id_.emplace(table_id, key);
   if (e.invite) by_invite_.emplace(*e.invite, key);
   const Entry& added = tables_.emplace(key, std::move(e)).first->second;
-  if (ownership_.opened) ownership_.opened(table_id);
+  // The invite first: from the moment the lease names this node, another node asked for the
+  // table's id must already find it private.
   if (added.invite && ownership_.private_table) ownership_.private_table(table_id, *added.invite);
+  if (ownership_.opened) ownership_.opened(table_id);
   // Listed before its creator hears of it, so a listing asked for after the reply shows it.
   if (!request.is_private) publish();
   arm_expiry();

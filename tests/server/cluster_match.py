@@ -287,6 +287,15 @@ def redis_command(port, *args):
         return s.recv(4096).split(b"\r\n")[0].decode()
 
 
+def redis_text(port, *args):
+    """One command to Redis whose reply is a bulk string: the string, or None for a nil reply."""
+    request = f"*{len(args)}\r\n" + "".join(f"${len(str(a).encode())}\r\n{a}\r\n" for a in args)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(request.encode())
+        lines = s.recv(4096).split(b"\r\n")
+        return None if lines[0] == b"$-1" else lines[1].decode()
+
+
 async def takeover_answers(a, redis_port, failures):
     """What a node answers for a table it does not run, by what Redis says of it: nothing (plain
     unknown_table), leased by a node that is gone (unknown_table marked moving: a take-over is under
@@ -362,7 +371,7 @@ async def private_across_nodes(a, b, redis_port, failures):
         return
     # The node records the invite on its own thread, just after the reply: wait for it.
     deadline = time.monotonic() + 10
-    while redis_command(redis_port, "HGET", "atout:invites", invite) != "$" + str(len(table_id)):
+    while redis_text(redis_port, "HGET", "atout:invites", invite) != table_id:
         if time.monotonic() > deadline:
             failures.append("private across nodes: the invite never reached Redis")
             break
@@ -389,7 +398,7 @@ async def private_across_nodes(a, b, redis_port, failures):
     await ask(owner, {"type": "leave", "table_id": table_id, "id": 6})
     await owner.close()
     deadline = time.monotonic() + 10
-    while redis_command(redis_port, "HGET", "atout:invites", invite) != "$-1" or \
+    while redis_text(redis_port, "HGET", "atout:invites", invite) is not None or \
             redis_command(redis_port, "HEXISTS", "atout:private", table_id) != ":0":
         if time.monotonic() > deadline:
             failures.append("private across nodes: Redis kept the invite of a closed table")
@@ -478,18 +487,21 @@ def listed(node, table_id):
     return asyncio.run(listed_on(node, table_id))
 
 
-async def hold_table(node, stop):
-    """Creates a table on `node` and sits there until `stop` is set; yields its id."""
+async def hold_table(node, stop, private=False):
+    """Creates a table on `node` (private: with an invite code) and sits there until `stop` is set;
+    yields its id and invite code (None for a public table)."""
     async with websockets.connect(node.url) as ws:
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "holder", "id": 1}))
         await ws.recv()
-        await ws.send(json.dumps({"type": "create_table", "variant": "belot", "id": 2}))
+        await ws.send(json.dumps({"type": "create_table", "variant": "belot", "private": private, "id": 2}))
         while True:
             m = json.loads(await asyncio.wait_for(ws.recv(), 10))
             if m.get("id") == 2:
                 break
-        await ws.send(json.dumps({"type": "sit", "table_id": m["table"]["table_id"], "id": 3}))
-        yield m["table"]["table_id"]
+        invite = m.get("invite")
+        await ws.send(json.dumps({"type": "sit", "table_id": m["table"]["table_id"],
+                                  **({"invite": invite} if invite else {}), "id": 3}))
+        yield m["table"]["table_id"], invite
         while not stop.is_set():
             try:
                 await asyncio.wait_for(ws.recv(), 0.2)
@@ -554,22 +566,34 @@ def cut_off(script, binary, db, redis_port, nodes, failures):
 
 def restart_redis(redis, redis_binary, work, port, nodes, failures):
     """Redis goes away for longer than a lease and comes back empty: the nodes register again,
-    take their leases back, and every lobby lists the other nodes' tables again."""
+    take their leases back, every lobby lists the other nodes' tables again, and the invite of a
+    private table is recorded again."""
     a, c = nodes[0], nodes[2]
     stop = threading.Event()
     held = []
 
-    def holder():
+    hidden = []
+
+    def holder(private, out):
         async def run():
-            async for table_id in hold_table(c, stop):
-                held.append(table_id)
+            async for table_id, invite in hold_table(c, stop, private):
+                out.append(table_id if not private else (table_id, invite))
         asyncio.run(run())
 
-    thread = threading.Thread(target=holder, daemon=True)
-    thread.start()
+    threads = [threading.Thread(target=holder, args=(False, held), daemon=True),
+               threading.Thread(target=holder, args=(True, hidden), daemon=True)]
+    for thread in threads:
+        thread.start()
+
+    def invite_recorded():
+        return redis_text(port, "HGET", "atout:invites", hidden[0][1]) == hidden[0][0]
+
     try:
         if not wait_for(lambda: held, 10) or not wait_for(lambda: listed(a, held[0]), 10):
             failures.append("redis restart: node a does not list the table held on node c")
+            return redis
+        if not wait_for(lambda: hidden, 10) or not wait_for(invite_recorded, 10):
+            failures.append("redis restart: the invite of node c's private table was never recorded")
             return redis
         redis.kill()
         redis.wait()
@@ -585,10 +609,13 @@ def restart_redis(redis, redis_binary, work, port, nodes, failures):
             failures.append(f"redis restart: node a does not list {held[0]} of node c after Redis returned")
         if any("is now owned by another node" in n.log() for n in nodes):
             failures.append("redis restart: a node lost a table to another")
+        if not hidden or not wait_for(invite_recorded, 10):
+            failures.append("redis restart: the invite of node c's private table was not recorded again")
         print("redis restart: the nodes registered again and the lobby kept, then healed, node c's table")
     finally:
         stop.set()
-        thread.join(10)
+        for thread in threads:
+            thread.join(10)
     return redis
 
 

@@ -196,6 +196,7 @@ export class Client {
       this.redirect(m.url, reply_to !== undefined ? this.joining_.get(reply_to) : undefined);
       return;
     }
+    const joining = reply_to !== undefined ? this.joining_.get(reply_to) : undefined;
     if (reply_to !== undefined) this.joining_.delete(reply_to);
     const answers_action = reply_to !== undefined && this.acting_.delete(reply_to);
     if (m.type === 'error' && m.code === 'unknown_table' && answers_action && before.table?.seat != null) {
@@ -260,6 +261,17 @@ export class Client {
     ) {
       // The table we came back to has closed (its match ended, or was forfeited, while we were
       // away): back to the lobby, with the error to say why, instead of a table that is not there.
+      this.set({ ...reduce(before, m, this.now()), table: undefined });
+      return;
+    }
+    if (
+      m.type === 'error' &&
+      m.code === 'bad_invite' &&
+      before.table?.invite !== undefined &&
+      joining?.invite === before.table.invite
+    ) {
+      // Coming back to a private table by its invite, which no table has any more: it has closed.
+      this.moving_tries_ = 0;
       this.set({ ...reduce(before, m, this.now()), table: undefined });
       return;
     }

@@ -342,6 +342,27 @@ describe('Client', () => {
     expect(sockets[1].sent.at(-1)).toMatchObject({ type: 'spectate', table_id: 't4', last_seq: 9, invite });
   });
 
+  it('gives a private table up when its invite names no table any more', () => {
+    const { client, sockets, timers } = setup();
+    const invite = '0123456789abcdef0123456789abcdef';
+    client.start(invite);
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'error', code: 'table_full', message: 'full' });
+    sockets[0].receive({ type: 'watching', table_id: 't4' });
+    sockets[0].receive(event(9, { table_id: 't4' }, { seat: undefined, hand: undefined }));
+    sockets[0].onclose?.({ code: 1006 });
+    timers[0]();
+    sockets[1].onopen?.({});
+    sockets[1].receive(welcome);
+    const again = sockets[1].sent.at(-1)!;
+    expect(again).toMatchObject({ type: 'spectate', table_id: 't4', invite });
+    // The table closed meanwhile: its invite is unknown.
+    sockets[1].receive({ type: 'error', id: again.id, code: 'bad_invite', message: 'no table has that invite code' });
+    expect(client.state.table).toBeUndefined();
+    expect(client.state.error).toMatchObject({ code: 'bad_invite' });
+  });
+
   it('sits in the table it creates, and sends actions to its table', () => {
     const { client, sockets } = setup();
     client.start();

@@ -31,9 +31,12 @@ constexpr const char* kClaim =
     "return 1 end "
     "if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) redis.call('SADD', KEYS[2], ARGV[3]) return 1 end "
     "return 0";
-// Deletes KEYS[1] if it holds ARGV[1], and unlists ARGV[2] from KEYS[2].
+// Deletes KEYS[1] if it holds ARGV[1], unlists ARGV[2] from KEYS[2], and deletes its invite from
+// KEYS[3] (table to code) and KEYS[4] (code to table): the table is gone for good.
 constexpr const char* kRelease =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[2]) "
+    "local code = redis.call('HGET', KEYS[3], ARGV[2]) "
+    "if code then redis.call('HDEL', KEYS[4], code) redis.call('HDEL', KEYS[3], ARGV[2]) end "
     "return 1 end return 0";
 // Deletes KEYS[1] if it holds ARGV[1] (a lease handed over: its table stays listed, an orphan).
 constexpr const char* kDrop =
@@ -53,10 +56,6 @@ constexpr const char* kForget =
 // (code to table).
 constexpr const char* kPutInvite =
     "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])";
-// Deletes the invite of table ARGV[1] from KEYS[1] (table to code) and KEYS[2] (code to table).
-constexpr const char* kDropInvite =
-    "local code = redis.call('HGET', KEYS[1], ARGV[1]) "
-    "if code then redis.call('HDEL', KEYS[2], code) return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0";
 // Stores row ARGV[2] of table ARGV[1] in KEYS[1] and publishes ARGV[4] on channel ARGV[3].
 constexpr const char* kPutRow =
     "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('PUBLISH', ARGV[3], ARGV[4])";
@@ -138,17 +137,16 @@ void ClusterNode::own(const std::string& table_id) {
 }
 
 void ClusterNode::release(const std::string& table_id) {
-  bool was_private = false;
   {
     std::lock_guard lock(mutex_);
     owned_.erase(table_id);
-    was_private = invites_.erase(table_id) > 0;
+    invites_.erase(table_id);
+    unrecorded_.erase(table_id);
   }
-  const auto released =
-      redis_.command({"EVAL", kRelease, "2", table_key(table_id), kTablesKey, options_.node_id, table_id});
-  // Only the owner closing its table removes the invite: a lease another node holds now is not ours
-  // to clean up after.
-  if (was_private && is_one(released)) redis_.command({"EVAL", kDropInvite, "2", kPrivateKey, kInvitesKey, table_id});
+  // The table's invite goes with it, but only while the lease is this node's: a table another node
+  // holds now is not ours to clean up after.
+  redis_.command(
+      {"EVAL", kRelease, "4", table_key(table_id), kTablesKey, kPrivateKey, kInvitesKey, options_.node_id, table_id});
 }
 
 void ClusterNode::put_invite(const std::string& table_id, const std::string& invite) {
@@ -157,8 +155,16 @@ void ClusterNode::put_invite(const std::string& table_id, const std::string& inv
     invites_[table_id] = invite;
   }
   std::string error;
-  if (!redis_.command({"EVAL", kPutInvite, "2", kPrivateKey, kInvitesKey, table_id, invite}, error))
+  const bool recorded =
+      redis_.command({"EVAL", kPutInvite, "2", kPrivateKey, kInvitesKey, table_id, invite}, error).has_value();
+  std::lock_guard lock(mutex_);
+  if (recorded) {
+    unrecorded_.erase(table_id);
+  } else {
+    // Tried again at each heartbeat until Redis takes it.
+    unrecorded_.insert(table_id);
     spdlog::warn("cluster: cannot record the invite of table {} yet: {}", table_id, error);
+  }
 }
 
 std::optional<std::string> ClusterNode::invited_table(const std::string& invite) {
@@ -292,6 +298,13 @@ bool ClusterNode::renew_all() {
     std::lock_guard lock(mutex_);
     tables.assign(owned_.begin(), owned_.end());
   }
+  std::vector<std::pair<std::string, std::string>> unrecorded;
+  {
+    std::lock_guard lock(mutex_);
+    for (const std::string& t : unrecorded_)
+      if (const auto it = invites_.find(t); it != invites_.end()) unrecorded.emplace_back(t, it->second);
+  }
+  for (const auto& [t, invite] : unrecorded) put_invite(t, invite);
   bool renewed = is_one(me) || again_registered;
   std::vector<std::string> lost;
   for (const std::string& t : tables) {
@@ -312,7 +325,7 @@ bool ClusterNode::renew_all() {
         std::lock_guard lock(mutex_);
         if (const auto it = invites_.find(t); it != invites_.end()) invite = it->second;
       }
-      if (invite) redis_.command({"EVAL", kPutInvite, "2", kPrivateKey, kInvitesKey, t, *invite});
+      if (invite) put_invite(t, *invite);
       continue;
     }
     spdlog::error("cluster: table {} is now owned by another node; this node no longer answers for it", t);
@@ -320,6 +333,7 @@ bool ClusterNode::renew_all() {
     std::lock_guard lock(mutex_);
     owned_.erase(t);
     invites_.erase(t);
+    unrecorded_.erase(t);
   }
   if (renewed) lease_->renewed_until(round + options_.lease);
   if (!lost.empty() && hooks_.lost) hooks_.lost(lost);

@@ -127,6 +127,7 @@ class ClusterNode {
   std::mutex mutex_;
   std::set<std::string> owned_;
   std::map<std::string, std::string> invites_;  // the invite code of each private table owned here
+  std::set<std::string> unrecorded_;            // those whose invite Redis has not taken yet
   // A stopped node's leases lapse within a lease; other nodes adopt its tables on the second
   // heartbeat (a third of a lease apart) that finds them orphaned, then rebuild them: two leases and
   // 5 seconds bound it.
