@@ -88,6 +88,9 @@ TEST(LiveBots, AMatchAgainstThreeBotsIsOneRequestAndPlaysToTheEnd) {
   EXPECT_TRUE(listed) << board;
   const json profile = c.request({{"type", "get_profile"}, {"player_id", "bot:rules"}});
   EXPECT_EQ(profile["type"], "profile") << profile;
+  // Made when the database was: not at the Unix epoch.
+  EXPECT_GT(profile.value("created_at", std::int64_t{0}), std::int64_t{1'600'000'000'000}) << profile;
+  EXPECT_GE(profile.value("last_seen", std::int64_t{0}), profile.value("created_at", std::int64_t{0})) << profile;
   // Over HTTP as a browser asks for it (encodeURIComponent writes the colon as %3A), and as written.
   for (const std::string path : {"/api/players/bot%3Arules", "/api/players/bot%3arules", "/api/players/bot:rules"}) {
     const HttpReply http_profile = http_get(server.port(), path);
