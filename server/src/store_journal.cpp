@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "atout/protocol/engine_json.hpp"
+#include "atout/protocol/requests.hpp"
 #include "atout/server/stored_match.hpp"
 
 namespace atout::server {
@@ -31,6 +32,12 @@ void StoreJournal::match_started(const MatchOpened& m) {
   s.table_json = table_json(m.is_private, m.invite, m.settings);
   s.is_private = m.is_private;
   store_->begin_match(s);
+  // A bot never says hello, so its profile's last-seen time is the last match it sat down to.
+  for (const std::string& player : m.seat_players) touch_bot(player, s.started_at);
+}
+
+void StoreJournal::touch_bot(const std::string& player_id, std::int64_t now) {
+  if (protocol::bot_of_player(player_id)) store_->touch_player(player_id, now);
 }
 
 void StoreJournal::hand_started(const std::string& match_id, int hand, Seat dealer, const Seed& seed,
@@ -57,6 +64,7 @@ void StoreJournal::hand_ended(const std::string& match_id, const HandResult& res
 
 void StoreJournal::seat_changed(const std::string& match_id, Seat seat, const std::string& player_id) {
   store_->change_seat(match_id, seat, player_id);
+  touch_bot(player_id, unix_ms());
 }
 
 void StoreJournal::match_ended(const std::string& match_id, std::optional<int> winner, std::array<int, 2> score,

@@ -30,6 +30,9 @@ class StoreJournal : public Journal {
                    MatchEnd why) override;
 
  private:
+  // Moves a bot player's last-seen time to `now` (unix ms); anyone else is left alone.
+  void touch_bot(const std::string& player_id, std::int64_t now);
+
   std::shared_ptr<store::Store> store_;
 };
 
