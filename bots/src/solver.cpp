@@ -525,7 +525,9 @@ struct Solver::Impl {
     }
     return plain_card(ts.count, ts.current, ts.led, ts.best, ts.best_pos, ts.pts, alpha, beta);
   }
-  // Card `pos` of the trick, by `seat`; `points` are the trick's so far.
+  // Card `pos` of the trick, by `seat`; `points` are the trick's so far. A plain search starts only
+  // inside a trick (search() leads every trick itself), so `pos` is at least 1 and a card beats
+  // the trick only by beating `best`.
   int plain_card(int pos, int seat, int led, int best, int best_pos, int points, int alpha, int beta) {
     if (count_node()) return alpha;
     const bool maximise = team(seat) == declarer;
@@ -534,12 +536,12 @@ struct Solver::Impl {
     const bool closes = pos + 1 == players;
     const auto child = [&](int c, int a, int b) {
       hand[s] &= ~(1u << c);
-      const bool takes = pos == 0 || beats(c, best);
+      const bool takes = beats(c, best);
       const int p = points + pts[static_cast<std::size_t>(c)];
       const int b_card = takes ? c : best;
       const int b_pos = takes ? pos : best_pos;
       const int v = closes ? plain_trick_end(b_pos, p, a, b)
-                           : plain_card(pos + 1, next, pos == 0 ? c >> 3 : led, b_card, b_pos, p, a, b);
+                           : plain_card(pos + 1, next, led, b_card, b_pos, p, a, b);
       hand[s] |= 1u << c;
       return v;
     };
