@@ -19,7 +19,9 @@ namespace {
 // client then tries again shortly instead of giving the table up). An invite code this node does
 // not know may be another node's: it is looked up too. A request to join a table named by its id
 // alone (`to_join`) is not sent to another node's private table, which is then as unknown as it is
-// on its own node. The look-up waits on Redis, so it runs on the cluster's own thread.
+// on its own node. An invite that cannot be looked up (Redis is away) may still be good: its
+// `bad_invite` is marked `moving` too, so that the client tries again. The look-up waits on Redis,
+// so it runs on the cluster's own thread.
 void answer_missing(const std::shared_ptr<Context>& ctx, const std::weak_ptr<Peer>& link, protocol::Error error,
                     const RequestId& id, std::optional<std::string> invite = std::nullopt, bool to_join = false) {
   const bool by_id = error.code == ErrorCode::unknown_table && error.table_id;
@@ -29,7 +31,15 @@ void answer_missing(const std::shared_ptr<Context>& ctx, const std::weak_ptr<Pee
   node->post(
       [node, link, error = std::move(error), id, invite = std::move(invite), to_join, counts = ctx->metrics]() mutable {
         std::optional<std::string> table_id = error.table_id;
-        if (!table_id) table_id = node->invited_table(*invite);
+        if (!table_id) {
+          auto invited = node->invited_table(*invite);
+          if (invited.unreachable) {
+            error.message = "this invite cannot be looked up on the other servers this moment; try again shortly";
+            error.moving = true;
+            error.takeover_ms = node->lease()->takeover().count();
+          }
+          table_id = std::move(invited.table_id);
+        }
         if (!table_id) return deliver(link, error_wire(error, id, counts.get()));
         const auto where = node->whereabouts(*table_id, to_join && !invite);
         if (where.url) return deliver(link, wire(protocol::Redirect{*table_id, *where.url}, id));

@@ -19,7 +19,8 @@ short leases. Fails, rather than skips, when redis-server cannot be started. Che
     knows it, unknown_table marked `moving` when it is leased by a node that is gone (a take-over
     is under way: try again), a redirect when a live node runs it;
   - Redis restarted empty after an outage longer than a lease: every node registers again and
-    each lobby lists the other nodes' tables again;
+    each lobby lists the other nodes' tables again; while it is away, an invite code is answered
+    bad_invite marked `moving` (the node cannot tell whether it is good);
   - a node cut off from Redis (a fourth node, d, reaches Redis through a relay the test severs)
     for half a lease in the middle of a match it runs: d plays on, and no node takes over; then
     for longer than its lease: another node takes the table
@@ -564,10 +565,31 @@ def cut_off(script, binary, db, redis_port, nodes, failures):
         link.sever()
 
 
+async def invites_while_redis_away(node, invite, failures):
+    """Invite codes asked of a node that cannot reach Redis: it cannot tell a good code (here, of
+    another node's private table) from a bad one, so both are bad_invite marked `moving` (try
+    again), with the cluster's take-over time."""
+    ws = await websockets.connect(node.url)
+    try:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "rosa", "id": 1}))
+        json.loads(await asyncio.wait_for(ws.recv(), 10))
+        for rid, code in enumerate([invite, "0" * 32], start=2):
+            await ws.send(json.dumps({"type": "sit", "invite": code, "id": rid}))
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if m.get("id") == rid:
+                    break
+            if m.get("code") != "bad_invite" or m.get("moving") is not True or \
+                    m.get("takeover_ms") != 2 * LEASE_MS + 5000:
+                failures.append(f"redis restart: an invite asked while Redis was away answered {m}")
+    finally:
+        await ws.close()
+
+
 def restart_redis(redis, redis_binary, work, port, nodes, failures):
     """Redis goes away for longer than a lease and comes back empty: the nodes register again,
     take their leases back, every lobby lists the other nodes' tables again, and the invite of a
-    private table is recorded again."""
+    private table is recorded again. Meanwhile an invite code is answered `moving`."""
     a, c = nodes[0], nodes[2]
     stop = threading.Event()
     held = []
@@ -597,6 +619,7 @@ def restart_redis(redis, redis_binary, work, port, nodes, failures):
             return redis
         redis.kill()
         redis.wait()
+        asyncio.run(invites_while_redis_away(a, hidden[0][1], failures))
         time.sleep(LEASE_MS / 1000 * 1.5)
         # While Redis is away, the lobby keeps what it had.
         if not listed(a, held[0]):

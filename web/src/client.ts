@@ -157,6 +157,24 @@ export class Client {
 
   // Closes the socket and, after `wait` ms, connects through the page's own server again; the
   // hello resumes our seat wherever the table runs by then.
+  // One more `moving` answer in a row: the wait before trying again (0.5, 1, 2, 4, then 5 s), or
+  // undefined once the row has lasted kMovingTries answers and the longest take-over it was told
+  // of (`takeover_ms`), counted from its first answer; the row then starts again.
+  private moving_wait(takeover_ms?: number): number | undefined {
+    if (this.moving_tries_ === 0) {
+      this.moving_since_ = this.now();
+      this.moving_limit_ = 0;
+    }
+    this.moving_limit_ = Math.max(this.moving_limit_, takeover_ms ?? 0);
+    if (this.moving_tries_ < kMovingTries || this.now() - this.moving_since_ < this.moving_limit_) {
+      const wait = Math.min(500 * 2 ** Math.min(this.moving_tries_, 4), 5_000);
+      this.moving_tries_++;
+      return wait;
+    }
+    this.moving_tries_ = 0;
+    return undefined;
+  }
+
   private reconnect_later(wait: number) {
     this.url_ = undefined;
     const old = this.socket_;
@@ -217,19 +235,20 @@ export class Client {
       // a moment, longer each time, and resume there (a seat by the hello, watching by spectate
       // again), rather than give it up; unless it never comes back, and then the table is given
       // up with the error to say why.
-      if (this.moving_tries_ === 0) {
-        this.moving_since_ = this.now();
-        this.moving_limit_ = 0;
-      }
-      this.moving_limit_ = Math.max(this.moving_limit_, m.takeover_ms ?? 0);
-      if (this.moving_tries_ < kMovingTries || this.now() - this.moving_since_ < this.moving_limit_) {
-        this.reconnect_later(Math.min(500 * 2 ** Math.min(this.moving_tries_, 4), 5_000));
-        this.moving_tries_++;
-      } else {
-        this.moving_tries_ = 0;
-        this.set({ ...reduce(before, m, this.now()), table: undefined });
-      }
+      const wait = this.moving_wait(m.takeover_ms);
+      if (wait !== undefined) this.reconnect_later(wait);
+      else this.set({ ...reduce(before, m, this.now()), table: undefined });
       return;
+    }
+    if (m.type === 'error' && m.code === 'bad_invite' && m.moving === true && joining?.invite !== undefined) {
+      // The node could not look the invite up (the cluster's Redis is away): it may still be good,
+      // so the same request goes again after a wait, as a take-over is waited out. Once that has
+      // lasted too long, it is answered as an invite that names no table.
+      const wait = this.moving_wait(m.takeover_ms);
+      if (wait !== undefined) {
+        this.later(() => this.send(joining), wait);
+        return;
+      }
     }
     if (
       m.type === 'error' &&
@@ -243,7 +262,11 @@ export class Client {
       this.set({ ...reduce(before, m, this.now()), table: undefined });
       return;
     }
-    if ((m.type === 'seated' || m.type === 'watching' || m.type === 'event') && m.table_id === before.table?.table_id)
+    // The table answers (or the invite found its table): a row of `moving` answers has ended.
+    if (
+      (m.type === 'seated' || m.type === 'watching' || m.type === 'event') &&
+      (m.table_id === before.table?.table_id || joining?.invite !== undefined)
+    )
       this.moving_tries_ = 0;
     if (m.type === 'error' && m.code === 'unknown_token') {
       // The saved identity is gone: start again as a new guest.

@@ -363,6 +363,54 @@ describe('Client', () => {
     expect(client.state.error).toMatchObject({ code: 'bad_invite' });
   });
 
+  it('asks again with an invite that could not be looked up, and gives it up after twelve in a row', () => {
+    const { client, sockets, timers, waits } = setup();
+    const invite = '0123456789abcdef0123456789abcdef';
+    client.start(invite);
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    const stuck = { type: 'error', code: 'bad_invite', message: 'x', moving: true };
+    // The node cannot reach the cluster's Redis: the invite may still be good, so the same sit goes
+    // again on the same connection after a wait, longer each time.
+    for (let i = 0; i < 3; ++i) {
+      const sit = sockets[0].sent.at(-1)!;
+      expect(sit).toMatchObject({ type: 'sit', invite });
+      sockets[0].receive({ ...stuck, id: sit.id });
+      expect(client.state.error).toBeUndefined();
+      expect(client.state.connection).not.toBe('closed');
+      timers.shift()!();
+    }
+    expect(waits).toEqual([500, 1000, 2000]);
+    expect(sockets).toHaveLength(1);
+    // Redis is back: the invite seats us, and the row of waits starts again.
+    const sit = sockets[0].sent.at(-1)!;
+    expect(sit).toMatchObject({ type: 'sit', invite });
+    sockets[0].receive({ type: 'seated', id: sit.id, table_id: 't4', seat: 1 });
+    expect(client.state.table?.table_id).toBe('t4');
+
+    // Another page, whose node never reaches Redis again: after twelve waits the invite is refused.
+    const other = setup();
+    other.client.start(invite);
+    other.sockets[0].onopen?.({});
+    other.sockets[0].receive(welcome);
+    for (let i = 0; i < 12; ++i) {
+      other.sockets[0].receive({ ...stuck, id: other.sockets[0].sent.at(-1)!.id });
+      other.timers.shift()!();
+    }
+    expect(other.waits).toEqual([500, 1000, 2000, 4000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000]);
+    other.sockets[0].receive({ ...stuck, id: other.sockets[0].sent.at(-1)!.id });
+    expect(other.timers).toHaveLength(0);
+    expect(other.client.state.error).toMatchObject({ code: 'bad_invite' });
+    // A bad_invite without `moving` is final at once.
+    const third = setup();
+    third.client.start(invite);
+    third.sockets[0].onopen?.({});
+    third.sockets[0].receive(welcome);
+    third.sockets[0].receive({ type: 'error', code: 'bad_invite', message: 'x', id: third.sockets[0].sent.at(-1)!.id });
+    expect(third.timers).toHaveLength(0);
+    expect(third.client.state.error).toMatchObject({ code: 'bad_invite' });
+  });
+
   it('sits in the table it creates, and sends actions to its table', () => {
     const { client, sockets } = setup();
     client.start();

@@ -167,10 +167,11 @@ void ClusterNode::put_invite(const std::string& table_id, const std::string& inv
   }
 }
 
-std::optional<std::string> ClusterNode::invited_table(const std::string& invite) {
+ClusterNode::Invited ClusterNode::invited_table(const std::string& invite) {
   const auto r = redis_.command({"HGET", kInvitesKey, invite});
-  if (!r || r->kind != RedisReply::Kind::text) return std::nullopt;
-  return r->text;
+  if (!r) return {std::nullopt, true};
+  if (r->kind != RedisReply::Kind::text) return {};
+  return {r->text, false};
 }
 
 ClusterNode::Whereabouts ClusterNode::whereabouts(const std::string& table_id, bool by_id) {

@@ -57,9 +57,13 @@ class ClusterNode {
   // the code (invited_table) and answers for the table named by its id alone as for no table
   // (whereabouts). Kept until the table closes here; made again if Redis loses it.
   void put_invite(const std::string& table_id, const std::string& invite);
-  // The table whose invite code is `invite`, on whichever node; nullopt when no table has it (or
-  // Redis cannot be read).
-  std::optional<std::string> invited_table(const std::string& invite);
+  // The table whose invite code is `invite`, on whichever node (`table_id`: none when no table has
+  // it), or `unreachable` when Redis cannot be read and nobody can tell.
+  struct Invited {
+    std::optional<std::string> table_id;
+    bool unreachable = false;
+  };
+  Invited invited_table(const std::string& invite);
   // Where `table_id` runs, as Redis tells it: on another live node (`url`, its public URL), or in
   // the middle of a take-over (`moving`: listed with its lease lapsed, or leased by a node that is
   // gone; also while Redis cannot be reached). Neither: no node knows the table, or this node holds
