@@ -32,6 +32,40 @@ const kTable = 'atout.table';
 // the cluster's lease) is waited out that long since the first answer of the row.
 const kMovingTries = 12;
 
+// A row of `moving` answers: each is waited out, 0.5, 1, 2, 4, then 5 s, until the row has lasted
+// kMovingTries answers and the longest take-over it was told of (`takeover_ms`), counted from its
+// first answer.
+class MovingRow {
+  private tries_ = 0;
+  private since_ = 0;
+  private limit_ = 0;
+
+  get waiting(): boolean {
+    return this.tries_ > 0;
+  }
+
+  // One more answer at `now`: the wait before trying again, or undefined when it is time to give
+  // up (the row then ends).
+  next(now: number, takeover_ms?: number): number | undefined {
+    if (this.tries_ === 0) {
+      this.since_ = now;
+      this.limit_ = 0;
+    }
+    this.limit_ = Math.max(this.limit_, takeover_ms ?? 0);
+    if (this.tries_ < kMovingTries || now - this.since_ < this.limit_) {
+      const wait = Math.min(500 * 2 ** Math.min(this.tries_, 4), 5_000);
+      this.tries_++;
+      return wait;
+    }
+    this.tries_ = 0;
+    return undefined;
+  }
+
+  end() {
+    this.tries_ = 0;
+  }
+}
+
 export type Socket = {
   readonly readyState: number;
   send(data: string): void;
@@ -59,11 +93,13 @@ export class Client {
   // The ids of actions awaiting their reply.
   private acting_ = new Set<number | string>();
   // Take-overs of our table seen in a row (unknown_table marked `moving`): each is waited out
-  // and resumed, up to kMovingTries, after which the table is given up.
-  private moving_tries_ = 0;
-  // When the first of those answers came, and the longest it said the take-over could take.
-  private moving_since_ = 0;
-  private moving_limit_ = 0;
+  // and resumed, after which the table is given up.
+  private takeover_row_ = new MovingRow();
+  // Invites the node could not look up (bad_invite marked `moving`), asked again in a row; the
+  // pending request is sent again only while `invite_retry_` is the number it was given (a new
+  // connection, a leave or another join moves it on).
+  private invite_row_ = new MovingRow();
+  private invite_retry_ = 0;
 
   constructor(
     private readonly open_socket: (url?: string) => Socket,
@@ -103,6 +139,7 @@ export class Client {
 
   // Opens the socket; `invite` (from a /t/<code> link) is joined once the hello is answered.
   start(invite?: string) {
+    this.drop_invite_retry();
     this.pending_invite_ = invite;
     this.connect();
   }
@@ -141,6 +178,7 @@ export class Client {
     ws.onclose = (ev) => {
       if (this.socket_ !== ws) return;
       this.socket_ = undefined;
+      this.drop_invite_retry();
       if (ev.code === 4001 || this.state_.connection === 'replaced') {
         this.set({ ...this.state_, connection: 'replaced' });
         return;
@@ -155,26 +193,14 @@ export class Client {
     };
   }
 
-  // Closes the socket and, after `wait` ms, connects through the page's own server again; the
-  // hello resumes our seat wherever the table runs by then.
-  // One more `moving` answer in a row: the wait before trying again (0.5, 1, 2, 4, then 5 s), or
-  // undefined once the row has lasted kMovingTries answers and the longest take-over it was told
-  // of (`takeover_ms`), counted from its first answer; the row then starts again.
-  private moving_wait(takeover_ms?: number): number | undefined {
-    if (this.moving_tries_ === 0) {
-      this.moving_since_ = this.now();
-      this.moving_limit_ = 0;
-    }
-    this.moving_limit_ = Math.max(this.moving_limit_, takeover_ms ?? 0);
-    if (this.moving_tries_ < kMovingTries || this.now() - this.moving_since_ < this.moving_limit_) {
-      const wait = Math.min(500 * 2 ** Math.min(this.moving_tries_, 4), 5_000);
-      this.moving_tries_++;
-      return wait;
-    }
-    this.moving_tries_ = 0;
-    return undefined;
+  // An invite asked again later is not asked any more: the page joins or leaves something else, or
+  // a new connection's hello asks for it itself.
+  private drop_invite_retry() {
+    this.invite_retry_++;
   }
 
+  // Closes the socket and, after `wait` ms, connects through the page's own server again; the
+  // hello resumes our seat wherever the table runs by then.
   private reconnect_later(wait: number) {
     this.url_ = undefined;
     const old = this.socket_;
@@ -235,39 +261,40 @@ export class Client {
       // a moment, longer each time, and resume there (a seat by the hello, watching by spectate
       // again), rather than give it up; unless it never comes back, and then the table is given
       // up with the error to say why.
-      const wait = this.moving_wait(m.takeover_ms);
+      const wait = this.takeover_row_.next(this.now(), m.takeover_ms);
       if (wait !== undefined) this.reconnect_later(wait);
       else this.set({ ...reduce(before, m, this.now()), table: undefined });
       return;
     }
-    if (m.type === 'error' && m.code === 'bad_invite' && m.moving === true && joining?.invite !== undefined) {
+    const invite_unsure = m.type === 'error' && m.code === 'bad_invite' && m.moving === true;
+    if (joining?.invite !== undefined && !invite_unsure) this.invite_row_.end();
+    if (invite_unsure && joining?.invite !== undefined) {
       // The node could not look the invite up (the cluster's Redis is away): it may still be good,
-      // so the same request goes again after a wait, as a take-over is waited out. Once that has
-      // lasted too long, it is answered as an invite that names no table.
-      const wait = this.moving_wait(m.takeover_ms);
+      // so the same request goes again on this connection after a wait, as a take-over is waited
+      // out. Once that has lasted too long, it is answered as an invite that names no table.
+      const wait = this.invite_row_.next(this.now(), m.takeover_ms);
       if (wait !== undefined) {
-        this.later(() => this.send(joining), wait);
+        const retry = ++this.invite_retry_;
+        this.later(() => {
+          if (retry === this.invite_retry_) this.send(joining);
+        }, wait);
         return;
       }
     }
     if (
       m.type === 'error' &&
       m.code === 'unknown_table' &&
-      this.moving_tries_ > 0 &&
+      this.takeover_row_.waiting &&
       m.table_id !== undefined &&
       m.table_id === before.table?.table_id
     ) {
       // Waiting out a take-over, we are told the table is not there any more: it closed meanwhile.
-      this.moving_tries_ = 0;
+      this.takeover_row_.end();
       this.set({ ...reduce(before, m, this.now()), table: undefined });
       return;
     }
-    // The table answers (or the invite found its table): a row of `moving` answers has ended.
-    if (
-      (m.type === 'seated' || m.type === 'watching' || m.type === 'event') &&
-      (m.table_id === before.table?.table_id || joining?.invite !== undefined)
-    )
-      this.moving_tries_ = 0;
+    if ((m.type === 'seated' || m.type === 'watching' || m.type === 'event') && m.table_id === before.table?.table_id)
+      this.takeover_row_.end();
     if (m.type === 'error' && m.code === 'unknown_token') {
       // The saved identity is gone: start again as a new guest.
       this.storage.removeItem(kToken);
@@ -294,7 +321,7 @@ export class Client {
       joining?.invite === before.table.invite
     ) {
       // Coming back to a private table by its invite, which no table has any more: it has closed.
-      this.moving_tries_ = 0;
+      this.takeover_row_.end();
       this.set({ ...reduce(before, m, this.now()), table: undefined });
       return;
     }
@@ -359,6 +386,7 @@ export class Client {
   // ---- What the player does --------------------------------------------------------------------
 
   create_table(variant: string, options: Record<string, unknown>, is_private: boolean) {
+    this.drop_invite_retry();
     this.send({ type: 'create_table', variant, options, private: is_private });
   }
 
@@ -380,10 +408,12 @@ export class Client {
 
   // A private table is only found with its invite: the one this page knows for it goes along.
   sit(table_id: string, seat?: number) {
+    this.drop_invite_retry();
     this.send({ type: 'sit', table_id, ...(seat === undefined ? {} : { seat }), ...this.invite_for(table_id) });
   }
 
   spectate(table_id: string) {
+    this.drop_invite_retry();
     this.send({ type: 'spectate', table_id, ...this.invite_for(table_id) });
   }
 
@@ -405,7 +435,8 @@ export class Client {
   leave() {
     const t = this.state_.table;
     if (t) this.send({ type: 'leave', table_id: t.table_id });
-    this.moving_tries_ = 0;
+    this.takeover_row_.end();
+    this.drop_invite_retry();
     this.set({ ...this.state_, table: undefined });
   }
 

@@ -382,11 +382,23 @@ describe('Client', () => {
     }
     expect(waits).toEqual([500, 1000, 2000]);
     expect(sockets).toHaveLength(1);
-    // Redis is back: the invite seats us, and the row of waits starts again.
+    // Redis is back: the invite seats us.
     const sit = sockets[0].sent.at(-1)!;
     expect(sit).toMatchObject({ type: 'sit', invite });
     sockets[0].receive({ type: 'seated', id: sit.id, table_id: 't4', seat: 1 });
     expect(client.state.table?.table_id).toBe('t4');
+    // Leaving while an invite waits to be asked again: it is not asked.
+    client.leave();
+    client.start(invite);
+    sockets[1].onopen?.({});
+    sockets[1].receive(welcome);
+    sockets[1].receive({ ...stuck, id: sockets[1].sent.at(-1)!.id });
+    // The row of waits started again with the new answer.
+    expect(waits.at(-1)).toBe(500);
+    const sent = sockets[1].sent.length;
+    client.leave();
+    timers.at(-1)!();
+    expect(sockets[1].sent.slice(sent).filter((m) => m.type === 'sit')).toHaveLength(0);
 
     // Another page, whose node never reaches Redis again: after twelve waits the invite is refused.
     const other = setup();
@@ -409,6 +421,62 @@ describe('Client', () => {
     third.sockets[0].receive({ type: 'error', code: 'bad_invite', message: 'x', id: third.sockets[0].sent.at(-1)!.id });
     expect(third.timers).toHaveLength(0);
     expect(third.client.state.error).toMatchObject({ code: 'bad_invite' });
+  });
+
+  it('keeps invite retries apart from take-overs, and asks once after a dropped connection', () => {
+    const { client, sockets, timers, waits, clock } = setup();
+    const invite = '0123456789abcdef0123456789abcdef';
+    client.start(invite);
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    const stuck = { type: 'error', code: 'bad_invite', message: 'x', moving: true };
+    for (let i = 0; i < 5; ++i) {
+      sockets[0].receive({ ...stuck, id: sockets[0].sent.at(-1)!.id });
+      clock.ms += waits.at(-1)!;
+      timers.shift()!();
+    }
+    // Redis is back, and the code names no table: final.
+    sockets[0].receive({ type: 'error', code: 'bad_invite', message: 'x', id: sockets[0].sent.at(-1)!.id });
+    expect(client.state.error).toMatchObject({ code: 'bad_invite' });
+    expect(timers).toHaveLength(0);
+    // Later, a table from the lobby, then a long take-over of it: waited out in full, from the
+    // first wait, whatever the invite's answers were.
+    clock.ms += 3_600_000;
+    client.sit('t7');
+    sockets[0].receive({ type: 'seated', table_id: 't7', seat: 0, resumed: false, id: sockets[0].sent.at(-1)!.id });
+    waits.length = 0;
+    const moving = { type: 'error', code: 'unknown_table', message: 'x', table_id: 't7', moving: true, takeover_ms: 120_000 };
+    const start = clock.ms;
+    for (let i = 0; clock.ms - start < 120_000; ++i) {
+      if (i > 0) {
+        sockets[i].onopen?.({});
+        sockets[i].receive({ ...welcome, resumed: true, seats: [] });
+      }
+      sockets[i].receive(moving);
+      expect(client.state.table?.table_id).toBe('t7');
+      clock.ms += waits.at(-1)!;
+      timers.shift()!();
+    }
+    expect(waits[0]).toBe(500);
+    expect(waits.length).toBeGreaterThan(12);
+
+    // Another page: the connection drops while an invite waits to be asked again. The new
+    // connection's hello asks for it, and the wait set on the old one asks nothing more.
+    const other = setup();
+    other.client.start(invite);
+    other.sockets[0].onopen?.({});
+    other.sockets[0].receive(welcome);
+    other.sockets[0].receive({ ...stuck, id: other.sockets[0].sent.at(-1)!.id });
+    const retry = other.timers.shift()!;
+    other.sockets[0].onclose?.({ code: 1006 });
+    other.timers.shift()!();
+    other.sockets[1].onopen?.({});
+    other.sockets[1].receive(welcome);
+    const sits = () => other.sockets[1].sent.filter((m) => m.type === 'sit').length;
+    expect(sits()).toBe(1);
+    retry();
+    expect(sits()).toBe(1);
+    expect(other.sockets[0].sent.filter((m) => m.type === 'sit')).toHaveLength(1);
   });
 
   it('sits in the table it creates, and sends actions to its table', () => {
