@@ -17,7 +17,8 @@ short leases. Fails, rather than skips, when redis-server cannot be started. Che
     none; Redis forgets the invite when the table closes;
   - a table a node does not run is answered by what Redis says of it: unknown_table when no node
     knows it, unknown_table marked `moving` when it is leased by a node that is gone (a take-over
-    is under way: try again), a redirect when a live node runs it;
+    is under way: try again) or by the node itself (it is taking the table over and has not
+    rebuilt it yet), a redirect when a live node runs it;
   - Redis restarted empty after an outage longer than a lease: every node registers again and
     each lobby lists the other nodes' tables again; while it is away, an invite code is answered
     bad_invite marked `moving` (the node cannot tell whether it is good);
@@ -301,13 +302,16 @@ async def takeover_answers(a, redis_port, failures):
     """What a node answers for a table it does not run, by what Redis says of it: nothing (plain
     unknown_table), leased by a node that is gone (unknown_table marked moving: a take-over is under
     way, so the client tries again, for as long as two leases and 5 s, as the answer says), or leased
-    by a live node (a redirect there). A private table of the node's own, named without its invite,
-    is as unknown as one that does not exist."""
+    by a live node (a redirect there). Leased by the node itself, which does not have it yet (it is
+    taking the table over and has not rebuilt it), it is moving too. A private table of the node's
+    own, named without its invite, is as unknown as one that does not exist."""
     redis_command(redis_port, "SET", "atout:table:tghost", "ghost", "PX", "60000")
     redis_command(redis_port, "SADD", "atout:tables", "tghost")
     redis_command(redis_port, "SET", "atout:node:elsewhere", "n0 ws://127.0.0.1:9/ws", "PX", "60000")
     redis_command(redis_port, "SET", "atout:table:tthere", "elsewhere", "PX", "60000")
     redis_command(redis_port, "SADD", "atout:tables", "tthere")
+    redis_command(redis_port, "SET", "atout:table:tmine", a.id, "PX", "60000")
+    redis_command(redis_port, "SADD", "atout:tables", "tmine")
     try:
         ws = await websockets.connect(a.url)
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "tess", "id": 1}))
@@ -323,7 +327,8 @@ async def takeover_answers(a, redis_port, failures):
         await other.send(json.dumps({"type": "hello", "protocol": 1, "name": "ugo", "id": 1}))
         json.loads(await other.recv())
         for rid, (table_id, expected) in enumerate([("tnowhere", "unknown"), ("tghost", "moving"),
-                                                   ("tthere", "redirect"), (hidden, "unknown")], start=2):
+                                                   ("tthere", "redirect"), ("tmine", "moving"), (hidden, "unknown")],
+                                                  start=2):
             for request in ({"type": "sit", "table_id": table_id, "id": rid},
                             {"type": "spectate", "table_id": table_id, "id": rid}):
                 await other.send(json.dumps(request))
@@ -341,8 +346,9 @@ async def takeover_answers(a, redis_port, failures):
         await other.close()
         await ws.close()
     finally:
-        redis_command(redis_port, "DEL", "atout:table:tghost", "atout:table:tthere", "atout:node:elsewhere")
-        redis_command(redis_port, "SREM", "atout:tables", "tghost", "tthere")
+        redis_command(redis_port, "DEL", "atout:table:tghost", "atout:table:tthere", "atout:table:tmine",
+                      "atout:node:elsewhere")
+        redis_command(redis_port, "SREM", "atout:tables", "tghost", "tthere", "tmine")
     print("take-over answers: unknown, moving and redirect as Redis says")
 
 

@@ -266,12 +266,13 @@ export class Client {
       else this.set({ ...reduce(before, m, this.now()), table: undefined });
       return;
     }
-    const invite_unsure = m.type === 'error' && m.code === 'bad_invite' && m.moving === true;
+    const invite_unsure =
+      m.type === 'error' && m.moving === true && (m.code === 'bad_invite' || m.code === 'unknown_table');
     if (joining?.invite !== undefined && !invite_unsure) this.invite_row_.end();
     if (invite_unsure && joining?.invite !== undefined) {
-      // The node could not look the invite up (the cluster's Redis is away): it may still be good,
-      // so the same request goes again on this connection after a wait, as a take-over is waited
-      // out. Once that has lasted too long, it is answered as an invite that names no table.
+      // The node could not look the invite up (the cluster's Redis is away), or its table is being
+      // taken over: it may still be good, so the same request goes again on this connection after
+      // a wait, as a take-over is waited out. Once that has lasted too long, the error is shown.
       const wait = this.invite_row_.next(this.now(), m.takeover_ms);
       if (wait !== undefined) {
         const retry = ++this.invite_retry_;

@@ -413,6 +413,17 @@ describe('Client', () => {
     other.sockets[0].receive({ ...stuck, id: other.sockets[0].sent.at(-1)!.id });
     expect(other.timers).toHaveLength(0);
     expect(other.client.state.error).toMatchObject({ code: 'bad_invite' });
+    // The invite's table is being taken over: asked again the same way.
+    const moved = setup();
+    moved.client.start(invite);
+    moved.sockets[0].onopen?.({});
+    moved.sockets[0].receive(welcome);
+    const first = moved.sockets[0].sent.at(-1)!;
+    moved.sockets[0].receive({ type: 'error', code: 'unknown_table', message: 'x', table_id: 't4', moving: true, id: first.id });
+    expect(moved.client.state.error).toBeUndefined();
+    moved.timers.shift()!();
+    expect(moved.sockets[0].sent.at(-1)).toMatchObject({ type: 'sit', invite });
+    expect(moved.sockets[0].sent.at(-1)!.id).not.toBe(first.id);
     // A bad_invite without `moving` is final at once.
     const third = setup();
     third.client.start(invite);

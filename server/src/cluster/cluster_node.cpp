@@ -193,9 +193,11 @@ ClusterNode::Whereabouts ClusterNode::whereabouts(const std::string& table_id, b
     w.moving = !listed || is_one(listed);
     return w;
   }
-  // This node's own lease: this node has answered for the table itself (a private table named
-  // without its invite, or one that has just closed), and nothing may add to that answer.
-  if (owner->text == options_.node_id) return {};
+  // This node's own lease on a table its lobby does not have (a private table named by its id alone
+  // was answered above): the node has claimed the table to take it over and not rebuilt it yet, or
+  // has just closed it and not yet given the lease up. Either way the client is told to try again:
+  // in a moment the table is here, or the lease is gone and the answer is final.
+  if (owner->text == options_.node_id) return w;
   const auto node = redis_.command({"GET", node_key(owner->text)});
   if (node && node->kind == RedisReply::Kind::text) {
     if (const auto space = node->text.find(' '); space != std::string::npos)
