@@ -380,6 +380,9 @@ export class Client {
       // A private table is found again only with its invite: its id alone names no table.
       this.send({ type: 'spectate', table_id: t.table_id, last_seq: t.last_seq, ...this.invite_for(t.table_id) });
     } else if (this.pending_invite_ && (!t || t.invite !== this.pending_invite_)) {
+      // The invite not answered yet on the last connection: a seat first again, and watching if
+      // the table is still full.
+      this.invite_tried_spectate_ = false;
       this.send({ type: 'sit', invite: this.pending_invite_ });
     }
   }

@@ -325,6 +325,26 @@ describe('Client', () => {
     expect(client.state.table?.invite).toBe('0123456789abcdef0123456789abcdef');
   });
 
+  it('after a drop before an invite was answered, asks for a seat, then watches again', () => {
+    const { client, sockets, timers } = setup();
+    const invite = '0123456789abcdef0123456789abcdef';
+    client.start(invite);
+    sockets[0].onopen?.({});
+    sockets[0].receive(welcome);
+    sockets[0].receive({ type: 'error', code: 'table_full', message: 'full' });
+    expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'spectate', invite });
+    // The connection drops before the spectate is answered.
+    sockets[0].onclose?.({ code: 1006 });
+    timers.shift()!();
+    sockets[1].onopen?.({});
+    sockets[1].receive(welcome);
+    expect(sockets[1].sent.at(-1)).toMatchObject({ type: 'sit', invite });
+    sockets[1].receive({ type: 'error', code: 'table_full', message: 'full' });
+    expect(sockets[1].sent.at(-1)).toMatchObject({ type: 'spectate', invite });
+    sockets[1].receive({ type: 'watching', table_id: 't4' });
+    expect(client.state.table?.seat).toBeNull();
+  });
+
   it('watches a private table again after a drop, with its invite', () => {
     const { client, sockets, timers } = setup();
     const invite = '0123456789abcdef0123456789abcdef';
