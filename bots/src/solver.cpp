@@ -540,8 +540,7 @@ struct Solver::Impl {
       const int p = points + pts[static_cast<std::size_t>(c)];
       const int b_card = takes ? c : best;
       const int b_pos = takes ? pos : best_pos;
-      const int v = closes ? plain_trick_end(b_pos, p, a, b)
-                           : plain_card(pos + 1, next, led, b_card, b_pos, p, a, b);
+      const int v = closes ? plain_trick_end(b_pos, p, a, b) : plain_card(pos + 1, next, led, b_card, b_pos, p, a, b);
       hand[s] |= 1u << c;
       return v;
     };

@@ -16,9 +16,9 @@ TEST(LiveBots, AMatchAgainstThreeBotsIsOneRequestAndPlaysToTheEnd) {
   MessageLog log;
   TestClient c(server.port(), &log);
   const json me = c.hello("solo");
-  const auto before_match = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                std::chrono::system_clock::now().time_since_epoch())
-                                .count();
+  const auto before_match =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   const json created = c.request(
       {{"type", "create_table"}, {"variant", "bazar"}, {"options", {{"target", 51}}}, {"bots", {{"level", "rules"}}}});
   ASSERT_EQ(created["type"], "table_created") << created;

@@ -95,9 +95,10 @@ export class Client {
   // Take-overs of our table seen in a row (unknown_table marked `moving`): each is waited out
   // and resumed, after which the table is given up.
   private takeover_row_ = new MovingRow();
-  // Invites the node could not look up (bad_invite marked `moving`), asked again in a row; the
-  // pending request is sent again only while `invite_retry_` is the number it was given (a new
-  // connection, a leave or another join moves it on).
+  // Requests with an invite answered `moving` (the node could not look the invite up, or its table
+  // is being taken over), asked again in a row; the pending request is sent again only while
+  // `invite_retry_` is the number it was given (a new connection, a leave or another join moves it
+  // on).
   private invite_row_ = new MovingRow();
   private invite_retry_ = 0;
 

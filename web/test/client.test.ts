@@ -68,6 +68,17 @@ function seat_at(s: ReturnType<typeof setup>, table_id: string, seq: number) {
   s.sockets[0].receive(event(seq, { table_id }));
 }
 
+// Opens the page from an invite link: socket `index` opens and is welcomed, and the client asks
+// for the invite's table.
+function follow_invite(client: Client, sockets: FakeSocket[], invite: string, index = 0) {
+  client.start(invite);
+  sockets[index].onopen?.({});
+  sockets[index].receive(welcome);
+}
+
+// The answer of a node that cannot look an invite up this moment.
+const kInviteUnsure = { type: 'error', code: 'bad_invite', message: 'x', moving: true };
+
 describe('Client', () => {
   it('says hello, keeps the token, and asks for variants and the lobby', () => {
     const { client, sockets, storage } = setup();
@@ -328,9 +339,7 @@ describe('Client', () => {
   it('after a drop before an invite was answered, asks for a seat, then watches again', () => {
     const { client, sockets, timers } = setup();
     const invite = '0123456789abcdef0123456789abcdef';
-    client.start(invite);
-    sockets[0].onopen?.({});
-    sockets[0].receive(welcome);
+    follow_invite(client, sockets, invite);
     sockets[0].receive({ type: 'error', code: 'table_full', message: 'full' });
     expect(sockets[0].sent.at(-1)).toMatchObject({ type: 'spectate', invite });
     // The connection drops before the spectate is answered.
@@ -348,9 +357,7 @@ describe('Client', () => {
   it('watches a private table again after a drop, with its invite', () => {
     const { client, sockets, timers } = setup();
     const invite = '0123456789abcdef0123456789abcdef';
-    client.start(invite);
-    sockets[0].onopen?.({});
-    sockets[0].receive(welcome);
+    follow_invite(client, sockets, invite);
     sockets[0].receive({ type: 'error', code: 'table_full', message: 'full' });
     sockets[0].receive({ type: 'watching', table_id: 't4' });
     // A spectator's view: no seat, no hand.
@@ -365,9 +372,7 @@ describe('Client', () => {
   it('gives a private table up when its invite names no table any more', () => {
     const { client, sockets, timers } = setup();
     const invite = '0123456789abcdef0123456789abcdef';
-    client.start(invite);
-    sockets[0].onopen?.({});
-    sockets[0].receive(welcome);
+    follow_invite(client, sockets, invite);
     sockets[0].receive({ type: 'error', code: 'table_full', message: 'full' });
     sockets[0].receive({ type: 'watching', table_id: 't4' });
     sockets[0].receive(event(9, { table_id: 't4' }, { seat: undefined, hand: undefined }));
@@ -386,16 +391,13 @@ describe('Client', () => {
   it('asks again with an invite that could not be looked up, and gives it up after twelve in a row', () => {
     const { client, sockets, timers, waits } = setup();
     const invite = '0123456789abcdef0123456789abcdef';
-    client.start(invite);
-    sockets[0].onopen?.({});
-    sockets[0].receive(welcome);
-    const stuck = { type: 'error', code: 'bad_invite', message: 'x', moving: true };
+    follow_invite(client, sockets, invite);
     // The node cannot reach the cluster's Redis: the invite may still be good, so the same sit goes
     // again on the same connection after a wait, longer each time.
     for (let i = 0; i < 3; ++i) {
       const sit = sockets[0].sent.at(-1)!;
       expect(sit).toMatchObject({ type: 'sit', invite });
-      sockets[0].receive({ ...stuck, id: sit.id });
+      sockets[0].receive({ ...kInviteUnsure, id: sit.id });
       expect(client.state.error).toBeUndefined();
       expect(client.state.connection).not.toBe('closed');
       timers.shift()!();
@@ -409,10 +411,8 @@ describe('Client', () => {
     expect(client.state.table?.table_id).toBe('t4');
     // Leaving while an invite waits to be asked again: it is not asked.
     client.leave();
-    client.start(invite);
-    sockets[1].onopen?.({});
-    sockets[1].receive(welcome);
-    sockets[1].receive({ ...stuck, id: sockets[1].sent.at(-1)!.id });
+    follow_invite(client, sockets, invite, 1);
+    sockets[1].receive({ ...kInviteUnsure, id: sockets[1].sent.at(-1)!.id });
     // The row of waits started again with the new answer.
     expect(waits.at(-1)).toBe(500);
     const sent = sockets[1].sent.length;
@@ -422,22 +422,18 @@ describe('Client', () => {
 
     // Another page, whose node never reaches Redis again: after twelve waits the invite is refused.
     const other = setup();
-    other.client.start(invite);
-    other.sockets[0].onopen?.({});
-    other.sockets[0].receive(welcome);
+    follow_invite(other.client, other.sockets, invite);
     for (let i = 0; i < 12; ++i) {
-      other.sockets[0].receive({ ...stuck, id: other.sockets[0].sent.at(-1)!.id });
+      other.sockets[0].receive({ ...kInviteUnsure, id: other.sockets[0].sent.at(-1)!.id });
       other.timers.shift()!();
     }
     expect(other.waits).toEqual([500, 1000, 2000, 4000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000]);
-    other.sockets[0].receive({ ...stuck, id: other.sockets[0].sent.at(-1)!.id });
+    other.sockets[0].receive({ ...kInviteUnsure, id: other.sockets[0].sent.at(-1)!.id });
     expect(other.timers).toHaveLength(0);
     expect(other.client.state.error).toMatchObject({ code: 'bad_invite' });
     // The invite's table is being taken over: asked again the same way.
     const moved = setup();
-    moved.client.start(invite);
-    moved.sockets[0].onopen?.({});
-    moved.sockets[0].receive(welcome);
+    follow_invite(moved.client, moved.sockets, invite);
     const first = moved.sockets[0].sent.at(-1)!;
     moved.sockets[0].receive({ type: 'error', code: 'unknown_table', message: 'x', table_id: 't4', moving: true, id: first.id });
     expect(moved.client.state.error).toBeUndefined();
@@ -446,9 +442,7 @@ describe('Client', () => {
     expect(moved.sockets[0].sent.at(-1)!.id).not.toBe(first.id);
     // A bad_invite without `moving` is final at once.
     const third = setup();
-    third.client.start(invite);
-    third.sockets[0].onopen?.({});
-    third.sockets[0].receive(welcome);
+    follow_invite(third.client, third.sockets, invite);
     third.sockets[0].receive({ type: 'error', code: 'bad_invite', message: 'x', id: third.sockets[0].sent.at(-1)!.id });
     expect(third.timers).toHaveLength(0);
     expect(third.client.state.error).toMatchObject({ code: 'bad_invite' });
@@ -457,12 +451,9 @@ describe('Client', () => {
   it('keeps invite retries apart from take-overs, and asks once after a dropped connection', () => {
     const { client, sockets, timers, waits, clock } = setup();
     const invite = '0123456789abcdef0123456789abcdef';
-    client.start(invite);
-    sockets[0].onopen?.({});
-    sockets[0].receive(welcome);
-    const stuck = { type: 'error', code: 'bad_invite', message: 'x', moving: true };
+    follow_invite(client, sockets, invite);
     for (let i = 0; i < 5; ++i) {
-      sockets[0].receive({ ...stuck, id: sockets[0].sent.at(-1)!.id });
+      sockets[0].receive({ ...kInviteUnsure, id: sockets[0].sent.at(-1)!.id });
       clock.ms += waits.at(-1)!;
       timers.shift()!();
     }
@@ -494,10 +485,8 @@ describe('Client', () => {
     // Another page: the connection drops while an invite waits to be asked again. The new
     // connection's hello asks for it, and the wait set on the old one asks nothing more.
     const other = setup();
-    other.client.start(invite);
-    other.sockets[0].onopen?.({});
-    other.sockets[0].receive(welcome);
-    other.sockets[0].receive({ ...stuck, id: other.sockets[0].sent.at(-1)!.id });
+    follow_invite(other.client, other.sockets, invite);
+    other.sockets[0].receive({ ...kInviteUnsure, id: other.sockets[0].sent.at(-1)!.id });
     const retry = other.timers.shift()!;
     other.sockets[0].onclose?.({ code: 1006 });
     other.timers.shift()!();
