@@ -8,8 +8,9 @@
 // a solver with the other PVS setting gives differently (the times then include both solvers).
 //
 // A baseline in the same run: ATOUT_SOLVER_BASE_NEAR_BITS, ATOUT_SOLVER_BASE_TABLE_BITS,
-// ATOUT_SOLVER_BASE_PVS or ATOUT_SOLVER_BASE_LENGTH (0: quick tricks without length) add a second
-// solver with that setting changed. Each deal is solved by both,
+// ATOUT_SOLVER_BASE_PVS, ATOUT_SOLVER_BASE_LENGTH (0: quick tricks without length) or
+// ATOUT_SOLVER_BASE_RUN_KEYS (0: the table keys every card left as it is) add a second solver with
+// that setting changed. Each deal is solved by both,
 // each first in turn, so that both meet the same moments of a shared machine, and the baseline's
 // figures are printed below the solver's ("(baseline)").
 #include <algorithm>
@@ -111,7 +112,9 @@ int main(int argc, char** argv) {
     if (bits) base_options.table_bits = std::atoi(bits);
     const char* length = std::getenv("ATOUT_SOLVER_BASE_LENGTH");
     if (length) base_options.length_tricks = std::atoi(length) != 0;
-    if (near || pvs || bits || length) base.emplace(base_options);
+    const char* runs = std::getenv("ATOUT_SOLVER_BASE_RUN_KEYS");
+    if (runs) base_options.run_keys = std::atoi(runs) != 0;
+    if (near || pvs || bits || length || runs) base.emplace(base_options);
   }
   std::printf("%-8s %-11s %7s %9s %9s %9s %9s %9s %11s %11s\n", "variant", "contract", "deals", "median_ms", "p99_ms",
               "max_ms", "cpu_med", "cpu_p99", "med_nodes", "mean_nodes");
