@@ -7,6 +7,7 @@
 #include <chrono>
 #include <optional>
 
+#include "run_keys.hpp"
 #include "transposition_table.hpp"
 
 namespace atout::bots {
@@ -21,10 +22,6 @@ namespace entry = solver_detail::entry;
 constexpr int kNoMove = -1;
 // Inside a trick with this many tricks left or fewer, the search is plain (Impl::search_plain).
 constexpr int kPlainTricks = 3;
-// The table keys runs of equal points of this many cards or more as one (Impl::make_run_keys):
-// runs of two (a seven and an eight) are reached again too rarely to pay for the key (measured: mean
-// nodes 0.01 % fewer, All Trumps, whose runs are all of two, 1 to 3 % slower).
-constexpr int kMinRun = 3;
 // The boundaries with this many tricks left or fewer go in the near table (NearTable).
 constexpr int kNearTricks = 3;
 // Trick flags: which sides have taken a trick so far (they decide whether a capot is still open).
@@ -94,16 +91,7 @@ struct Solver::Impl {
   bool tables_ready = false;  // suit_points and points_rise_with_strength are those of `pts`
   std::array<std::array<std::int16_t, 256>, 4> suit_points{};  // points of a set of a suit's cards, by its byte
 
-  // The table's view of the cards left, by suit byte (see make_run_keys), and which suits' views
-  // are not the cards themselves.
-  std::array<std::array<std::uint8_t, 256>, 4> run_key = [] {
-    std::array<std::array<std::uint8_t, 256>, 4> out{};
-    for (auto& suit : out)
-      for (int b = 0; b < 256; ++b) suit[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(b);
-    return out;
-  }();
-  std::array<bool, 4> run_key_changed{};
-  bool any_run = false;  // some suit's view is not its cards
+  solver_detail::RunKeys run_keys;  // the cards left as the table keys them
 
   std::array<std::uint32_t, 4> hand{};
   TrickState ts;
@@ -611,7 +599,7 @@ struct Solver::Impl {
     // of the two (the quick tricks above all), are then not worked out for them (measured: about 5 %
     // less time a solve).
     if (tabled) {
-      k = entry::key(table_cards(hand[0] | hand[1] | hand[2] | hand[3]), ts.current, ts.flags);
+      k = entry::key(run_keys.of(hand[0] | hand[1] | hand[2] | hand[3]), ts.current, ts.flags);
       const entry::Entry* e = nullptr;
       if (in_near) {
         slot = near->slot_of(k);
@@ -726,78 +714,6 @@ struct Solver::Impl {
     return best;
   }
 
-  // The cards left as the table keys them: in each suit, the cards of every run of equal points are
-  // replaced by their canonical choice (make_run_keys).
-  std::uint32_t table_cards(std::uint32_t cards) const {
-    if (!any_run) return cards;
-    return std::uint32_t{run_key[0][cards & 0xFFu]} | (std::uint32_t{run_key[1][(cards >> 8) & 0xFFu]} << 8) |
-           (std::uint32_t{run_key[2][(cards >> 16) & 0xFFu]} << 16) | (std::uint32_t{run_key[3][cards >> 24]} << 24);
-  }
-
-  // A run is a set of kMinRun or more of a suit's cards, all in the hands when the solve starts, adjacent there in
-  // strength and worth the same points (the sevens, eights and nines of most suits). Two trick
-  // boundaries whose cards left differ only within runs, with as many of each run's cards left and
-  // the same hands holding them from the strongest down, are the same position: no other card lies
-  // between a run's cards, so every trick is won by the same hand for the same points. The table
-  // keys each such set of cards left by the smallest of them, which is itself a position of the same
-  // deal (every card's hand is fixed for the solve), so the key stays exact. Each suit byte's key is
-  // worked out here, once a solve.
-  void make_run_keys() {
-    std::array<int, 32> holder{};
-    for (int s = 0; s < players; ++s)
-      for (std::uint32_t m = hand[static_cast<std::size_t>(s)]; m; m &= m - 1)
-        holder[static_cast<std::size_t>(std::countr_zero(m))] = s;
-    const std::uint32_t live = hand[0] | hand[1] | hand[2] | hand[3];
-    any_run = false;
-    for (int suit = 0; suit < 4; ++suit) {
-      auto& out = run_key[static_cast<std::size_t>(suit)];
-      if (run_key_changed[static_cast<std::size_t>(suit)]) {
-        for (int b = 0; b < 256; ++b) out[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(b);
-        run_key_changed[static_cast<std::size_t>(suit)] = false;
-      }
-      if (!opt.run_keys) continue;
-      const int shift = suit * 8;
-      const std::uint32_t cards = (live >> shift) & 0xFFu;
-      // Each run of two cards or more: its cards' bits within the suit byte.
-      for (std::uint32_t rest = cards; rest;) {
-        const int low = std::countr_zero(rest);
-        std::uint32_t run = 1u << low;
-        rest &= rest - 1;
-        while (rest && pts[static_cast<std::size_t>(shift + std::countr_zero(rest))] ==
-                           pts[static_cast<std::size_t>(shift + low)]) {
-          run |= rest & (~rest + 1);
-          rest &= rest - 1;
-        }
-        if (std::popcount(run) < kMinRun) continue;
-        // The key of each set within the run: from its weakest card up, each card replaced by the
-        // weakest card of the run above the previous one that the same hand holds. Each card is then
-        // as low as any set of the same hands could have it, so the key is the smallest such set.
-        std::array<std::uint8_t, 256> key_of{};
-        for (std::uint32_t sub = run;; sub = (sub - 1) & run) {
-          std::uint32_t key = 0;
-          std::uint32_t free = run;
-          for (std::uint32_t m = sub; m; m &= m - 1) {
-            const int h = holder[static_cast<std::size_t>(shift + std::countr_zero(m))];
-            std::uint32_t f = free;
-            while (holder[static_cast<std::size_t>(shift + std::countr_zero(f))] != h) f &= f - 1;
-            const std::uint32_t pick = f & (~f + 1);
-            key |= pick;
-            free &= ~((pick << 1) - 1);
-          }
-          key_of[sub] = static_cast<std::uint8_t>(key);
-          if (sub == 0) break;
-        }
-        run_key_changed[static_cast<std::size_t>(suit)] = true;
-        any_run = true;
-        for (int b = 0; b < 256; ++b) {
-          const std::uint32_t sub = static_cast<std::uint32_t>(b) & run;
-          out[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>((out[static_cast<std::size_t>(b)] & ~run) |
-                                                                       key_of[static_cast<std::size_t>(sub)]);
-        }
-      }
-    }
-  }
-
   // Loads `p` into the internal state; returns the declarer's points already won.
   int load(const Position& p) {
     players = p.rules.players;
@@ -872,7 +788,7 @@ struct Solver::Impl {
     stopped = false;
     if (table) table->new_solve();
     if (near) near->new_solve();
-    if (table) make_run_keys();
+    if (table) run_keys.build(hand, pts, opt.run_keys);
     return p.points[static_cast<std::size_t>(declarer)];
   }
 
