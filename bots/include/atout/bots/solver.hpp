@@ -81,7 +81,8 @@ struct SolverOptions {
   bool pvs = true;            // principal-variation search (off: zero-window searches halving the range)
   bool length_tricks = true;  // quick tricks count a suit's low cards once the others are out of it
   // The table keys positions that differ only in which cards of a run of equal points are left
-  // (the same holders, in the same order) as one position.
+  // (three or more cards adjacent in strength: as many left, the same hands holding them in the
+  // same order) as one position.
   bool run_keys = true;
 };
 
