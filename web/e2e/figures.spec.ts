@@ -13,6 +13,10 @@ test.afterAll(async () => {
 });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// How long one load may take before the test gives up on it. The goal is on the median, so a single
+// slow load (the first, on a machine busy with other tests) is one of the seven figures, not a
+// failure; only a page that never gets there fails.
+const kOneLoad = { timeout: 30_000 };
 
 // Seven fresh browser contexts: in each, the baseline (a static file of the same server), then
 // `after_open` on a page that has just opened `/`, which returns its marks (ms since opening `/`).
@@ -36,11 +40,13 @@ async function seven_loads(browser: Browser, after_open: (page: Page, since: () 
 
 test('figures: opening / to an interactive lobby', async ({ browser }) => {
   const { baseline, marks } = await seven_loads(browser, async (page, since) => {
-    await expect(page.locator('#variant option').first()).toBeAttached();
+    await expect(page.locator('#variant option').first()).toBeAttached(kOneLoad);
     return [since()];
   });
   const [lobby] = marks;
-  console.log(`figures: / to interactive lobby median ${median(lobby)} ms; baseline (static file) median ${median(baseline)} ms`);
+  console.log(
+    `figures: / to interactive lobby median ${median(lobby)} ms (slowest ${Math.max(...lobby)} ms); baseline (static file) median ${median(baseline)} ms`,
+  );
   expect(median(lobby)).toBeLessThan(5000);
 });
 
@@ -50,9 +56,9 @@ test('figures: opening / to an interactive lobby', async ({ browser }) => {
 test('figures: opening / to a playable table against bots', async ({ browser }) => {
   const { baseline, marks } = await seven_loads(browser, async (page, since) => {
     await page.getByRole('button', { name: 'Play against the computer' }).click();
-    await expect(page.locator('.hand .card-button').first()).toBeVisible();
+    await expect(page.locator('.hand .card-button').first()).toBeVisible(kOneLoad);
     const dealt = since();
-    await expect(page.locator('.hand .card-button.legal, .actions button').first()).toBeVisible();
+    await expect(page.locator('.hand .card-button.legal, .actions button').first()).toBeVisible(kOneLoad);
     return [dealt, since()];
   });
   const [dealt, playable] = marks;
