@@ -17,38 +17,40 @@ namespace {
 // A table this node does not have: in a cluster, another node may own it; the client is then sent
 // there with `redirect`, else it gets `error`, marked `moving` when a take-over is under way (the
 // client then tries again shortly instead of giving the table up). An invite code this node does
-// not know may be another node's: it is looked up too. A request to join a table named by its id
-// alone (`to_join`) is not sent to another node's private table, which is then as unknown as it is
-// on its own node. An invite that cannot be looked up (Redis is away) may still be good: its
-// `bad_invite` is marked `moving` too, so that the client tries again. The look-up waits on Redis,
-// so it runs on the cluster's own thread.
+// not know may be another node's: it is looked up too. Another node's private table named by its id
+// alone is shown only to the players it seats (`asker`: a request to join or watch by id shows it
+// to nobody), and to anyone else is as unknown as it is on its own node. An invite that cannot be
+// looked up (Redis is away) may still be good: its `bad_invite` is marked `moving` too, so that the
+// client tries again. The look-up waits on Redis, so it runs on the cluster's own thread.
+using Asker = cluster::ClusterNode::Asker;
 void answer_missing(const std::shared_ptr<Context>& ctx, const std::weak_ptr<Peer>& link, protocol::Error error,
-                    const RequestId& id, std::optional<std::string> invite = std::nullopt, bool to_join = false) {
+                    const RequestId& id, Asker asker, std::optional<std::string> invite = std::nullopt) {
   const bool by_id = error.code == ErrorCode::unknown_table && error.table_id;
   const bool by_invite = error.code == ErrorCode::bad_invite && !error.table_id && invite;
   if (!ctx->cluster || (!by_id && !by_invite)) return deliver(link, error_wire(error, id, ctx->metrics.get()));
   auto node = ctx->cluster;
-  node->post(
-      [node, link, error = std::move(error), id, invite = std::move(invite), to_join, counts = ctx->metrics]() mutable {
-        std::optional<std::string> table_id = error.table_id;
-        if (!table_id) {
-          auto invited = node->invited_table(*invite);
-          if (invited.unreachable) {
-            error.message = "this invite cannot be looked up on the other servers this moment; try again shortly";
-            error.moving = true;
-            error.takeover_ms = node->lease()->takeover().count();
-          }
-          table_id = std::move(invited.table_id);
-        }
-        if (!table_id) return deliver(link, error_wire(error, id, counts.get()));
-        const auto where = node->whereabouts(*table_id, to_join && !invite);
-        if (where.url) return deliver(link, wire(protocol::Redirect{*table_id, *where.url}, id));
-        if (where.moving)
-          error = protocol::make_moving_error(
-              "table " + *table_id + " is being taken over by another server; resume in a moment", *table_id,
-              node->lease()->takeover().count());
-        deliver(link, error_wire(error, id, counts.get()));
-      });
+  node->post([node, link, error = std::move(error), id, invite = std::move(invite), asker = std::move(asker),
+              counts = ctx->metrics]() mutable {
+    std::optional<std::string> table_id = error.table_id;
+    if (!table_id) {
+      auto invited = node->invited_table(*invite);
+      if (invited.unreachable) {
+        error.message = "this invite cannot be looked up on the other servers this moment; try again shortly";
+        error.moving = true;
+        error.takeover_ms = node->lease()->takeover().count();
+      }
+      table_id = std::move(invited.table_id);
+    }
+    if (!table_id) return deliver(link, error_wire(error, id, counts.get()));
+    if (invite) asker = Asker{};
+    const auto where = node->whereabouts(*table_id, asker);
+    if (where.url) return deliver(link, wire(protocol::Redirect{*table_id, *where.url}, id));
+    if (where.moving)
+      error = protocol::make_moving_error(
+          "table " + *table_id + " is being taken over by another server; resume in a moment", *table_id,
+          node->lease()->takeover().count());
+    deliver(link, error_wire(error, id, counts.get()));
+  });
 }
 
 }  // namespace
@@ -240,7 +242,10 @@ void RequestRouter::handle(const protocol::Sit& r, const RequestId& id) {
   ctx_->lobby->find(r.where, !resuming,
                     [m = me(), seat = r.seat, id, last_seq = r.last_seq, invite = r.where.invite, ctx = ctx_](
                         std::shared_ptr<Table> t, auto error) {
-                      if (error) return answer_missing(ctx, m.link, *error, id, invite, !last_seq);
+                      if (error) {
+                        const Asker asker{last_seq ? Asker::Way::member : Asker::Way::join, m.player_id};
+                        return answer_missing(ctx, m.link, *error, id, asker, invite);
+                      }
                       t->sit(m, seat, id, last_seq);
                     });
 }
@@ -249,7 +254,7 @@ void RequestRouter::handle(const protocol::Spectate& r, const RequestId& id) {
   ctx_->lobby->find(
       r.where, true,
       [m = me(), id, last_seq = r.last_seq, invite = r.where.invite, ctx = ctx_](std::shared_ptr<Table> t, auto error) {
-        if (error) return answer_missing(ctx, m.link, *error, id, invite, true);
+        if (error) return answer_missing(ctx, m.link, *error, id, Asker{Asker::Way::join, {}}, invite);
         t->spectate(m, id, last_seq);
       });
 }
@@ -260,8 +265,9 @@ void RequestRouter::with_member_table(const std::string& table_id, const Request
     if (auto t = it->second.lock()) return fn(t);
   }
   ctx_->lobby->find(protocol::TableRef{table_id, std::nullopt}, false,
-                    [link = conn_.weak(), id, fn, ctx = ctx_](std::shared_ptr<Table> t, auto error) {
-                      if (error) return answer_missing(ctx, link, *error, id);
+                    [link = conn_.weak(), id, fn, ctx = ctx_, player = player_ ? player_->id : std::string()](
+                        std::shared_ptr<Table> t, auto error) {
+                      if (error) return answer_missing(ctx, link, *error, id, Asker{Asker::Way::member, player});
                       fn(t);
                     });
 }

@@ -125,20 +125,24 @@ std::optional<std::string> Server::join_cluster() {
   // A table changes nothing while this node's lease on it may have lapsed (table_lease.hpp).
   ctx_->lobby->use_lease(node->lease());
   // Leases are taken and given up on the node's thread: the lobby strand never waits on Redis.
-  ctx_->lobby->use_ownership(Lobby::Ownership{[node](const std::string& t) { node->post([node, t] { node->own(t); }); },
-                                              // A closed table's lease goes only once the store has committed what the
-                                              // table wrote (its match's end): until then another node starting up
-                                              // would find the match unfinished in the store, and with no lease held it
-                                              // would rebuild and replay it. The flush waits off the node's own thread.
-                                              [node, store = store_, pool = &store_tasks_](const std::string& t) {
-                                                net::post(*pool, [node, store, t] {
-                                                  store->flush();
-                                                  node->post([node, t] { node->release(t); });
-                                                });
-                                              },
-                                              [node](const std::string& t, const std::string& invite) {
-                                                node->post([node, t, invite] { node->put_invite(t, invite); });
-                                              }});
+  ctx_->lobby->use_ownership(
+      Lobby::Ownership{[node](const std::string& t) { node->post([node, t] { node->own(t); }); },
+                       // A closed table's lease goes only once the store has committed what the
+                       // table wrote (its match's end): until then another node starting up
+                       // would find the match unfinished in the store, and with no lease held it
+                       // would rebuild and replay it. The flush waits off the node's own thread.
+                       [node, store = store_, pool = &store_tasks_](const std::string& t) {
+                         net::post(*pool, [node, store, t] {
+                           store->flush();
+                           node->post([node, t] { node->release(t); });
+                         });
+                       },
+                       [node](const std::string& t, const std::string& invite) {
+                         node->post([node, t, invite] { node->put_invite(t, invite); });
+                       },
+                       [node](const std::string& t, std::vector<std::string> players) {
+                         node->post([node, t, players = std::move(players)] { node->put_seated(t, players); });
+                       }});
   // Lobby chat reaches every node's subscribers; a player's newer connection on another node
   // replaces the one here.
   ctx_->lobby->use_chat_relay(

@@ -14,14 +14,16 @@ short leases. Fails, rather than skips, when redis-server cannot be started. Che
     subscribers of another; lobby chat said on one node reaches another's subscribers; a hello
     with a player's token on one node replaces that player's connection on another (4001);
   - a private table's invite code works on every node (a redirect to its node), its id alone on
-    none; Redis forgets the invite when the table closes;
+    none, whatever is asked of it, except for a player it seats; Redis forgets the invite and the
+    seated players when the table closes;
   - a table a node does not run is answered by what Redis says of it: unknown_table when no node
     knows it, unknown_table marked `moving` when it is leased by a node that is gone (a take-over
     is under way: try again) or by the node itself (it is taking the table over and has not
     rebuilt it yet), a redirect when a live node runs it;
   - Redis restarted empty after an outage longer than a lease: every node registers again and
-    each lobby lists the other nodes' tables again; while it is away, an invite code is answered
-    bad_invite marked `moving` (the node cannot tell whether it is good);
+    each lobby lists the other nodes' tables again, and a private table's invite and seated player
+    are recorded again; while it is away, an invite code is answered bad_invite marked `moving`
+    (the node cannot tell whether it is good);
   - a node cut off from Redis (a fourth node, d, reaches Redis through a relay the test severs)
     for half a lease in the middle of a match it runs: d plays on, and no node takes over; then
     for longer than its lease: another node takes the table
@@ -355,12 +357,17 @@ async def takeover_answers(a, redis_port, failures):
 async def private_across_nodes(a, b, redis_port, failures):
     """A private table of node a: its invite code works on node b too (a redirect to a, where the
     invite seats its holder), while its id alone is as unknown on b as on a (no redirect, which
-    would tell a stranger the table exists). When the table closes, Redis forgets its invite."""
-    async def hello(node, name):
+    would tell a stranger the table exists), whatever the stranger asks of it: to sit, watch, take a
+    seat back, play, stand, leave, or add or remove a bot. Only a player it seats, back through node
+    b with a token, is sent to a by its id. When the table closes, Redis forgets its invite and its
+    seated players."""
+    async def hello(node, name, token=None):
         ws = await websockets.connect(node.url)
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": name, "id": 1}))
-        json.loads(await ws.recv())
-        return ws
+        message = {"type": "hello", "protocol": 1, "name": name, "id": 1}
+        if token:
+            message["token"] = token
+        await ws.send(json.dumps(message))
+        return ws, json.loads(await ws.recv())
 
     async def ask(ws, request):
         await ws.send(json.dumps(request))
@@ -369,26 +376,47 @@ async def private_across_nodes(a, b, redis_port, failures):
             if m.get("id") == request["id"]:
                 return m
 
-    owner = await hello(a, "priya")
+    async def until_redis(predicate, what):
+        # The node records what it learns on its own thread, just after the reply: wait for it.
+        deadline = time.monotonic() + 10
+        while not predicate():
+            if time.monotonic() > deadline:
+                failures.append(f"private across nodes: {what}")
+                return
+            await asyncio.sleep(0.05)
+
+    owner, welcome = await hello(a, "priya")
     created = await ask(owner, {"type": "create_table", "variant": "duel", "private": True, "id": 2})
     table_id = created.get("table", {}).get("table_id")
     invite = created.get("invite")
     if not table_id or not invite:
         failures.append(f"private across nodes: no table id or invite in {created}")
         return
-    # The node records the invite on its own thread, just after the reply: wait for it.
-    deadline = time.monotonic() + 10
-    while redis_text(redis_port, "HGET", "atout:invites", invite) != table_id:
-        if time.monotonic() > deadline:
-            failures.append("private across nodes: the invite never reached Redis")
-            break
-        await asyncio.sleep(0.05)
-    stranger = await hello(b, "quentin")
-    for rid, request in enumerate([{"type": "sit", "table_id": table_id}, {"type": "spectate", "table_id": table_id}],
-                                  start=2):
+    await until_redis(lambda: redis_text(redis_port, "HGET", "atout:invites", invite) == table_id,
+                      "the invite never reached Redis")
+    reply = await ask(owner, {"type": "sit", "invite": invite, "seat": 0, "id": 3})
+    if reply.get("type") != "seated":
+        failures.append(f"private across nodes: the owner's invite on node a answered {reply}")
+    # A guest takes the other seat, so the match starts and a dropped player's seat is held.
+    guest, guest_welcome = await hello(a, "quentin")
+    reply = await ask(guest, {"type": "sit", "invite": invite, "id": 5})
+    if reply.get("type") != "seated":
+        failures.append(f"private across nodes: the invite on node a answered {reply}")
+    owner_id = welcome.get("player_id", "")
+    seated = {owner_id, guest_welcome.get("player_id", "")}
+    await until_redis(lambda: set((redis_text(redis_port, "HGET", "atout:seated", table_id) or "").split()) == seated,
+                      "the seated players never reached Redis")
+    stranger, _ = await hello(b, "quentin")
+    asks = [{"type": "sit", "table_id": table_id}, {"type": "spectate", "table_id": table_id},
+            {"type": "sit", "table_id": table_id, "last_seq": 0},
+            {"type": "stand", "table_id": table_id}, {"type": "leave", "table_id": table_id},
+            {"type": "action", "table_id": table_id, "action": {"type": "pass"}},
+            {"type": "add_bot", "table_id": table_id, "seat": 1, "level": "rules"},
+            {"type": "remove_bot", "table_id": table_id, "seat": 1}]
+    for rid, request in enumerate(asks, start=10):
         reply = await ask(stranger, {**request, "id": rid})
         if reply.get("type") != "error" or reply.get("code") != "unknown_table" or "moving" in reply:
-            failures.append(f"private across nodes: {request['type']} by id on node b answered {reply}")
+            failures.append(f"private across nodes: {request} on node b answered {reply}")
     reply = await ask(stranger, {"type": "sit", "invite": "0" * 32, "id": 4})
     if reply.get("code") != "bad_invite":
         failures.append(f"private across nodes: an invite nobody has, on node b: {reply}")
@@ -396,22 +424,31 @@ async def private_across_nodes(a, b, redis_port, failures):
     if reply.get("type") != "redirect" or reply.get("url") != a.url or reply.get("table_id") != table_id:
         failures.append(f"private across nodes: the invite on node b answered {reply}, not a redirect to {a.url}")
     await stranger.close()
-    guest = await hello(a, "quentin")
-    reply = await ask(guest, {"type": "sit", "invite": invite, "id": 5})
+    # The owner, back through node b (its connection on node a is replaced), takes its seat back
+    # by the table's id: sent to node a.
+    back, again = await hello(b, "priya", welcome.get("token"))
+    if again.get("player_id") != owner_id:
+        failures.append(f"private across nodes: the owner's token on node b answered {again}")
+    for rid, request in enumerate([{"type": "sit", "table_id": table_id, "last_seq": 0},
+                                   {"type": "stand", "table_id": table_id}], start=20):
+        reply = await ask(back, {**request, "id": rid})
+        if reply.get("type") != "redirect" or reply.get("url") != a.url:
+            failures.append(f"private across nodes: the owner's {request} on node b answered {reply}, "
+                            f"not a redirect to {a.url}")
+    await back.close()
+    owner, _ = await hello(a, "priya", welcome.get("token"))
+    reply = await ask(owner, {"type": "sit", "table_id": table_id, "last_seq": 0, "id": 6})
     if reply.get("type") != "seated":
-        failures.append(f"private across nodes: the invite on node a answered {reply}")
+        failures.append(f"private across nodes: the owner's seat taken back on node a answered {reply}")
     await ask(guest, {"type": "leave", "table_id": table_id, "id": 6})
     await guest.close()
-    await ask(owner, {"type": "leave", "table_id": table_id, "id": 6})
+    await ask(owner, {"type": "leave", "table_id": table_id, "id": 7})
     await owner.close()
-    deadline = time.monotonic() + 10
-    while redis_text(redis_port, "HGET", "atout:invites", invite) is not None or \
-            redis_command(redis_port, "HEXISTS", "atout:private", table_id) != ":0":
-        if time.monotonic() > deadline:
-            failures.append("private across nodes: Redis kept the invite of a closed table")
-            break
-        await asyncio.sleep(0.05)
-    print("private across nodes: the invite redirected from b to a; the id alone unknown on b")
+    await until_redis(lambda: redis_text(redis_port, "HGET", "atout:invites", invite) is None and
+                      redis_command(redis_port, "HEXISTS", "atout:private", table_id) == ":0" and
+                      redis_command(redis_port, "HEXISTS", "atout:seated", table_id) == ":0",
+                      "Redis kept the invite or the seated players of a closed table")
+    print("private across nodes: the invite redirected from b to a, and the id for its seated player only")
 
 
 async def across_nodes(a, b, c, failures):
@@ -594,8 +631,8 @@ async def invites_while_redis_away(node, invite, failures):
 
 def restart_redis(redis, redis_binary, work, port, nodes, failures):
     """Redis goes away for longer than a lease and comes back empty: the nodes register again,
-    take their leases back, every lobby lists the other nodes' tables again, and the invite of a
-    private table is recorded again. Meanwhile an invite code is answered `moving`."""
+    take their leases back, every lobby lists the other nodes' tables again, and the invite and the
+    seated player of a private table are recorded again. Meanwhile an invite code is answered `moving`."""
     a, c = nodes[0], nodes[2]
     stop = threading.Event()
     held = []
@@ -614,14 +651,16 @@ def restart_redis(redis, redis_binary, work, port, nodes, failures):
         thread.start()
 
     def invite_recorded():
-        return redis_text(port, "HGET", "atout:invites", hidden[0][1]) == hidden[0][0]
+        # The invite, and the holder seated there (a player id, one a line).
+        return redis_text(port, "HGET", "atout:invites", hidden[0][1]) == hidden[0][0] and \
+            len((redis_text(port, "HGET", "atout:seated", hidden[0][0]) or "").split()) == 1
 
     try:
         if not wait_for(lambda: held, 10) or not wait_for(lambda: listed(a, held[0]), 10):
             failures.append("redis restart: node a does not list the table held on node c")
             return redis
         if not wait_for(lambda: hidden, 10) or not wait_for(invite_recorded, 10):
-            failures.append("redis restart: the invite of node c's private table was never recorded")
+            failures.append("redis restart: the invite or the seat of node c's private table was never recorded")
             return redis
         redis.kill()
         redis.wait()
@@ -639,7 +678,7 @@ def restart_redis(redis, redis_binary, work, port, nodes, failures):
         if any("is now owned by another node" in n.log() for n in nodes):
             failures.append("redis restart: a node lost a table to another")
         if not hidden or not wait_for(invite_recorded, 10):
-            failures.append("redis restart: the invite of node c's private table was not recorded again")
+            failures.append("redis restart: the invite or the seat of node c's private table was not recorded again")
         print("redis restart: the nodes registered again and the lobby kept, then healed, node c's table")
     finally:
         stop.set()

@@ -4,6 +4,8 @@
 //   atout:tables           the set of table ids with an owner (to find the orphaned ones)
 //   atout:private          private table id -> its invite code (a private table is never named by id)
 //   atout:invites          invite code -> its table id (an invite works on every node)
+//   atout:seated           private table id -> the players it seats, one id a line (only they are
+//                          sent to a private table named by its id)
 #include "atout/server/cluster/cluster_node.hpp"
 
 #include <spdlog/spdlog.h>
@@ -32,12 +34,13 @@ constexpr const char* kClaim =
     "if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) redis.call('SADD', KEYS[2], ARGV[3]) return 1 end "
     "return 0";
 // Deletes KEYS[1] if it holds ARGV[1], unlists ARGV[2] from KEYS[2], and deletes its invite from
-// KEYS[3] (table to code) and KEYS[4] (code to table): the table is gone for good.
+// KEYS[3] (table to code) and KEYS[4] (code to table) and its seated players from KEYS[5]: the
+// table is gone for good.
 constexpr const char* kRelease =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[2]) "
     "local code = redis.call('HGET', KEYS[3], ARGV[2]) "
     "if code then redis.call('HDEL', KEYS[4], code) redis.call('HDEL', KEYS[3], ARGV[2]) end "
-    "return 1 end return 0";
+    "redis.call('HDEL', KEYS[5], ARGV[2]) return 1 end return 0";
 // Deletes KEYS[1] if it holds ARGV[1] (a lease handed over: its table stays listed, an orphan).
 constexpr const char* kDrop =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
@@ -45,17 +48,29 @@ constexpr const char* kDrop =
 constexpr const char* kOrphans =
     "local out = {} for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do "
     "if redis.call('EXISTS', ARGV[1] .. id) == 0 then table.insert(out, id) end end return out";
-// Unlists ARGV[1] from KEYS[1], its lobby row from KEYS[3] and its invite from KEYS[4] (table to
-// code) and KEYS[5] (code to table), if its lease KEYS[2] is still gone.
+// Unlists ARGV[1] from KEYS[1], its lobby row from KEYS[3], its invite from KEYS[4] (table to
+// code) and KEYS[5] (code to table) and its seated players from KEYS[6], if its lease KEYS[2] is
+// still gone.
 constexpr const char* kForget =
     "if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('HDEL', KEYS[3], ARGV[1]) "
     "local code = redis.call('HGET', KEYS[4], ARGV[1]) "
     "if code then redis.call('HDEL', KEYS[5], code) redis.call('HDEL', KEYS[4], ARGV[1]) end "
-    "return redis.call('SREM', KEYS[1], ARGV[1]) end return 0";
-// Records private table ARGV[1] and its invite code ARGV[2] in KEYS[1] (table to code) and KEYS[2]
-// (code to table).
-constexpr const char* kPutInvite =
-    "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])";
+    "redis.call('HDEL', KEYS[6], ARGV[1]) return redis.call('SREM', KEYS[1], ARGV[1]) end return 0";
+// Records private table ARGV[1]: its invite code ARGV[2] (unless empty, not known yet) in KEYS[1]
+// (table to code) and KEYS[2] (code to table), and the players it seats, ARGV[3] (one id a line),
+// in KEYS[3] (none: the field is deleted).
+constexpr const char* kPutPrivate =
+    "if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('HSET', KEYS[2], ARGV[2], ARGV[1]) "
+    "end if ARGV[3] == '' then return redis.call('HDEL', KEYS[3], ARGV[1]) end "
+    "return redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])";
+// 1 when table ARGV[1] may be shown to player ARGV[2]: it is not private (not in KEYS[1]), or
+// ARGV[2] is one of the players it seats (KEYS[2], one id a line). An empty ARGV[2] (a request to
+// join by the id alone) is shown no private table.
+constexpr const char* kShown =
+    "if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 1 end "
+    "if ARGV[2] == '' then return 0 end "
+    "local seated = redis.call('HGET', KEYS[2], ARGV[1]) if not seated then return 0 end "
+    "for p in string.gmatch(seated, '[^\\n]+') do if p == ARGV[2] then return 1 end end return 0";
 // Stores row ARGV[2] of table ARGV[1] in KEYS[1] and publishes ARGV[4] on channel ARGV[3].
 constexpr const char* kPutRow =
     "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('PUBLISH', ARGV[3], ARGV[4])";
@@ -141,12 +156,13 @@ void ClusterNode::release(const std::string& table_id) {
     std::lock_guard lock(mutex_);
     owned_.erase(table_id);
     invites_.erase(table_id);
+    seated_.erase(table_id);
     unrecorded_.erase(table_id);
   }
   // The table's invite goes with it, but only while the lease is this node's: a table another node
   // holds now is not ours to clean up after.
-  redis_.command(
-      {"EVAL", kRelease, "4", table_key(table_id), kTablesKey, kPrivateKey, kInvitesKey, options_.node_id, table_id});
+  redis_.command({"EVAL", kRelease, "5", table_key(table_id), kTablesKey, kPrivateKey, kInvitesKey, kSeatedKey,
+                  options_.node_id, table_id});
 }
 
 void ClusterNode::put_invite(const std::string& table_id, const std::string& invite) {
@@ -154,16 +170,39 @@ void ClusterNode::put_invite(const std::string& table_id, const std::string& inv
     std::lock_guard lock(mutex_);
     invites_[table_id] = invite;
   }
+  record_private(table_id);
+}
+
+void ClusterNode::put_seated(const std::string& table_id, const std::vector<std::string>& players) {
+  {
+    std::lock_guard lock(mutex_);
+    // A table closed here since (its lease given up) is not recorded again.
+    if (!owned_.contains(table_id)) return;
+    std::string& text = seated_[table_id];
+    text.clear();
+    for (const std::string& p : players) text += p + "\n";
+  }
+  record_private(table_id);
+}
+
+void ClusterNode::record_private(const std::string& table_id) {
+  std::string invite, seated;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = invites_.find(table_id); it != invites_.end()) invite = it->second;
+    if (const auto it = seated_.find(table_id); it != seated_.end()) seated = it->second;
+  }
   std::string error;
   const bool recorded =
-      redis_.command({"EVAL", kPutInvite, "2", kPrivateKey, kInvitesKey, table_id, invite}, error).has_value();
+      redis_.command({"EVAL", kPutPrivate, "3", kPrivateKey, kInvitesKey, kSeatedKey, table_id, invite, seated}, error)
+          .has_value();
   std::lock_guard lock(mutex_);
   if (recorded) {
     unrecorded_.erase(table_id);
   } else {
     // Tried again at each heartbeat until Redis takes it.
     unrecorded_.insert(table_id);
-    spdlog::warn("cluster: cannot record the invite of table {} yet: {}", table_id, error);
+    spdlog::warn("cluster: cannot record private table {} yet: {}", table_id, error);
   }
 }
 
@@ -174,16 +213,17 @@ ClusterNode::Invited ClusterNode::invited_table(const std::string& invite) {
   return {r->text, false};
 }
 
-ClusterNode::Whereabouts ClusterNode::whereabouts(const std::string& table_id, bool by_id) {
+ClusterNode::Whereabouts ClusterNode::whereabouts(const std::string& table_id, const Asker& asker) {
   // Without Redis nobody can tell where the table runs, and it may well be running: the client is
   // told to try again (its tries are bounded), which also says nothing of whether the table exists.
   Whereabouts w{std::nullopt, true};
-  if (by_id) {
-    // A private table is joined only through its invite code: named by its id alone, it is unknown
-    // here as it is on its own node.
-    const auto listed = redis_.command({"HEXISTS", kPrivateKey, table_id});
-    if (!listed) return w;
-    if (is_one(listed)) return {};
+  if (asker.way != Asker::Way::invite) {
+    // A private table is joined only through its invite code, and found by its id only by the
+    // players it seats: to anyone else it is unknown here, as it is on its own node.
+    const std::string player = asker.way == Asker::Way::member ? asker.player_id : std::string();
+    const auto shown = redis_.command({"EVAL", kShown, "2", kPrivateKey, kSeatedKey, table_id, player});
+    if (!shown) return w;
+    if (!is_one(shown)) return {};
   }
   const auto owner = redis_.command({"GET", table_key(table_id)});
   if (!owner) return w;
@@ -217,7 +257,8 @@ std::vector<std::string> ClusterNode::orphans() {
 }
 
 void ClusterNode::forget(const std::string& table_id) {
-  redis_.command({"EVAL", kForget, "5", kTablesKey, table_key(table_id), kRowsKey, kPrivateKey, kInvitesKey, table_id});
+  redis_.command({"EVAL", kForget, "6", kTablesKey, table_key(table_id), kRowsKey, kPrivateKey, kInvitesKey, kSeatedKey,
+                  table_id});
 }
 
 void ClusterNode::put_row(const std::string& table_id, const std::string& summary_text) {
@@ -301,13 +342,12 @@ bool ClusterNode::renew_all() {
     std::lock_guard lock(mutex_);
     tables.assign(owned_.begin(), owned_.end());
   }
-  std::vector<std::pair<std::string, std::string>> unrecorded;
+  std::vector<std::string> unrecorded;
   {
     std::lock_guard lock(mutex_);
-    for (const std::string& t : unrecorded_)
-      if (const auto it = invites_.find(t); it != invites_.end()) unrecorded.emplace_back(t, it->second);
+    unrecorded.assign(unrecorded_.begin(), unrecorded_.end());
   }
-  for (const auto& [t, invite] : unrecorded) put_invite(t, invite);
+  for (const std::string& t : unrecorded) record_private(t);
   bool renewed = is_one(me) || again_registered;
   std::vector<std::string> lost;
   for (const std::string& t : tables) {
@@ -322,13 +362,13 @@ bool ClusterNode::renew_all() {
     }
     if (is_one(c)) {
       spdlog::warn("cluster: the lease on table {} had expired; taken again", t);
-      // Redis may have lost the invite with the lease.
-      std::optional<std::string> invite;
+      // Redis may have lost the invite and the seated players with the lease.
+      bool is_private = false;
       {
         std::lock_guard lock(mutex_);
-        if (const auto it = invites_.find(t); it != invites_.end()) invite = it->second;
+        is_private = invites_.contains(t);
       }
-      if (invite) put_invite(t, *invite);
+      if (is_private) record_private(t);
       continue;
     }
     spdlog::error("cluster: table {} is now owned by another node; this node no longer answers for it", t);
@@ -336,6 +376,7 @@ bool ClusterNode::renew_all() {
     std::lock_guard lock(mutex_);
     owned_.erase(t);
     invites_.erase(t);
+    seated_.erase(t);
     unrecorded_.erase(t);
   }
   if (renewed) lease_->renewed_until(round + options_.lease);

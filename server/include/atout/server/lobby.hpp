@@ -109,12 +109,14 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   void use_clock(std::shared_ptr<TableClock> clock) { clock_ = std::move(clock); }
   // In a cluster: told (on the lobby strand; they must not block) of each table it creates and of
   // each table that closes, so that the node takes and gives up their leases, and of the invite
-  // code of each private table it creates or restores, so that the code works on every node. Call
-  // before the server runs.
+  // code of each private table it creates or restores, so that the code works on every node, and of
+  // the players each private table seats whenever they change (bots aside), so that every node sends
+  // those players, and nobody else, to the table named by its id. Call before the server runs.
   struct Ownership {
     std::function<void(const std::string& table_id)> opened;
     std::function<void(const std::string& table_id)> closed;
     std::function<void(const std::string& table_id, const std::string& invite)> private_table;
+    std::function<void(const std::string& table_id, std::vector<std::string> players)> seated;
   };
   void use_ownership(Ownership o) { ownership_ = std::move(o); }
   // In a cluster: the node's lease, which every table made from now on checks before it changes

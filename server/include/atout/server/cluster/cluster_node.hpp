@@ -55,8 +55,13 @@ class ClusterNode {
   void release(const std::string& table_id);
   // Records that `table_id`, run here, is private with invite code `invite`: every node then knows
   // the code (invited_table) and answers for the table named by its id alone as for no table
-  // (whereabouts). Kept until the table closes here; made again if Redis loses it.
+  // (whereabouts), except to the players it seats (put_seated). Kept until the table closes here;
+  // made again if Redis loses it.
   void put_invite(const std::string& table_id, const std::string& invite);
+  // Records the players private table `table_id`, run here, now seats (bots aside): those whom every
+  // node sends to it when they name it by its id, to take a seat back or to play on. Nobody else
+  // learns from another node that the table exists. Kept and made again as the invite is.
+  void put_seated(const std::string& table_id, const std::vector<std::string>& players);
   // The table whose invite code is `invite`, on whichever node (`table_id`: none when no table has
   // it), or `unreachable` when Redis cannot be read and nobody can tell.
   struct Invited {
@@ -64,18 +69,26 @@ class ClusterNode {
     bool unreachable = false;
   };
   Invited invited_table(const std::string& invite);
+  // Who asks where a table runs, which decides what a private table shows them. Through its invite
+  // code (`invite`), anyone finds it. Named by its id alone, to join or watch it (`join`), nobody
+  // does. As player `player_id`, for a table the player is at (`member`: taking a seat back,
+  // playing, standing up, leaving), only the players it seats do.
+  struct Asker {
+    enum class Way { invite, join, member };
+    Way way = Way::invite;
+    std::string player_id;
+  };
   // Where `table_id` runs, as Redis tells it: on another live node (`url`, its public URL), or in
   // the middle of a take-over (`moving`: listed with its lease lapsed, or leased by a node that is
   // gone; also while Redis cannot be reached). Neither: no node knows the table, or this node holds
-  // its lease (and has answered for it itself), or (`by_id`: the table named by its id alone, to
-  // join it) the table is private.
+  // its lease (and has answered for it itself), or the table is private and not shown to `asker`.
   struct Whereabouts {
     std::optional<std::string> url;
     bool moving = false;
   };
-  Whereabouts whereabouts(const std::string& table_id, bool by_id = false);
+  Whereabouts whereabouts(const std::string& table_id, const Asker& asker);
   // The public URL of the live node that owns `table_id`, when that is another node.
-  std::optional<std::string> owner_url(const std::string& table_id) { return whereabouts(table_id).url; }
+  std::optional<std::string> owner_url(const std::string& table_id) { return whereabouts(table_id, Asker{}).url; }
   // Tables listed as owned whose lease has expired (their node stopped renewing).
   std::vector<std::string> orphans();
   // Forgets an orphan that no node could take over (a table that had not started).
@@ -117,6 +130,7 @@ class ClusterNode {
   static constexpr const char* kTablesKey = "atout:tables";
   static constexpr const char* kPrivateKey = "atout:private";
   static constexpr const char* kInvitesKey = "atout:invites";
+  static constexpr const char* kSeatedKey = "atout:seated";
 
  private:
   ClusterNode(ClusterOptions options, RedisClient::Address address);
@@ -124,6 +138,9 @@ class ClusterNode {
   void heartbeat();
   // Renews everything; true when the registration had to be made again.
   bool renew_all();
+  // Writes what this node knows of private table `table_id` (its invite, its seated players) to
+  // Redis; on failure, marks it for the next heartbeat to try again.
+  void record_private(const std::string& table_id);
 
   ClusterOptions options_;
   RedisClient redis_;
@@ -131,7 +148,8 @@ class ClusterNode {
   std::mutex mutex_;
   std::set<std::string> owned_;
   std::map<std::string, std::string> invites_;  // the invite code of each private table owned here
-  std::set<std::string> unrecorded_;            // those whose invite Redis has not taken yet
+  std::map<std::string, std::string> seated_;   // the players each seats, one id a line
+  std::set<std::string> unrecorded_;            // those Redis has not taken the latest of yet
   // A stopped node's leases lapse within a lease; other nodes adopt its tables on the second
   // heartbeat (a third of a lease apart) that finds them orphaned, then rebuild them: two leases and
   // 5 seconds bound it.
