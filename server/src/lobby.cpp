@@ -224,14 +224,13 @@ void Lobby::restore(TableInit init) {
     // table can be given it.
     if (self->by_id_.count(table_id)) return;  // two unfinished matches at one table: keep the first
     auto t = e.t;
+    // The invite before the seated players (update() hands them on), so that both are written at once.
+    if (e.invite && self->ownership_.private_table) self->ownership_.private_table(table_id, *e.invite);
     self->update(e, std::move(summary));
     if (!is_private) self->notify(wire(protocol::LobbyUpdate{*e.summary}));
     const std::uint64_t key = self->next_key_++;
     self->by_id_.emplace(table_id, key);
-    if (e.invite) {
-      self->by_invite_.emplace(*e.invite, key);
-      if (self->ownership_.private_table) self->ownership_.private_table(table_id, *e.invite);
-    }
+    if (e.invite) self->by_invite_.emplace(*e.invite, key);
     self->tables_.emplace(key, std::move(e));
     if (!is_private) self->publish();
     self->arm_expiry();

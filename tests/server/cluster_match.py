@@ -359,7 +359,7 @@ async def private_across_nodes(a, b, redis_port, failures):
     invite seats its holder), while its id alone is as unknown on b as on a (no redirect, which
     would tell a stranger the table exists), whatever the stranger asks of it: to sit, watch, take a
     seat back, play, stand, leave, or add or remove a bot. Only a player it seats, back through node
-    b with a token, is sent to a by its id. When the table closes, Redis forgets its invite and its
+    b with a token, is sent to a by its id; a player who has left is a stranger again. When the table closes, Redis forgets its invite and its
     seated players."""
     async def hello(node, name, token=None):
         ws = await websockets.connect(node.url)
@@ -442,7 +442,15 @@ async def private_across_nodes(a, b, redis_port, failures):
         failures.append(f"private across nodes: the owner's seat taken back on node a answered {reply}")
     await ask(guest, {"type": "leave", "table_id": table_id, "id": 6})
     await guest.close()
-    await ask(owner, {"type": "leave", "table_id": table_id, "id": 7})
+    # Once gone, the guest is a stranger again: its id alone is unknown on node b.
+    await until_redis(lambda: (redis_text(redis_port, "HGET", "atout:seated", table_id) or "").split() == [owner_id],
+                      "the guest's leaving never reached Redis")
+    gone, _ = await hello(b, "quentin", guest_welcome.get("token"))
+    reply = await ask(gone, {"type": "sit", "table_id": table_id, "last_seq": 0, "id": 7})
+    if reply.get("type") != "error" or reply.get("code") != "unknown_table" or "moving" in reply:
+        failures.append(f"private across nodes: the guest, gone, taking a seat back on node b: {reply}")
+    await gone.close()
+    await ask(owner, {"type": "leave", "table_id": table_id, "id": 8})
     await owner.close()
     await until_redis(lambda: redis_text(redis_port, "HGET", "atout:invites", invite) is None and
                       redis_command(redis_port, "HEXISTS", "atout:private", table_id) == ":0" and

@@ -58,11 +58,14 @@ constexpr const char* kForget =
     "redis.call('HDEL', KEYS[6], ARGV[1]) return redis.call('SREM', KEYS[1], ARGV[1]) end return 0";
 // Records private table ARGV[1]: its invite code ARGV[2] (unless empty, not known yet) in KEYS[1]
 // (table to code) and KEYS[2] (code to table), and the players it seats, ARGV[3] (one id a line),
-// in KEYS[3] (none: the field is deleted).
+// in KEYS[3] (none: the field is deleted). With ARGV[4] (a node id), only while the table's lease
+// KEYS[4] is that node's: a node that has lost the table, or whose table another node has taken
+// over and closed, writes nothing. 1 when written.
 constexpr const char* kPutPrivate =
+    "if ARGV[4] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[4] then return 0 end "
     "if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('HSET', KEYS[2], ARGV[2], ARGV[1]) "
-    "end if ARGV[3] == '' then return redis.call('HDEL', KEYS[3], ARGV[1]) end "
-    "return redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])";
+    "end if ARGV[3] == '' then redis.call('HDEL', KEYS[3], ARGV[1]) else redis.call('HSET', KEYS[3], ARGV[1], ARGV[3]) "
+    "end return 1";
 // 1 when table ARGV[1] may be shown to player ARGV[2]: it is not private (not in KEYS[1]), or
 // ARGV[2] is one of the players it seats (KEYS[2], one id a line). An empty ARGV[2] (a request to
 // join by the id alone) is shown no private table.
@@ -170,7 +173,9 @@ void ClusterNode::put_invite(const std::string& table_id, const std::string& inv
     std::lock_guard lock(mutex_);
     invites_[table_id] = invite;
   }
-  record_private(table_id);
+  // Not held to the lease: a new table's invite is recorded before its lease is taken, so that
+  // from the moment the lease names this node, the table is known to be private.
+  record_private(table_id, false);
 }
 
 void ClusterNode::put_seated(const std::string& table_id, const std::vector<std::string>& players) {
@@ -182,28 +187,48 @@ void ClusterNode::put_seated(const std::string& table_id, const std::vector<std:
     text.clear();
     for (const std::string& p : players) text += p + "\n";
   }
-  record_private(table_id);
+  record_private(table_id, true);
 }
 
-void ClusterNode::record_private(const std::string& table_id) {
+void ClusterNode::retry_unrecorded() {
+  std::vector<std::string> tables;
+  {
+    std::lock_guard lock(mutex_);
+    retry_posted_ = false;
+    tables.assign(unrecorded_.begin(), unrecorded_.end());
+  }
+  // Redis away again: the rest wait for the next heartbeat rather than each wait for a timeout.
+  for (const std::string& t : tables)
+    if (!record_private(t, true)) return;
+}
+
+bool ClusterNode::record_private(const std::string& table_id, bool leased) {
   std::string invite, seated;
   {
     std::lock_guard lock(mutex_);
+    // Once the table has closed here or gone to another node, there is nothing of it to record.
+    if (leased && !owned_.contains(table_id)) {
+      unrecorded_.erase(table_id);
+      return true;
+    }
     if (const auto it = invites_.find(table_id); it != invites_.end()) invite = it->second;
     if (const auto it = seated_.find(table_id); it != seated_.end()) seated = it->second;
   }
   std::string error;
-  const bool recorded =
-      redis_.command({"EVAL", kPutPrivate, "3", kPrivateKey, kInvitesKey, kSeatedKey, table_id, invite, seated}, error)
-          .has_value();
+  const auto r = redis_.command({"EVAL", kPutPrivate, "4", kPrivateKey, kInvitesKey, kSeatedKey, table_key(table_id),
+                                 table_id, invite, seated, leased ? options_.node_id : std::string()},
+                                error);
   std::lock_guard lock(mutex_);
-  if (recorded) {
+  if (r) {
+    // Written, or refused because the lease is not this node's: a lease lost is found by the
+    // heartbeat, and a lease not yet taken again is taken with the table recorded again.
     unrecorded_.erase(table_id);
   } else {
-    // Tried again at each heartbeat until Redis takes it.
+    // Redis is away: tried again after each heartbeat's renewals until Redis takes it.
     unrecorded_.insert(table_id);
     spdlog::warn("cluster: cannot record private table {} yet: {}", table_id, error);
   }
+  return r.has_value();
 }
 
 ClusterNode::Invited ClusterNode::invited_table(const std::string& invite) {
@@ -342,12 +367,6 @@ bool ClusterNode::renew_all() {
     std::lock_guard lock(mutex_);
     tables.assign(owned_.begin(), owned_.end());
   }
-  std::vector<std::string> unrecorded;
-  {
-    std::lock_guard lock(mutex_);
-    unrecorded.assign(unrecorded_.begin(), unrecorded_.end());
-  }
-  for (const std::string& t : unrecorded) record_private(t);
   bool renewed = is_one(me) || again_registered;
   std::vector<std::string> lost;
   for (const std::string& t : tables) {
@@ -363,12 +382,8 @@ bool ClusterNode::renew_all() {
     if (is_one(c)) {
       spdlog::warn("cluster: the lease on table {} had expired; taken again", t);
       // Redis may have lost the invite and the seated players with the lease.
-      bool is_private = false;
-      {
-        std::lock_guard lock(mutex_);
-        is_private = invites_.contains(t);
-      }
-      if (is_private) record_private(t);
+      std::lock_guard lock(mutex_);
+      if (invites_.contains(t)) unrecorded_.insert(t);
       continue;
     }
     spdlog::error("cluster: table {} is now owned by another node; this node no longer answers for it", t);
@@ -381,6 +396,15 @@ bool ClusterNode::renew_all() {
   }
   if (renewed) lease_->renewed_until(round + options_.lease);
   if (!lost.empty() && hooks_.lost) hooks_.lost(lost);
+  // What Redis has not taken of the private tables still here is written again on the node's own
+  // thread, in order with the changes it writes there (a retry never overtakes a newer list); one
+  // retry at a time.
+  {
+    std::lock_guard lock(mutex_);
+    if (unrecorded_.empty() || retry_posted_) return again_registered;
+    retry_posted_ = true;
+  }
+  post([this] { retry_unrecorded(); });
   return again_registered;
 }
 

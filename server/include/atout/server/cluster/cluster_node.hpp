@@ -139,8 +139,11 @@ class ClusterNode {
   // Renews everything; true when the registration had to be made again.
   bool renew_all();
   // Writes what this node knows of private table `table_id` (its invite, its seated players) to
-  // Redis; on failure, marks it for the next heartbeat to try again.
-  void record_private(const std::string& table_id);
+  // Redis, if `leased` only while this node holds the table and its lease; when Redis cannot be
+  // reached, marks it for the next heartbeat to try again and returns false.
+  bool record_private(const std::string& table_id, bool leased);
+  // Records again, on the node's thread, every private table Redis has not taken the latest of.
+  void retry_unrecorded();
 
   ClusterOptions options_;
   RedisClient redis_;
@@ -150,6 +153,7 @@ class ClusterNode {
   std::map<std::string, std::string> invites_;  // the invite code of each private table owned here
   std::map<std::string, std::string> seated_;   // the players each seats, one id a line
   std::set<std::string> unrecorded_;            // those Redis has not taken the latest of yet
+  bool retry_posted_ = false;                   // a retry_unrecorded() is waiting on the node's thread
   // A stopped node's leases lapse within a lease; other nodes adopt its tables on the second
   // heartbeat (a third of a lease apart) that finds them orphaned, then rebuild them: two leases and
   // 5 seconds bound it.
