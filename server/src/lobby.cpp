@@ -128,7 +128,7 @@ void Lobby::do_create(const protocol::CreateTable& request, Member m, const Requ
   const Entry& added = tables_.emplace(key, std::move(e)).first->second;
   // The invite first: from the moment the lease names this node, another node asked for the
   // table's id must already find it private.
-  if (added.invite && ownership_.private_table) ownership_.private_table(table_id, *added.invite);
+  if (added.invite && ownership_.private_table) ownership_.private_table(table_id, *added.invite, false);
   if (ownership_.opened) ownership_.opened(table_id);
   // Listed before its creator hears of it, so a listing asked for after the reply shows it.
   if (!request.is_private) publish();
@@ -224,8 +224,9 @@ void Lobby::restore(TableInit init) {
     // table can be given it.
     if (self->by_id_.count(table_id)) return;  // two unfinished matches at one table: keep the first
     auto t = e.t;
-    // The invite before the seated players (update() hands them on), so that both are written at once.
-    if (e.invite && self->ownership_.private_table) self->ownership_.private_table(table_id, *e.invite);
+    // The invite before the seated players (update() hands them on): the table is known to be
+    // private before anything else of it is written.
+    if (e.invite && self->ownership_.private_table) self->ownership_.private_table(table_id, *e.invite, true);
     self->update(e, std::move(summary));
     if (!is_private) self->notify(wire(protocol::LobbyUpdate{*e.summary}));
     const std::uint64_t key = self->next_key_++;

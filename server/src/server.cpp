@@ -137,8 +137,8 @@ std::optional<std::string> Server::join_cluster() {
                            node->post([node, t] { node->release(t); });
                          });
                        },
-                       [node](const std::string& t, const std::string& invite) {
-                         node->post([node, t, invite] { node->put_invite(t, invite); });
+                       [node](const std::string& t, const std::string& invite, bool restored) {
+                         node->post([node, t, invite, restored] { node->put_invite(t, invite, restored); });
                        },
                        [node](const std::string& t, std::vector<std::string> players) {
                          node->post([node, t, players = std::move(players)] { node->put_seated(t, players); });

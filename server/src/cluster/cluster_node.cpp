@@ -57,14 +57,15 @@ constexpr const char* kForget =
     "if code then redis.call('HDEL', KEYS[5], code) redis.call('HDEL', KEYS[4], ARGV[1]) end "
     "redis.call('HDEL', KEYS[6], ARGV[1]) return redis.call('SREM', KEYS[1], ARGV[1]) end return 0";
 // Records private table ARGV[1]: its invite code ARGV[2] (unless empty, not known yet) in KEYS[1]
-// (table to code) and KEYS[2] (code to table), and the players it seats, ARGV[3] (one id a line),
-// in KEYS[3] (none: the field is deleted). With ARGV[4] (a node id), only while the table's lease
-// KEYS[4] is that node's: a node that has lost the table, or whose table another node has taken
-// over and closed, writes nothing. 1 when written.
+// (table to code) and KEYS[2] (code to table), and, when ARGV[5] is 1 (known), the players it
+// seats, ARGV[3] (one id a line), in KEYS[3] (none: the field is deleted). With ARGV[4] (a node
+// id), only while the table's lease KEYS[4] is that node's: a node that has lost the table to
+// another writes nothing. 1 when written.
 constexpr const char* kPutPrivate =
     "if ARGV[4] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[4] then return 0 end "
     "if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) redis.call('HSET', KEYS[2], ARGV[2], ARGV[1]) "
-    "end if ARGV[3] == '' then redis.call('HDEL', KEYS[3], ARGV[1]) else redis.call('HSET', KEYS[3], ARGV[1], ARGV[3]) "
+    "end if ARGV[5] ~= '1' then return 1 end "
+    "if ARGV[3] == '' then redis.call('HDEL', KEYS[3], ARGV[1]) else redis.call('HSET', KEYS[3], ARGV[1], ARGV[3]) "
     "end return 1";
 // 1 when table ARGV[1] may be shown to player ARGV[2]: it is not private (not in KEYS[1]), or
 // ARGV[2] is one of the players it seats (KEYS[2], one id a line). An empty ARGV[2] (a request to
@@ -168,14 +169,16 @@ void ClusterNode::release(const std::string& table_id) {
                   options_.node_id, table_id});
 }
 
-void ClusterNode::put_invite(const std::string& table_id, const std::string& invite) {
+void ClusterNode::put_invite(const std::string& table_id, const std::string& invite, bool restored) {
   {
     std::lock_guard lock(mutex_);
+    // A restored table lost to another node before this ran is not this node's to record.
+    if (restored && !owned_.contains(table_id)) return;
     invites_[table_id] = invite;
   }
-  // Not held to the lease: a new table's invite is recorded before its lease is taken, so that
-  // from the moment the lease names this node, the table is known to be private.
-  record_private(table_id, false);
+  // A new table's invite is not held to the lease: it is recorded before the lease is taken, so
+  // that from the moment the lease names this node, the table is known to be private.
+  record_private(table_id, restored);
 }
 
 void ClusterNode::put_seated(const std::string& table_id, const std::vector<std::string>& players) {
@@ -204,25 +207,33 @@ void ClusterNode::retry_unrecorded() {
 
 bool ClusterNode::record_private(const std::string& table_id, bool leased) {
   std::string invite, seated;
+  bool seated_known = false;  // before the lobby has handed the seats on, they are left as Redis has them
   {
     std::lock_guard lock(mutex_);
-    // Once the table has closed here or gone to another node, there is nothing of it to record.
     if (leased && !owned_.contains(table_id)) {
-      unrecorded_.erase(table_id);
+      // Closed here or gone to another node (its invite forgotten too): nothing of it to record.
+      // A new table whose lease is still to be taken is tried again after that.
+      if (!invites_.contains(table_id)) unrecorded_.erase(table_id);
       return true;
     }
     if (const auto it = invites_.find(table_id); it != invites_.end()) invite = it->second;
-    if (const auto it = seated_.find(table_id); it != seated_.end()) seated = it->second;
+    if (const auto it = seated_.find(table_id); it != seated_.end()) {
+      seated = it->second;
+      seated_known = true;
+    }
   }
   std::string error;
-  const auto r = redis_.command({"EVAL", kPutPrivate, "4", kPrivateKey, kInvitesKey, kSeatedKey, table_key(table_id),
-                                 table_id, invite, seated, leased ? options_.node_id : std::string()},
-                                error);
+  const auto r =
+      redis_.command({"EVAL", kPutPrivate, "4", kPrivateKey, kInvitesKey, kSeatedKey, table_key(table_id), table_id,
+                      invite, seated, leased ? options_.node_id : std::string(), seated_known ? "1" : "0"},
+                     error);
   std::lock_guard lock(mutex_);
-  if (r) {
-    // Written, or refused because the lease is not this node's: a lease lost is found by the
-    // heartbeat, and a lease not yet taken again is taken with the table recorded again.
+  if (is_one(r)) {
     unrecorded_.erase(table_id);
+  } else if (r) {
+    // Refused, the lease not being this node's: a lease lost is found by the heartbeat, which then
+    // forgets the table; a lease not taken yet is tried again after the next round.
+    unrecorded_.insert(table_id);
   } else {
     // Redis is away: tried again after each heartbeat's renewals until Redis takes it.
     unrecorded_.insert(table_id);
@@ -401,7 +412,7 @@ bool ClusterNode::renew_all() {
   // retry at a time.
   {
     std::lock_guard lock(mutex_);
-    if (unrecorded_.empty() || retry_posted_) return again_registered;
+    if (!renewed || unrecorded_.empty() || retry_posted_) return again_registered;
     retry_posted_ = true;
   }
   post([this] { retry_unrecorded(); });

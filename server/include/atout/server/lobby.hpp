@@ -115,7 +115,8 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   struct Ownership {
     std::function<void(const std::string& table_id)> opened;
     std::function<void(const std::string& table_id)> closed;
-    std::function<void(const std::string& table_id, const std::string& invite)> private_table;
+    // `restored`: a table rebuilt from the store (its lease already taken), not a new one.
+    std::function<void(const std::string& table_id, const std::string& invite, bool restored)> private_table;
     std::function<void(const std::string& table_id, std::vector<std::string> players)> seated;
   };
   void use_ownership(Ownership o) { ownership_ = std::move(o); }

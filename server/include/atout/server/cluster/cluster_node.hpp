@@ -57,7 +57,9 @@ class ClusterNode {
   // the code (invited_table) and answers for the table named by its id alone as for no table
   // (whereabouts), except to the players it seats (put_seated). Kept until the table closes here;
   // made again if Redis loses it.
-  void put_invite(const std::string& table_id, const std::string& invite);
+  // `restored`: a table rebuilt here whose lease is already taken (written only under it), not a
+  // new one (written before its lease is taken).
+  void put_invite(const std::string& table_id, const std::string& invite, bool restored);
   // Records the players private table `table_id`, run here, now seats (bots aside): those whom every
   // node sends to it when they name it by its id, to take a seat back or to play on. Nobody else
   // learns from another node that the table exists. Kept and made again as the invite is.
@@ -140,7 +142,7 @@ class ClusterNode {
   bool renew_all();
   // Writes what this node knows of private table `table_id` (its invite, its seated players) to
   // Redis, if `leased` only while this node holds the table and its lease; when Redis cannot be
-  // reached, marks it for the next heartbeat to try again and returns false.
+  // reached or refuses the command, marks it for the next heartbeat to try again and returns false.
   bool record_private(const std::string& table_id, bool leased);
   // Records again, on the node's thread, every private table Redis has not taken the latest of.
   void retry_unrecorded();
