@@ -32,15 +32,15 @@ void Lobby::update(Entry& e, protocol::TableSummary summary) {
     e.row = std::move(row);
     if (row_relay_) row_relay_(summary.table_id, e.row);
   } else if (ownership_.seated) {
-    const auto players = [](const std::optional<protocol::TableSummary>& s) {
+    const auto players = [](const protocol::TableSummary* s) {
       std::vector<std::string> out;
       if (s)
         for (const protocol::SeatInfo& seat : s->seats)
           if (seat.player_id && !seat.bot) out.push_back(*seat.player_id);
       return out;
     };
-    auto now = players(summary);
-    if (now != players(e.summary)) ownership_.seated(summary.table_id, std::move(now));
+    auto now = players(&summary);
+    if (now != players(e.summary ? &*e.summary : nullptr)) ownership_.seated(summary.table_id, std::move(now));
   }
   e.summary = std::move(summary);
 }

@@ -158,15 +158,19 @@ void ClusterNode::own(const std::string& table_id) {
 void ClusterNode::release(const std::string& table_id) {
   {
     std::lock_guard lock(mutex_);
-    owned_.erase(table_id);
-    invites_.erase(table_id);
-    seated_.erase(table_id);
-    unrecorded_.erase(table_id);
+    forget_here(table_id);
   }
   // The table's invite goes with it, but only while the lease is this node's: a table another node
   // holds now is not ours to clean up after.
   redis_.command({"EVAL", kRelease, "5", table_key(table_id), kTablesKey, kPrivateKey, kInvitesKey, kSeatedKey,
                   options_.node_id, table_id});
+}
+
+void ClusterNode::forget_here(const std::string& table_id) {
+  owned_.erase(table_id);
+  invites_.erase(table_id);
+  seated_.erase(table_id);
+  unrecorded_.erase(table_id);
 }
 
 void ClusterNode::put_invite(const std::string& table_id, const std::string& invite, bool restored) {
@@ -230,14 +234,12 @@ bool ClusterNode::record_private(const std::string& table_id, bool leased) {
   std::lock_guard lock(mutex_);
   if (is_one(r)) {
     unrecorded_.erase(table_id);
-  } else if (r) {
-    // Refused, the lease not being this node's: a lease lost is found by the heartbeat, which then
-    // forgets the table; a lease not taken yet is tried again after the next round.
-    unrecorded_.insert(table_id);
   } else {
-    // Redis is away: tried again after each heartbeat's renewals until Redis takes it.
+    // Tried again after each heartbeat's renewals until Redis takes it. Refused (the lease not
+    // being this node's): a lease lost is found by the heartbeat, which then forgets the table; a
+    // lease not taken yet is taken by then.
     unrecorded_.insert(table_id);
-    spdlog::warn("cluster: cannot record private table {} yet: {}", table_id, error);
+    if (!r) spdlog::warn("cluster: cannot record private table {} yet: {}", table_id, error);
   }
   return r.has_value();
 }
@@ -400,10 +402,7 @@ bool ClusterNode::renew_all() {
     spdlog::error("cluster: table {} is now owned by another node; this node no longer answers for it", t);
     lost.push_back(t);
     std::lock_guard lock(mutex_);
-    owned_.erase(t);
-    invites_.erase(t);
-    seated_.erase(t);
-    unrecorded_.erase(t);
+    forget_here(t);
   }
   if (renewed) lease_->renewed_until(round + options_.lease);
   if (!lost.empty() && hooks_.lost) hooks_.lost(lost);

@@ -144,6 +144,8 @@ class ClusterNode {
   // Redis, if `leased` only while this node holds the table and its lease; when Redis cannot be
   // reached or refuses the command, marks it for the next heartbeat to try again and returns false.
   bool record_private(const std::string& table_id, bool leased);
+  // Drops what this node keeps of `table_id` (owned, invite, seated players, retry); mutex_ held.
+  void forget_here(const std::string& table_id);
   // Records again, on the node's thread, every private table Redis has not taken the latest of.
   void retry_unrecorded();
 
