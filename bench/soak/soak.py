@@ -79,6 +79,7 @@ class Soak:
         self.generation = 0  # bumped at every (re)start of a node
         self.failures = []
         self.kills = []  # wall times of kill -9
+        self.killed_urls = []  # the URL of the node each kill took, in the same order
         self.deadline = 0.0
         self.stopping = False
         # What the clients saw.
@@ -182,6 +183,7 @@ class Soak:
         node.proc.send_signal(signal.SIGKILL)
         node.proc.wait()
         self.kills.append(time.time())
+        self.killed_urls.append(node.url)
 
     def stop_servers(self):
         """SIGTERM to every node at once (a cluster node hands its tables over as it drains):
@@ -446,6 +448,8 @@ def check_lost_tables(soak, matches):
         if cut_by_kill and ended and max(ended) <= lost_wall:
             soak.ended_unseen += 1
             continue
+        if ended:
+            failure += f"; its match ended {max(ended) - lost_wall:+.1f} s from the loss"
         soak.fail(failure)
         kept.append((table_id, lost_wall, failure))
     soak.lost_tables = kept

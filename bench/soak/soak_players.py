@@ -111,6 +111,8 @@ class Player:
         self.redirect_url = None  # where a redirect sent this player, for its next connection
         self.started_at = None  # wall time of the first event this player saw at its table
         self.entry = None  # the answer to hello's resume entry, which has no id
+        self.url = None  # the node of the current connection
+        self.last_event_wall = None  # wall time of the last event of its table this player read
 
     def recipient(self):
         return "spec" if self.spectator else self.seat
@@ -118,6 +120,8 @@ class Player:
     async def connect(self, resume=None, url=None):
         conn = Conn(self.soak, self.on_message, self.recipient)
         await conn.open(url)
+        host, port = conn.ws.remote_address[:2]
+        self.url = f"ws://{host}:{port}/ws"
         hello = {"type": "hello", "protocol": 1, "name": self.name}
         if self.token:
             hello["token"] = self.token
@@ -171,6 +175,7 @@ class Player:
         if self.ack_event and msg.get("id") is not None and msg.get("id") in self.pending_action:
             self.soak.record_ack(state, msg["seq"], self.seat, self.pending_action.get(msg["id"]))
         self.last_seq = msg["seq"]
+        self.last_event_wall = time.time()
         if self.started_at is None:
             self.started_at = time.time()
         if msg.get("match_result") is not None or msg.get("kind") == "abandoned":
@@ -197,6 +202,7 @@ class Player:
         """After a lost connection: reconnect until a node answers, and take the seat back."""
         lost_at = time.monotonic()
         lost_wall = time.time()
+        lost_story = self.lost_story(lost_wall)
         troubles = []  # what each attempt met, with its second since the loss, for a failure's message
         while not self.soak.stopping:
             url, self.redirect_url = self.redirect_url, None
@@ -248,8 +254,8 @@ class Player:
                             self.soak.lost_tables.append((
                                 self.table_id, lost_wall,
                                 f"table {self.table_id} was unknown on every node {TAKEOVER_LIMIT_S:.0f} s "
-                                f"after {self.name} lost it; what each attempt met ({len(troubles)}, the "
-                                f"last 40): {troubles[-40:]}"))
+                                f"after {self.name} lost it ({lost_story}); what each attempt met "
+                                f"({len(troubles)}, the last 40): {troubles[-40:]}"))
                         self.done.set()
                         return
                     await asyncio.sleep(0.3)
@@ -265,6 +271,15 @@ class Player:
                 if self.conn:
                     await self.conn.close()  # a request that timed out leaves its connection open
                 await asyncio.sleep(0.2)
+
+    def lost_story(self, lost_wall):
+        """Where this player was when it lost its connection, and the kills around then, for a
+        failure's message (times in seconds relative to the loss)."""
+        seen = "no event" if self.last_event_wall is None else \
+            f"last event seq {self.last_seq} at {self.last_event_wall - lost_wall:+.1f} s"
+        kills = [f"{k - lost_wall:+.1f} s ({url})" for k, url in zip(self.soak.kills, self.soak.killed_urls)
+                 if abs(k - lost_wall) < 60]
+        return f"connected to {self.url}, {seen}; kills within a minute: {kills or 'none'}"
 
     async def entry_answer(self, timeout):
         """The answer to hello's resume entry; ConnectionError at once if the connection closes

@@ -2,6 +2,8 @@
 // its summary and its closing. The match in play is in table_play.cpp.
 #include "atout/server/table.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 #include "atout/server/error_wire.hpp"
@@ -405,6 +407,7 @@ void Table::changed() {
   // or to see how the match ended): close.
   if (sent == 0 && !(seating_.any_held() && phase_ != Lifecycle::waiting) && phase_ != Lifecycle::closed) {
     if (running()) end_deserted_match();
+    spdlog::debug("table {}: closed; nobody is left at it and no seat is held", id_);
     phase_ = Lifecycle::closed;
     clocks_.stop_all();
     if (l) l->table_closed(id_);

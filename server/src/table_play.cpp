@@ -91,6 +91,8 @@ void Table::after_action(Seat seat, const Action& action, const Step& step, bool
     if (journal_) journal_->match_ended(match_id_, state_->winner(), state_->match_score(), MatchEnd::finished);
     clocks_.stop_all();
     hold_after_end(std::nullopt);
+    spdlog::debug("table {}: match {} finished; the table stays open while a seat is held ({})", id_, match_id_,
+                  seating_.any_held() ? "one is" : "none is");
     changed();
   }
 }
