@@ -102,10 +102,12 @@ class Soak:
         self.probes = {}  # probe name -> [passed, skipped]
         self.resumes = []  # on a cluster: seconds from each lost connection to its seat taken back
         self.redirects = 0  # on a cluster: redirects followed
-        # On a cluster: (table id, wall time of the loss, failure) of each table a player could not
-        # find again; a failure unless its match had ended before the kill that cut the player off.
+        # On a cluster: (table id, wall time of the loss, wall time the player let go of its
+        # connection or None, failure) of each table a player could not find again; a failure
+        # unless its match had ended first (check_lost_tables).
         self.lost_tables = []
         self.ended_unseen = 0  # such tables whose match had ended (the player missed the end)
+        self.left_at_end = 0  # such tables whose match had ended before their player let go of it
 
     def mark(self):
         """Changes whenever the server is killed or restarted: a probe that spans a change, or
@@ -438,20 +440,25 @@ def main():
 
 def check_lost_tables(soak, matches):
     """A table that no node would give back to a player is a failure, unless its match had ended
-    before the player lost its connection to a kill: the end's message was still on its way (or
-    unread) when the node died, and an ended match has nothing to take over. Such tables are
-    counted; the others fail."""
+    - before the player lost its connection to a kill: the end's message was still on its way (or
+      unread) when the node died, and an ended match has nothing to take over;
+    - or before the player itself let go of its connection (dropped it, or replaced it by another):
+      the player was there at the end, so the table held no seat for it, and closed once it left.
+    Such tables are counted; the others fail."""
     kept = []
-    for table_id, lost_wall, failure in soak.lost_tables:
+    for table_id, lost_wall, let_go, failure in soak.lost_tables:
         ended = [m["ended_at"] / 1000 for m in matches.values() if m["table_id"] == table_id and m["ended_at"]]
         cut_by_kill = any(abs(lost_wall - k) <= READ_LAG_S for k in soak.kills)
         if cut_by_kill and ended and max(ended) <= lost_wall:
             soak.ended_unseen += 1
             continue
+        if let_go is not None and ended and max(ended) <= let_go:
+            soak.left_at_end += 1
+            continue
         if ended:
             failure += f"; its match ended {max(ended) - lost_wall:+.1f} s from the loss"
         soak.fail(failure)
-        kept.append((table_id, lost_wall, failure))
+        kept.append((table_id, lost_wall, let_go, failure))
     soak.lost_tables = kept
 
 
@@ -517,7 +524,8 @@ def soak_and_check(soak):
     if soak.cluster:
         waits = sorted(soak.resumes)
         print(f"  redirects followed: {soak.redirects}; tables whose end a kill kept from a player "
-              f"(documented): {soak.ended_unseen}")
+              f"(documented): {soak.ended_unseen}; tables left by their player as the match ended: "
+              f"{soak.left_at_end}")
         if waits:
             print(f"  seats resumed: {len(waits)}; seconds from the lost connection to the seat taken back "
                   f"(a table taken over included): median {waits[len(waits) // 2]:.2f}, max {waits[-1]:.2f}")
@@ -539,7 +547,7 @@ def soak_and_check(soak):
         print(f"soak: FAILED, {len(soak.failures)} problem(s):")
         for f in soak.failures:
             print("  - " + f)
-        for table_id, _, _ in soak.lost_tables[:3]:
+        for table_id, _, _, _ in soak.lost_tables[:3]:
             print(lost_table_story(soak, matches, table_id))
         return False
     print("soak: all checks passed")

@@ -113,6 +113,7 @@ class Player:
         self.entry = None  # the answer to hello's resume entry, which has no id
         self.url = None  # the node of the current connection
         self.last_event_wall = None  # wall time of the last event of its table this player read
+        self.let_go_at = None  # wall time this player dropped or replaced its connection, until it resumes
 
     def recipient(self):
         return "spec" if self.spectator else self.seat
@@ -199,12 +200,15 @@ class Player:
             pass
 
     async def resume(self):
-        """After a lost connection: reconnect until a node answers, and take the seat back."""
+        """After a lost connection: reconnect until a node answers, and take the seat back. A player
+        that read its match's end meanwhile (while closing the connection it dropped, say) has no
+        seat to take back: the table may already have closed."""
         lost_at = time.monotonic()
         lost_wall = time.time()
         lost_story = self.lost_story(lost_wall)
+        let_go, self.let_go_at = self.let_go_at, None
         troubles = []  # what each attempt met, with its second since the loss, for a failure's message
-        while not self.soak.stopping:
+        while not self.soak.stopping and not self.done.is_set():
             url, self.redirect_url = self.redirect_url, None
             try:
                 how = self.rng.randrange(3)
@@ -252,7 +256,7 @@ class Player:
                             # Judged once the store is read (check_lost_tables): a match that had
                             # ended before the kill that cut this player off is no failure.
                             self.soak.lost_tables.append((
-                                self.table_id, lost_wall,
+                                self.table_id, lost_wall, let_go,
                                 f"table {self.table_id} was unknown on every node {TAKEOVER_LIMIT_S:.0f} s "
                                 f"after {self.name} lost it ({lost_story}); what each attempt met "
                                 f"({len(troubles)}, the last 40): {troubles[-40:]}"))
@@ -316,6 +320,7 @@ class Player:
     async def drop_and_resume(self):
         old = self.conn
         self.acted_seq = None
+        self.let_go_at = time.time()
         await old.close()
         await self.resume()
 
@@ -324,6 +329,7 @@ class Player:
         connection gets goodbye and 4001."""
         old = self.conn
         gen = self.soak.mark()
+        self.let_go_at = time.time()
         await self.connect()
         try:
             await asyncio.wait_for(old.closed.wait(), 12)
@@ -345,6 +351,8 @@ class Player:
             await self.conn.close()  # being taken over: supervise resumes it
         elif r.get("type") == "error" and r.get("code") == "not_seated":
             self.done.set()
+        else:
+            self.let_go_at = None  # seated again on this connection: nothing to resume
 
 
 async def play_table(soak, rng, index):
