@@ -302,8 +302,9 @@ def redis_text(port, *args):
 
 async def takeover_answers(a, redis_port, failures):
     """What a node answers for a table it does not run, by what Redis says of it: nothing (plain
-    unknown_table), leased by a node that is gone (unknown_table marked moving: a take-over is under
-    way, so the client tries again, for as long as two leases and 5 s, as the answer says), or leased
+    unknown_table), leased by a node that is gone or listed with its lease lapsed (unknown_table
+    marked moving: a take-over is under way, so the client tries again, for as long as two leases
+    and 5 s, as the answer says), or leased
     by a live node (a redirect there). Leased by the node itself, which does not have it yet (it is
     taking the table over and has not rebuilt it), it is moving too. A private table of the node's
     own, named without its invite, is as unknown as one that does not exist."""
@@ -314,6 +315,7 @@ async def takeover_answers(a, redis_port, failures):
     redis_command(redis_port, "SADD", "atout:tables", "tthere")
     redis_command(redis_port, "SET", "atout:table:tmine", a.id, "PX", "60000")
     redis_command(redis_port, "SADD", "atout:tables", "tmine")
+    redis_command(redis_port, "SADD", "atout:tables", "torphan")  # listed, its lease gone
     try:
         ws = await websockets.connect(a.url)
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "tess", "id": 1}))
@@ -329,7 +331,8 @@ async def takeover_answers(a, redis_port, failures):
         await other.send(json.dumps({"type": "hello", "protocol": 1, "name": "ugo", "id": 1}))
         json.loads(await other.recv())
         for rid, (table_id, expected) in enumerate([("tnowhere", "unknown"), ("tghost", "moving"),
-                                                   ("tthere", "redirect"), ("tmine", "moving"), (hidden, "unknown")],
+                                                   ("tthere", "redirect"), ("tmine", "moving"), ("torphan", "moving"),
+                                                   (hidden, "unknown")],
                                                   start=2):
             for request in ({"type": "sit", "table_id": table_id, "id": rid},
                             {"type": "spectate", "table_id": table_id, "id": rid}):
@@ -350,7 +353,7 @@ async def takeover_answers(a, redis_port, failures):
     finally:
         redis_command(redis_port, "DEL", "atout:table:tghost", "atout:table:tthere", "atout:table:tmine",
                       "atout:node:elsewhere")
-        redis_command(redis_port, "SREM", "atout:tables", "tghost", "tthere", "tmine")
+        redis_command(redis_port, "SREM", "atout:tables", "tghost", "tthere", "tmine", "torphan")
     print("take-over answers: unknown, moving and redirect as Redis says")
 
 

@@ -67,14 +67,26 @@ constexpr const char* kPutPrivate =
     "end if ARGV[5] ~= '1' then return 1 end "
     "if ARGV[3] == '' then redis.call('HDEL', KEYS[3], ARGV[1]) else redis.call('HSET', KEYS[3], ARGV[1], ARGV[3]) "
     "end return 1";
-// 1 when table ARGV[1] may be shown to player ARGV[2]: it is not private (not in KEYS[1]), or
-// ARGV[2] is one of the players it seats (KEYS[2], one id a line). An empty ARGV[2] (a request to
-// join by the id alone) is shown no private table.
-constexpr const char* kShown =
-    "if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 1 end "
-    "if ARGV[2] == '' then return 0 end "
-    "local seated = redis.call('HGET', KEYS[2], ARGV[1]) if not seated then return 0 end "
-    "for p in string.gmatch(seated, '[^\\n]+') do if p == ARGV[2] then return 1 end end return 0";
+// Where table ARGV[1] runs, in one round trip, as player ARGV[2] may learn it ('' for a request
+// to join by the id alone). When ARGV[3] is '1' (not an invite), a private table (in KEYS[1]) is
+// shown only to a player it seats (KEYS[2], one id a line). Returns 0 when no node knows the table
+// (or it is not shown), 1 while it is moving (listed in KEYS[4] with no lease on KEYS[3], leased by
+// this node ARGV[4] that does not run it, or leased by a node whose key, ARGV[5] .. owner, is gone),
+// or else the owner's registration (a nonce, a space and its public URL).
+constexpr const char* kWhere =
+    "if ARGV[3] == '1' and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then "
+    "  if ARGV[2] == '' then return 0 end "
+    "  local seated = redis.call('HGET', KEYS[2], ARGV[1]) if not seated then return 0 end "
+    "  local found = false "
+    "  for p in string.gmatch(seated, '[^\\n]+') do if p == ARGV[2] then found = true break end end "
+    "  if not found then return 0 end "
+    "end "
+    "local owner = redis.call('GET', KEYS[3]) "
+    "if not owner then return redis.call('SISMEMBER', KEYS[4], ARGV[1]) end "
+    "if owner == ARGV[4] then return 1 end "
+    "local node = redis.call('GET', ARGV[5] .. owner) "
+    "if not node then return 1 end "
+    "return node";
 // Stores row ARGV[2] of table ARGV[1] in KEYS[1] and publishes ARGV[4] on channel ARGV[3].
 constexpr const char* kPutRow =
     "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('PUBLISH', ARGV[3], ARGV[4])";
@@ -252,37 +264,24 @@ ClusterNode::Invited ClusterNode::invited_table(const std::string& invite) {
 }
 
 ClusterNode::Whereabouts ClusterNode::whereabouts(const std::string& table_id, const Asker& asker) {
+  // A private table is joined only through its invite code, and found by its id only by the
+  // players it seats: to anyone else it is unknown here, as it is on its own node.
+  const std::string player = asker.way == Asker::Way::member ? asker.player_id : std::string();
+  const auto r =
+      redis_.command({"EVAL", kWhere, "4", kPrivateKey, kSeatedKey, table_key(table_id), kTablesKey, table_id, player,
+                      asker.way == Asker::Way::invite ? "0" : "1", options_.node_id, node_key("")});
   // Without Redis nobody can tell where the table runs, and it may well be running: the client is
   // told to try again (its tries are bounded), which also says nothing of whether the table exists.
-  Whereabouts w{std::nullopt, true};
-  if (asker.way != Asker::Way::invite) {
-    // A private table is joined only through its invite code, and found by its id only by the
-    // players it seats: to anyone else it is unknown here, as it is on its own node.
-    const std::string player = asker.way == Asker::Way::member ? asker.player_id : std::string();
-    const auto shown = redis_.command({"EVAL", kShown, "2", kPrivateKey, kSeatedKey, table_id, player});
-    if (!shown) return w;
-    if (!is_one(shown)) return {};
-  }
-  const auto owner = redis_.command({"GET", table_key(table_id)});
-  if (!owner) return w;
-  if (owner->kind != RedisReply::Kind::text) {
-    // No lease: a table still listed is an orphan that a node is about to take over.
-    const auto listed = redis_.command({"SISMEMBER", kTablesKey, table_id});
-    w.moving = !listed || is_one(listed);
-    return w;
-  }
-  // This node's own lease on a table its lobby does not have (a private table named by its id alone
-  // was answered above): the node has claimed the table to take it over and not rebuilt it yet, or
-  // has just closed it and not yet given the lease up. Either way the client is told to try again:
-  // in a moment the table is here, or the lease is gone and the answer is final.
-  if (owner->text == options_.node_id) return w;
-  const auto node = redis_.command({"GET", node_key(owner->text)});
-  if (node && node->kind == RedisReply::Kind::text) {
-    if (const auto space = node->text.find(' '); space != std::string::npos)
-      return {node->text.substr(space + 1), false};
-  }
-  // Leased by a node that has stopped (its lease lapses within one lease), or Redis is away.
-  return w;
+  // So is a client asking while the table changes hands: listed with its lease lapsed (a node is
+  // about to take it over), leased by a node that has stopped (the lease lapses within one lease),
+  // or leased by this node without being in its lobby (claimed and not yet rebuilt, or closed and
+  // the lease not yet given up): in a moment the table is somewhere, or the answer is final.
+  const Whereabouts moving{std::nullopt, true};
+  if (!r) return moving;
+  if (r->kind == RedisReply::Kind::integer && r->integer == 0) return {};
+  if (r->kind == RedisReply::Kind::text)
+    if (const auto space = r->text.find(' '); space != std::string::npos) return {r->text.substr(space + 1), false};
+  return moving;
 }
 
 std::vector<std::string> ClusterNode::orphans() {

@@ -80,10 +80,11 @@ class ClusterNode {
     Way way = Way::invite;
     std::string player_id;
   };
-  // Where `table_id` runs, as Redis tells it: on another live node (`url`, its public URL), or in
-  // the middle of a take-over (`moving`: listed with its lease lapsed, or leased by a node that is
-  // gone; also while Redis cannot be reached). Neither: no node knows the table, or this node holds
-  // its lease (and has answered for it itself), or the table is private and not shown to `asker`.
+  // Where `table_id` runs, as Redis tells it in one round trip: on another live node (`url`, its
+  // public URL), or in the middle of a change of hands (`moving`: listed with its lease lapsed,
+  // leased by a node that is gone, or leased by this node while its lobby does not have it; also
+  // while Redis cannot be reached). Neither: no node knows the table, or the table is private and
+  // not shown to `asker`.
   struct Whereabouts {
     std::optional<std::string> url;
     bool moving = false;
