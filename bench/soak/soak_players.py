@@ -320,7 +320,8 @@ class Player:
     async def drop_and_resume(self):
         old = self.conn
         self.acted_seq = None
-        self.let_go_at = time.time()
+        if not old.closed.is_set():  # already lost (a kill, say): the player did not let it go
+            self.let_go_at = time.time()
         await old.close()
         await self.resume()
 
@@ -329,7 +330,8 @@ class Player:
         connection gets goodbye and 4001."""
         old = self.conn
         gen = self.soak.mark()
-        self.let_go_at = time.time()
+        if not old.closed.is_set():
+            self.let_go_at = time.time()
         await self.connect()
         try:
             await asyncio.wait_for(old.closed.wait(), 12)

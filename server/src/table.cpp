@@ -407,7 +407,7 @@ void Table::changed() {
   // or to see how the match ended): close.
   if (sent == 0 && !(seating_.any_held() && phase_ != Lifecycle::waiting) && phase_ != Lifecycle::closed) {
     if (running()) end_deserted_match();
-    spdlog::debug("table {}: closed; nobody is left at it and no seat is held", id_);
+    spdlog::debug("table {}: closed; nobody is left at it to play on or to see the end", id_);
     phase_ = Lifecycle::closed;
     clocks_.stop_all();
     if (l) l->table_closed(id_);

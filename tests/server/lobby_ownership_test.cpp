@@ -28,18 +28,18 @@ class LobbyOwnershipTest : public LobbyHarness {
     ctx_->lobby->use_limits(LobbyLimits{4, std::chrono::minutes(10)});
     ctx_->lobby->use_bots(std::make_shared<IdleBots>());
     ctx_->lobby->use_ownership(
-        Lobby::Ownership{[this](const std::string& id) { told_.push_back("opened " + id); },
-                         [this](const std::string& id) { told_.push_back("closed " + id); },
-                         [this](const std::string& id, const std::string& invite, bool restored) {
-                           told_.push_back("private " + id + (restored ? " restored" : " new"));
-                           invites_[id] = invite;
-                         },
-                         [this](const std::string& id, std::vector<std::string> players) {
-                           std::string line = "seated " + id + ":";
-                           for (const std::string& p : players)
-                             line += " " + (names_.contains(p) ? names_[p] : "unnamed " + p);
-                           told_.push_back(line);
-                         }});
+        server::Lobby::Ownership{[this](const std::string& id) { told_.push_back("opened " + id); },
+                                 [this](const std::string& id) { told_.push_back("closed " + id); },
+                                 [this](const std::string& id, const std::string& invite, bool restored) {
+                                   told_.push_back("private " + id + (restored ? " restored" : " new"));
+                                   invites_[id] = invite;
+                                 },
+                                 [this](const std::string& id, std::vector<std::string> players) {
+                                   std::string line = "seated " + id + ":";
+                                   for (const std::string& p : players)
+                                     line += " " + (names_.contains(p) ? names_[p] : "unnamed " + p);
+                                   told_.push_back(line);
+                                 }});
   }
 
   // A player, its connection and its id (named in the seated lists by `name`).
