@@ -254,7 +254,8 @@ class Player:
                         # the commit bound) has nothing to rebuild: no node takes it over.
                         if not self.soak.lost_with_a_kill(self.started_at):
                             # Judged once the store is read (check_lost_tables): a match that had
-                            # ended before the kill that cut this player off is no failure.
+                            # ended before the kill that cut this player off, or before the player
+                            # let go of its connection, is no failure.
                             self.soak.lost_tables.append((
                                 self.table_id, lost_wall, let_go,
                                 f"table {self.table_id} was unknown on every node {TAKEOVER_LIMIT_S:.0f} s "
