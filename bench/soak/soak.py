@@ -41,8 +41,8 @@ import urllib.request
 from soak_abuse import abuse
 from soak_checks import (check_actions, check_finished, check_hidden, check_log, check_ratings, check_samples,
                          check_store)
-from soak_common import (KILL_LOSS_WINDOW_S, LEASE_MS, PSQL, READ_LAG_S, REDIS_SERVER, WARMUP_S, cards_in,
-                         free_port)
+from soak_common import (END_HELD_S, KILL_LOSS_WINDOW_S, LEASE_MS, PSQL, READ_LAG_S, REDIS_SERVER, WARMUP_S,
+                         cards_in, free_port)
 from soak_players import play_bots, play_table
 
 
@@ -442,8 +442,9 @@ def check_lost_tables(soak, matches):
     """A table that no node would give back to a player is a failure, unless its match had ended
     - before the player lost its connection to a kill: the end's message was still on its way (or
       unread) when the node died, and an ended match has nothing to take over;
-    - or before the player itself let go of its connection (dropped it, or replaced it by another):
-      the player was there at the end, so the table held no seat for it, and closed once it left.
+    - or well before the player itself let go of its connection (dropped it, or replaced it by
+      another): the player was there at the end, so the table held no seat for it, and closed once
+      it left. A connection let go just after the end keeps its seat: losing that table fails.
     Such tables are counted; the others fail."""
     kept = []
     for table_id, lost_wall, let_go, failure in soak.lost_tables:
@@ -452,7 +453,7 @@ def check_lost_tables(soak, matches):
         if cut_by_kill and ended and max(ended) <= lost_wall:
             soak.ended_unseen += 1
             continue
-        if let_go is not None and ended and max(ended) <= let_go:
+        if let_go is not None and ended and max(ended) <= let_go - END_HELD_S:
             soak.left_at_end += 1
             continue
         if ended:

@@ -216,6 +216,13 @@ class Bot {
         const won = result.winner === seat % 2;
         log(`${this.name}: match over (${won ? "won" : "lost"})`);
         console.log(`final score ${result.match_score.join(" ")}, team ${result.winner} wins`);
+        // Leaving frees the seat now; a connection that just closed would keep it held for a
+        // while, in case the end had not reached it.
+        try {
+          await this.request({ type: "leave", table_id });
+        } catch (e) {
+          log(`${this.name}: leave: ${e.message}`);
+        }
         return;
       }
       // A non-empty legal list means it is our turn now; a replayed event whose turn is over has

@@ -236,6 +236,12 @@ class Bot:
                 won = result["winner"] == seat % 2
                 log(f"{self.name}: match over, team {result['winner']} wins {result['match_score']}"
                     f" ({'won' if won else 'lost'})")
+                # Leaving frees the seat now; a connection that just closed would keep it held
+                # for a while, in case the end had not reached it.
+                try:
+                    await self.request({"type": "leave", "table_id": table_id})
+                except (Refused, Redirected, websockets.exceptions.ConnectionClosed) as e:
+                    log(f"{self.name}: leave: {e}")
                 return
             # A non-empty legal list means it is our turn now; a replayed event whose turn is over
             # has none, so the bot never acts on a turn that is gone.

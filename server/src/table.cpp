@@ -336,8 +336,9 @@ void Table::do_detach(std::uint64_t conn) {
     Seating::SeatSlot& slot = seating_.at(static_cast<Seat>(s));
     if (!slot.holder || slot.holder->conn != conn) continue;
     touched = true;
-    if (running()) {
-      // Held for its player, who may come back with their token; meanwhile the server plays it.
+    // Held for its player, who may come back with their token: to play on (meanwhile the server
+    // plays the seat), or to see an end that went out as the connection was dropping.
+    if (running() || end_maybe_unread()) {
       slot.holder->conn = 0;
       slot.holder->link.reset();
       start_reconnect_window(static_cast<Seat>(s));

@@ -230,11 +230,14 @@ void Table::end_deserted_match() {
 void Table::hold_after_end(std::optional<Seat> except) {
   // A player away when the match ended gets a fresh reconnect window to come back and see how it
   // ended: the table stays open until every such window closes.
+  ended_at_ = clocks_.now();
   for (std::size_t s = 0; s < seating_.size(); ++s) {
     const auto seat = static_cast<Seat>(s);
     if (seat != except && seating_.held(seat)) start_reconnect_window(seat);
   }
 }
+
+bool Table::end_maybe_unread() const { return ended_at_ && clocks_.now() - *ended_at_ < kEndDeliveryGrace; }
 
 void Table::begin_deal(const DealInfo& d) {
   // The commitment is made once per hand and goes out with every event of that hand.

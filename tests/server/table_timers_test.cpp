@@ -208,6 +208,51 @@ TEST_F(TableTimersTest, AMatchThatEndsWhileItsPlayersAreAwayWaitsAReconnectWindo
   EXPECT_EQ(json::parse(*reply[0])["code"], "unknown_table") << *reply[0];
 }
 
+// The end goes out to a connection that is already closing (its close frame is on the way), so
+// it may never be read: a connection that drops within the end's delivery grace keeps its seat
+// for the reconnect window, and its player can resume to see the end. One that drops later is
+// taken to have seen it, and its seat is released at once.
+TEST_F(TableTimersTest, AConnectionThatDropsAsTheMatchEndsKeepsItsSeatToSeeTheEnd) {
+  protocol::TableSettings settings;
+  settings.turn_ms = 100;
+  settings.away_after = 1'000'000;  // both players stay present; the timeouts play the match out
+  settings.reconnect_ms = 30'000;
+  auto t = open(settings);
+  for (int i = 0; i < 100'000 && !journal_->end; ++i) advance(100ms);
+  ASSERT_EQ(journal_->end, MatchEnd::finished) << "the server did not play the match out";
+  take(0);
+  take(1);
+  advance(Table::kEndDeliveryGrace - 1ms);
+  drop(*t, 1);  // just within the grace: held
+  advance(1ms);
+  drop(*t, 0);  // at the grace: released
+  // Seat 0 cannot take its seat back; seat 1 can, and gets the end.
+  auto gone = std::make_shared<RecordingPeer>();
+  t->sit(member_for(gone, 11, "p0"), 0, {}, std::uint64_t{1});
+  ioc_.poll();
+  for (const auto& text : gone->take()) EXPECT_NE(json::parse(*text)["type"], "seated") << *text;
+  // Seat 1's window opened 1 ms before seat 0 dropped; it comes back 1 ms before the window closes.
+  advance(std::chrono::milliseconds(settings.reconnect_ms - 2));
+  come_back(*t, 1, 12);
+  std::optional<json> seated, last;
+  for (json& m : take(1)) {
+    if (m["type"] == "seated") seated = m;
+    if (m["type"] == "event") last = std::move(m);
+  }
+  ASSERT_TRUE(seated) << "the seat of a connection dropped as the match ended was not kept";
+  EXPECT_EQ((*seated)["resumed"], true);
+  ASSERT_TRUE(last);
+  EXPECT_TRUE(last->contains("match_result")) << *last;
+  // Once that player has seen the end and drops again, long after it, nothing holds the table.
+  drop(*t, 1);
+  auto late = std::make_shared<RecordingPeer>();
+  t->sit(member_for(late, 13, "p1"), 1, {}, std::uint64_t{1});
+  ioc_.poll();
+  const auto reply = late->take();
+  ASSERT_EQ(reply.size(), 1u);
+  EXPECT_EQ(json::parse(*reply[0])["code"], "unknown_table") << *reply[0];
+}
+
 TEST_F(TableTimersTest, AfterTheReconnectWindowAFreeSeatPausesTheMatch) {
   protocol::TableSettings settings;
   settings.turn_ms = 600'000;

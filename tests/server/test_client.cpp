@@ -420,6 +420,12 @@ MatchSummary play_match(unsigned short port, const std::string& variant, Message
   if (winner == 0 || winner == 1) {
     EXPECT_GT(result["match_score"][winner].get<int>(), result["match_score"][1 - winner].get<int>());
   }
+  // Done with the table, everyone leaves it. (A connection that merely closed this soon after the
+  // end would keep its seat for the reconnect window: the end might not have reached it.)
+  for (auto& c : clients) {
+    const json left = c->request({{"type", "leave"}, {"table_id", out.table_id}});
+    EXPECT_EQ(left["type"], "ok") << left;
+  }
   return out;
 }
 

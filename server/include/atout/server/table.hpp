@@ -65,6 +65,10 @@ class Table : public std::enable_shared_from_this<Table> {
   static constexpr std::uint64_t kMaxReplayEvents = SeatView::kMaxReplayEvents;
   // How long the server waits before playing for a seat whose player is away or disconnected.
   static constexpr std::chrono::milliseconds kAbsentDelay{1000};
+  // A connection that drops this soon after its match ended may have dropped before the end
+  // reached it (the end went out as its close was on the way), so its seat is held as for a
+  // player away at the end. Later, its player is taken to have seen the end.
+  static constexpr std::chrono::milliseconds kEndDeliveryGrace{5000};
 
   // The table starts the match once every seat is filled.
   Table(net::any_io_executor ex, TableInit init);
@@ -152,6 +156,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // The match ended: each seat held for a disconnected player (but `except`) is kept for a fresh
   // reconnect window, so its player can come back for the final events.
   void hold_after_end(std::optional<Seat> except);
+  // Whether a connection dropping now may not have had the match's end (kEndDeliveryGrace).
+  bool end_maybe_unread() const;
 
   void reply_error(const std::weak_ptr<Peer>& to, protocol::ErrorCode code, std::string message,
                    const protocol::RequestId& id, std::optional<std::string> reason = std::nullopt);
@@ -205,6 +211,7 @@ class Table : public std::enable_shared_from_this<Table> {
   std::uint64_t seq_ = 0;
   SeatView::ActionLog log_;
   std::optional<Seat> abandoned_by_;
+  std::optional<TableClock::TimePoint> ended_at_;  // when the match finished or was abandoned here
   int hands_stored_ = 0;
   std::optional<protocol::DealCommitment> deal_;  // of the live hand, made once when it is dealt
   // The last view sent to each connection (by id) that asked for deltas: the base of its next one.

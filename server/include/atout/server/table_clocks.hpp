@@ -48,6 +48,8 @@ class TableClocks {
 
   void stop_all();
 
+  TableClock::TimePoint now() const { return clock_->now(); }
+
  private:
   // What the turn timer's pending wait will run: the turn's timeout, or a retry.
   enum class TurnWait { none, turn, retry };
