@@ -339,6 +339,9 @@ void Table::do_detach(std::uint64_t conn) {
     // Held for its player, who may come back with their token: to play on (meanwhile the server
     // plays the seat), or to see an end that went out as the connection was dropping.
     if (running() || end_maybe_unread()) {
+      if (!running())
+        spdlog::debug("table {}: seat {} held; its connection closed just after the end, which it may not have read",
+                      id_, s);
       slot.holder->conn = 0;
       slot.holder->link.reset();
       start_reconnect_window(static_cast<Seat>(s));
