@@ -6,74 +6,21 @@
 // in for the new owner's, and other nodes would send the wrong players to the table.
 #include <gtest/gtest.h>
 
-#include <boost/asio/ip/tcp.hpp>
 #include <chrono>
 #include <condition_variable>
-#include <memory>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <string>
-#include <vector>
 
-#include "atout/server/cluster/cluster_node.hpp"
-#include "child_process.hpp"
+#include "redis_nodes.hpp"
 
 namespace atout::server::testing {
 namespace {
 
 using cluster::ClusterNode;
-using cluster::RedisClient;
-using cluster::RedisReply;
 using namespace std::chrono_literals;
 
-// A port free on 127.0.0.1 a moment ago.
-int free_port() {
-  boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
-}
-
-class PrivateRecords : public ::testing::Test {
- protected:
-  void SetUp() override {
-    // The port was free a moment ago; another process may have taken it since: try a few.
-    for (int attempt = 0; attempt < 5; ++attempt) {
-      port_ = free_port();
-      redis_ = std::make_unique<ChildProcess>(std::vector<std::string>{ATOUT_REDIS_SERVER, "--port",
-                                                                       std::to_string(port_), "--bind", "127.0.0.1",
-                                                                       "--save", "", "--appendonly", "no"});
-      if (redis_->wait_for_output("Ready to accept connections", 10s)) break;
-      redis_.reset();
-    }
-    ASSERT_TRUE(redis_) << "redis-server did not start on any of five ports";
-    raw_ = std::make_unique<RedisClient>(RedisClient::Address{"127.0.0.1", port_, 0}, 2s);
-  }
-
-  // A node whose leases last `lease`: long enough that no stall of a loaded machine lets one lapse
-  // between two writes, unless the test wants heartbeats to come quickly.
-  std::unique_ptr<ClusterNode> join(const std::string& id, std::chrono::milliseconds lease = 10s) {
-    std::string error;
-    auto node = ClusterNode::join(
-        {"redis://127.0.0.1:" + std::to_string(port_), id, "ws://127.0.0.1:1/ws/" + id, lease}, error);
-    EXPECT_TRUE(node) << error;
-    return node;
-  }
-  void command(const std::vector<std::string>& args) {
-    std::string error;
-    ASSERT_TRUE(raw_->command(args, error)) << error;
-  }
-  // A hash field as Redis has it; nullopt when absent.
-  std::optional<std::string> hget(const std::string& key, const std::string& field) {
-    const auto r = raw_->command({"HGET", key, field});
-    if (!r || r->kind != RedisReply::Kind::text) return std::nullopt;
-    return r->text;
-  }
-
-  int port_ = 0;
-  std::unique_ptr<ChildProcess> redis_;
-  std::unique_ptr<RedisClient> raw_;
-};
+class PrivateRecords : public RedisNodes {};
 
 TEST_F(PrivateRecords, ANodeThatLostItsTableToAnotherWritesNothingMoreOfIt) {
   // What x's heartbeat reports (declared before x, whose heartbeat thread uses them until x goes).

@@ -6,6 +6,7 @@
 //   atout:invites          invite code -> its table id (an invite works on every node)
 //   atout:seated           private table id -> the players it seats, one id a line (only they are
 //                          sent to a private table named by its id)
+//   atout:closed:<table id> set when a node closes the table, kept a day: no node takes it again
 #include "atout/server/cluster/cluster_node.hpp"
 
 #include <spdlog/spdlog.h>
@@ -26,8 +27,9 @@ constexpr std::size_t kMaxHellos = 1 << 16;
 constexpr const char* kRenew =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 // Takes KEYS[1] for ARGV[1] for ARGV[2] ms if it is free, and lists ARGV[3] in KEYS[2]. 1 when
-// taken (or already ours), 0 when another holds it.
+// taken (or already ours), 0 when another holds it or a node has closed the table (KEYS[3]).
 constexpr const char* kClaim =
+    "if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end "
     "local v = redis.call('GET', KEYS[1]) "
     "if v == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) redis.call('SADD', KEYS[2], ARGV[3]) "
     "return 1 end "
@@ -35,12 +37,12 @@ constexpr const char* kClaim =
     "return 0";
 // Deletes KEYS[1] if it holds ARGV[1], unlists ARGV[2] from KEYS[2], and deletes its invite from
 // KEYS[3] (table to code) and KEYS[4] (code to table) and its seated players from KEYS[5]: the
-// table is gone for good.
+// table is gone for good, and KEYS[6] says so for ARGV[3] ms.
 constexpr const char* kRelease =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[2]) "
     "local code = redis.call('HGET', KEYS[3], ARGV[2]) "
     "if code then redis.call('HDEL', KEYS[4], code) redis.call('HDEL', KEYS[3], ARGV[2]) end "
-    "redis.call('HDEL', KEYS[5], ARGV[2]) return 1 end return 0";
+    "redis.call('HDEL', KEYS[5], ARGV[2]) redis.call('SET', KEYS[6], '1', 'PX', ARGV[3]) return 1 end return 0";
 // Deletes KEYS[1] if it holds ARGV[1] (a lease handed over: its table stays listed, an orphan).
 constexpr const char* kDrop =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
@@ -147,8 +149,8 @@ bool ClusterNode::register_node(std::string& error) {
 ClusterNode::~ClusterNode() { leave(); }
 
 bool ClusterNode::claim(const std::string& table_id) {
-  const auto r = redis_.command({"EVAL", kClaim, "2", table_key(table_id), kTablesKey, options_.node_id,
-                                 std::to_string(options_.lease.count()), table_id});
+  const auto r = redis_.command({"EVAL", kClaim, "3", table_key(table_id), kTablesKey, closed_key(table_id),
+                                 options_.node_id, std::to_string(options_.lease.count()), table_id});
   if (!is_one(r)) return false;
   std::lock_guard lock(mutex_);
   owned_.insert(table_id);
@@ -161,8 +163,8 @@ void ClusterNode::own(const std::string& table_id) {
     owned_.insert(table_id);
   }
   std::string error;
-  const auto r = redis_.command({"EVAL", kClaim, "2", table_key(table_id), kTablesKey, options_.node_id,
-                                 std::to_string(options_.lease.count()), table_id},
+  const auto r = redis_.command({"EVAL", kClaim, "3", table_key(table_id), kTablesKey, closed_key(table_id),
+                                 options_.node_id, std::to_string(options_.lease.count()), table_id},
                                 error);
   if (!r) spdlog::warn("cluster: cannot lease the new table {} yet: {}", table_id, error);
 }
@@ -174,8 +176,8 @@ void ClusterNode::release(const std::string& table_id) {
   }
   // The table's invite goes with it, but only while the lease is this node's: a table another node
   // holds now is not ours to clean up after.
-  redis_.command({"EVAL", kRelease, "5", table_key(table_id), kTablesKey, kPrivateKey, kInvitesKey, kSeatedKey,
-                  options_.node_id, table_id});
+  redis_.command({"EVAL", kRelease, "6", table_key(table_id), kTablesKey, kPrivateKey, kInvitesKey, kSeatedKey,
+                  closed_key(table_id), options_.node_id, table_id, std::to_string(kClosedMs.count())});
 }
 
 void ClusterNode::forget_here(const std::string& table_id) {
@@ -384,9 +386,12 @@ bool ClusterNode::renew_all() {
   for (const std::string& t : tables) {
     const auto r = redis_.command({"EVAL", kRenew, "1", table_key(t), options_.node_id, px});
     if (is_one(r)) continue;
-    // Lost with Redis's data, or expired while it was away: take it again unless another node has.
+    // Lost with Redis's data, or expired while it was away: take it again unless another node has,
+    // or has closed it since (this node was cut off, another took the table over and closed it:
+    // this copy is stale).
     const auto c =
-        r ? redis_.command({"EVAL", kClaim, "2", table_key(t), kTablesKey, options_.node_id, px, t}) : std::nullopt;
+        r ? redis_.command({"EVAL", kClaim, "3", table_key(t), kTablesKey, closed_key(t), options_.node_id, px, t})
+          : std::nullopt;
     if (!c) {
       renewed = false;  // Redis went away during the round: the next one tries again
       break;
@@ -398,7 +403,10 @@ bool ClusterNode::renew_all() {
       if (invites_.contains(t)) unrecorded_.insert(t);
       continue;
     }
-    spdlog::error("cluster: table {} is now owned by another node; this node no longer answers for it", t);
+    spdlog::error(
+        "cluster: table {} is now owned by another node, or was closed by one; this node no longer answers "
+        "for it",
+        t);
     lost.push_back(t);
     std::lock_guard lock(mutex_);
     forget_here(t);

@@ -1,0 +1,74 @@
+// A table that a node has closed is not taken back by another node that still runs an old copy
+// of it, against a real Redis (started by the test). The old copy's node was cut off from Redis
+// for longer than a lease; another node took the table over from the shared log, and closed it
+// (its match ended, its players left). Back in touch, the cut-off node finds the lease free: were
+// it to take it, its stale copy would play on, and players would be sent to a match that ended.
+// A lease lost with Redis's data (nobody closed the table) is still taken back.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "redis_nodes.hpp"
+
+namespace atout::server::testing {
+namespace {
+
+using cluster::ClusterNode;
+using namespace std::chrono_literals;
+
+class ClosedTables : public RedisNodes {};
+
+TEST_F(ClosedTables, ANodeThatWasCutOffDoesNotTakeBackATableAnotherNodeClosed) {
+  // What x's heartbeat reports (declared before x, whose heartbeat thread uses them until x goes).
+  std::mutex m;
+  std::condition_variable cv;
+  std::set<std::string> lost;
+  int rounds = 0;
+  auto x = join("x", 2s);
+  auto y = join("y");
+  ASSERT_TRUE(x && y);
+  x->own("t1");
+  x->own("t2");
+  ASSERT_EQ(get(ClusterNode::table_key("t1")), "x");
+  // x is cut off; its leases lapse. y takes t1 over, then closes it. t2's lease is simply gone
+  // (Redis lost it, say).
+  command({"DEL", ClusterNode::table_key("t1"), ClusterNode::table_key("t2")});
+  ASSERT_TRUE(y->claim("t1"));
+  y->release("t1");
+  EXPECT_EQ(get(ClusterNode::table_key("t1")), std::nullopt);
+  EXPECT_EQ(get(ClusterNode::closed_key("t1")), "1");
+  // Neither can a node claim it now, as a take-over would.
+  EXPECT_FALSE(y->claim("t1"));
+
+  x->start(ClusterNode::Hooks{{},
+                              [&] {
+                                std::lock_guard lock(m);
+                                ++rounds;
+                                cv.notify_all();
+                              },
+                              {},
+                              [&](const std::vector<std::string>& tables) {
+                                std::lock_guard lock(m);
+                                lost.insert(tables.begin(), tables.end());
+                                cv.notify_all();
+                              }});
+  {
+    std::unique_lock lock(m);
+    ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return rounds >= 2; })) << "x's heartbeat did not run two rounds";
+    EXPECT_EQ(lost, std::set<std::string>{"t1"}) << "x must let its stale t1 go, and keep t2";
+  }
+  EXPECT_EQ(get(ClusterNode::table_key("t1")), std::nullopt) << "x took back a table that y had closed";
+  EXPECT_EQ(get(ClusterNode::table_key("t2")), "x") << "x did not take back the lease Redis had lost";
+  // The mark expires after a day, long past any lease.
+  const auto ttl = raw_->command({"PTTL", ClusterNode::closed_key("t1")});
+  ASSERT_TRUE(ttl && ttl->kind == cluster::RedisReply::Kind::integer);
+  EXPECT_GT(ttl->integer, ClusterNode::kClosedMs.count() - 60'000);
+  EXPECT_LE(ttl->integer, ClusterNode::kClosedMs.count());
+}
+
+}  // namespace
+}  // namespace atout::server::testing
