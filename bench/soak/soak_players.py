@@ -33,6 +33,7 @@ class Conn:
         self.closed = asyncio.Event()
         self.close_code = None
         self.goodbye = None
+        self.closed_here = False  # the soak itself began closing it (a timeout, a drop, a move)
         self.task = None
         self.next_id = next(REQUEST_IDS)  # unique across connections, so acks never mix
         self.waiting = {}
@@ -84,6 +85,8 @@ class Conn:
 
     async def close(self):
         if self.ws:
+            if not self.closed.is_set():
+                self.closed_here = True
             await close_quietly(self.ws)
 
 
@@ -338,7 +341,9 @@ class Player:
             await asyncio.wait_for(old.closed.wait(), 12)
         except asyncio.TimeoutError:
             pass
-        if gen is None or gen != self.soak.mark():
+        # A kill, or the soak closing the old connection itself before the server replaced it
+        # (a request on it timed out under load, say), leaves nothing to judge.
+        if gen is None or gen != self.soak.mark() or (old.closed_here and old.goodbye is None):
             self.soak.probe("second_connection", None)
         else:
             ok = (old.goodbye or {}).get("reason") == "replaced" and old.close_code == 4001
