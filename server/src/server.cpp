@@ -85,7 +85,7 @@ std::optional<std::string> Server::open() {
     // In a cluster, a node rebuilds only the matches whose table it can lease: those of a live
     // node stay there.
     claims.claim = [c = ctx_->cluster](const std::string& t) { return c->claim(t); };
-    claims.release = [c = ctx_->cluster](const std::string& t) { c->release(t); };
+    claims.release = [c = ctx_->cluster](const std::string& t) { c->release(t, false); };
   }
 
   // Every unfinished match is back at its table before the first connection is accepted.
@@ -134,7 +134,7 @@ std::optional<std::string> Server::join_cluster() {
                        [node, store = store_, pool = &store_tasks_](const std::string& t) {
                          net::post(*pool, [node, store, t] {
                            store->flush();
-                           node->post([node, t] { node->release(t); });
+                           node->post([node, t] { node->release(t, true); });
                          });
                        },
                        [node](const std::string& t, const std::string& invite, bool restored) {
@@ -205,7 +205,7 @@ void Server::adopt(const std::vector<std::string>& table_ids) {
   auto node = ctx_->cluster;
   RecoveryClaims claims;
   claims.claim = [node](const std::string& t) { return node->claim(t); };
-  claims.release = [node](const std::string& t) { node->release(t); };
+  claims.release = [node](const std::string& t) { node->release(t, false); };
   claims.only = std::set<std::string>(table_ids.begin(), table_ids.end());
   const RecoveryReport r = recover(*store_, *ctx_->lobby, claims);
   // What no node could rebuild (a table that had not started, or one another node took) is

@@ -3,7 +3,8 @@
 // for longer than a lease; another node took the table over from the shared log, and closed it
 // (its match ended, its players left). Back in touch, the cut-off node finds the lease free: were
 // it to take it, its stale copy would play on, and players would be sent to a match that ended.
-// A lease lost with Redis's data (nobody closed the table) is still taken back.
+// A lease lost with Redis's data, or given back by a node that claimed it and then found nothing to
+// take over (nobody closed the table), is still taken back.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -31,18 +32,19 @@ TEST_F(ClosedTables, ANodeThatWasCutOffDoesNotTakeBackATableAnotherNodeClosed) {
   auto x = join("x", 2s);
   auto y = join("y");
   ASSERT_TRUE(x && y);
-  x->own("t1");
-  x->own("t2");
+  for (const char* t : {"t1", "t2", "t3"}) x->own(t);
   ASSERT_EQ(get(ClusterNode::table_key("t1")), "x");
-  // x is cut off; its leases lapse. y takes t1 over, then closes it. t2's lease is simply gone
-  // (Redis lost it, say).
-  command({"DEL", ClusterNode::table_key("t1"), ClusterNode::table_key("t2")});
+  // x is cut off, and its leases lapse. y takes t1 over, then closes it. y also claims t3, but
+  // gives it back (a take-over that found nothing to rebuild, say): that is no close. t2's lease
+  // is simply gone (Redis lost it, say).
+  command({"DEL", ClusterNode::table_key("t1"), ClusterNode::table_key("t2"), ClusterNode::table_key("t3")});
   ASSERT_TRUE(y->claim("t1"));
-  y->release("t1");
+  y->release("t1", true);
+  ASSERT_TRUE(y->claim("t3"));
+  y->release("t3", false);
   EXPECT_EQ(get(ClusterNode::table_key("t1")), std::nullopt);
   EXPECT_EQ(get(ClusterNode::closed_key("t1")), "1");
-  // Neither can a node claim it now, as a take-over would.
-  EXPECT_FALSE(y->claim("t1"));
+  EXPECT_EQ(get(ClusterNode::closed_key("t3")), std::nullopt);
 
   x->start(ClusterNode::Hooks{{},
                               [&] {
@@ -59,10 +61,11 @@ TEST_F(ClosedTables, ANodeThatWasCutOffDoesNotTakeBackATableAnotherNodeClosed) {
   {
     std::unique_lock lock(m);
     ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return rounds >= 2; })) << "x's heartbeat did not run two rounds";
-    EXPECT_EQ(lost, std::set<std::string>{"t1"}) << "x must let its stale t1 go, and keep t2";
+    EXPECT_EQ(lost, std::set<std::string>{"t1"}) << "x must let its stale t1 go, and keep t2 and t3";
   }
   EXPECT_EQ(get(ClusterNode::table_key("t1")), std::nullopt) << "x took back a table that y had closed";
   EXPECT_EQ(get(ClusterNode::table_key("t2")), "x") << "x did not take back the lease Redis had lost";
+  EXPECT_EQ(get(ClusterNode::table_key("t3")), "x") << "x did not take back the lease y gave back";
   // The mark expires after a day, long past any lease.
   const auto ttl = raw_->command({"PTTL", ClusterNode::closed_key("t1")});
   ASSERT_TRUE(ttl && ttl->kind == cluster::RedisReply::Kind::integer);

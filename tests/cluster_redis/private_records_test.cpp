@@ -74,7 +74,7 @@ TEST_F(PrivateRecords, ANodeThatLostItsTableToAnotherWritesNothingMoreOfIt) {
   EXPECT_EQ(hget(ClusterNode::kSeatedKey, "t1"), "cat\n");
   EXPECT_EQ(hget(ClusterNode::kInvitesKey, "code1"), std::nullopt);
   // Closing it there does not touch y's records either.
-  x->release("t1");
+  x->release("t1", true);
   EXPECT_EQ(hget(ClusterNode::kSeatedKey, "t1"), "cat\n");
   EXPECT_EQ(hget(ClusterNode::kPrivateKey, "t1"), "code1");
 }
@@ -92,7 +92,7 @@ TEST_F(PrivateRecords, WhileItHoldsTheLeaseANodeKeepsTheListAndRemovesItWithTheT
   EXPECT_EQ(hget(ClusterNode::kSeatedKey, "t2"), std::nullopt);
   x->put_seated("t2", {"bob"});
   EXPECT_EQ(hget(ClusterNode::kSeatedKey, "t2"), "bob\n");
-  x->release("t2");
+  x->release("t2", true);
   EXPECT_EQ(hget(ClusterNode::kSeatedKey, "t2"), std::nullopt);
   EXPECT_EQ(hget(ClusterNode::kPrivateKey, "t2"), std::nullopt);
   EXPECT_EQ(hget(ClusterNode::kInvitesKey, "code2"), std::nullopt);

@@ -27,22 +27,25 @@ constexpr std::size_t kMaxHellos = 1 << 16;
 constexpr const char* kRenew =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 // Takes KEYS[1] for ARGV[1] for ARGV[2] ms if it is free, and lists ARGV[3] in KEYS[2]. 1 when
-// taken (or already ours), 0 when another holds it or a node has closed the table (KEYS[3]).
+// taken (or already ours), 0 when another holds it. With KEYS[3] (the heartbeat taking back a lease
+// it lost), 0 as well when a node has closed the table since. A take-over needs no such check: it
+// claims only a match the store has unfinished, and taking that over fences off any other copy.
 constexpr const char* kClaim =
-    "if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end "
+    "if #KEYS > 2 and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end "
     "local v = redis.call('GET', KEYS[1]) "
     "if v == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) redis.call('SADD', KEYS[2], ARGV[3]) "
     "return 1 end "
     "if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) redis.call('SADD', KEYS[2], ARGV[3]) return 1 end "
     "return 0";
 // Deletes KEYS[1] if it holds ARGV[1], unlists ARGV[2] from KEYS[2], and deletes its invite from
-// KEYS[3] (table to code) and KEYS[4] (code to table) and its seated players from KEYS[5]: the
-// table is gone for good, and KEYS[6] says so for ARGV[3] ms.
+// KEYS[3] (table to code) and KEYS[4] (code to table) and its seated players from KEYS[5]. When
+// ARGV[3] is not '0' (the table closed), KEYS[6] says so for ARGV[3] ms.
 constexpr const char* kRelease =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[2]) "
     "local code = redis.call('HGET', KEYS[3], ARGV[2]) "
     "if code then redis.call('HDEL', KEYS[4], code) redis.call('HDEL', KEYS[3], ARGV[2]) end "
-    "redis.call('HDEL', KEYS[5], ARGV[2]) redis.call('SET', KEYS[6], '1', 'PX', ARGV[3]) return 1 end return 0";
+    "redis.call('HDEL', KEYS[5], ARGV[2]) "
+    "if ARGV[3] ~= '0' then redis.call('SET', KEYS[6], '1', 'PX', ARGV[3]) end return 1 end return 0";
 // Deletes KEYS[1] if it holds ARGV[1] (a lease handed over: its table stays listed, an orphan).
 constexpr const char* kDrop =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
@@ -149,8 +152,8 @@ bool ClusterNode::register_node(std::string& error) {
 ClusterNode::~ClusterNode() { leave(); }
 
 bool ClusterNode::claim(const std::string& table_id) {
-  const auto r = redis_.command({"EVAL", kClaim, "3", table_key(table_id), kTablesKey, closed_key(table_id),
-                                 options_.node_id, std::to_string(options_.lease.count()), table_id});
+  const auto r = redis_.command({"EVAL", kClaim, "2", table_key(table_id), kTablesKey, options_.node_id,
+                                 std::to_string(options_.lease.count()), table_id});
   if (!is_one(r)) return false;
   std::lock_guard lock(mutex_);
   owned_.insert(table_id);
@@ -163,13 +166,13 @@ void ClusterNode::own(const std::string& table_id) {
     owned_.insert(table_id);
   }
   std::string error;
-  const auto r = redis_.command({"EVAL", kClaim, "3", table_key(table_id), kTablesKey, closed_key(table_id),
-                                 options_.node_id, std::to_string(options_.lease.count()), table_id},
+  const auto r = redis_.command({"EVAL", kClaim, "2", table_key(table_id), kTablesKey, options_.node_id,
+                                 std::to_string(options_.lease.count()), table_id},
                                 error);
   if (!r) spdlog::warn("cluster: cannot lease the new table {} yet: {}", table_id, error);
 }
 
-void ClusterNode::release(const std::string& table_id) {
+void ClusterNode::release(const std::string& table_id, bool closed) {
   {
     std::lock_guard lock(mutex_);
     forget_here(table_id);
@@ -177,7 +180,7 @@ void ClusterNode::release(const std::string& table_id) {
   // The table's invite goes with it, but only while the lease is this node's: a table another node
   // holds now is not ours to clean up after.
   redis_.command({"EVAL", kRelease, "6", table_key(table_id), kTablesKey, kPrivateKey, kInvitesKey, kSeatedKey,
-                  closed_key(table_id), options_.node_id, table_id, std::to_string(kClosedMs.count())});
+                  closed_key(table_id), options_.node_id, table_id, closed ? std::to_string(kClosedMs.count()) : "0"});
 }
 
 void ClusterNode::forget_here(const std::string& table_id) {

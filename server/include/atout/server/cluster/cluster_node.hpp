@@ -51,9 +51,10 @@ class ClusterNode {
   // Takes the lease on a table this node has just created (no other node can hold it: table ids
   // are unique). While Redis cannot be reached, the heartbeat keeps trying.
   void own(const std::string& table_id);
-  // Gives up the lease on `table_id`, if this node holds it, and its invite code with it; the table
-  // is marked closed (closed_key), so that no node takes it again.
-  void release(const std::string& table_id);
+  // Gives up the lease on `table_id`, if this node holds it, and its invite code with it. `closed`:
+  // the table closed here, and is marked so (closed_key); otherwise a claim is given back (a
+  // take-over that found nothing to rebuild).
+  void release(const std::string& table_id, bool closed);
   // Records that `table_id`, run here, is private with invite code `invite`: every node then knows
   // the code (invited_table) and answers for the table named by its id alone as for no table
   // (whereabouts), except to the players it seats (put_seated). Kept until the table closes here;
@@ -132,7 +133,8 @@ class ClusterNode {
   static std::string table_key(const std::string& table_id) { return "atout:table:" + table_id; }
   static std::string node_key(const std::string& node_id) { return "atout:node:" + node_id; }
   // Set when a node closes the table: a node that was cut off meanwhile and still runs an old copy
-  // finds it closed and lets the copy go, instead of taking the free lease again.
+  // finds it closed and lets the copy go, instead of taking the free lease again (its heartbeat
+  // checks it; a take-over does not need to).
   static std::string closed_key(const std::string& table_id) { return "atout:closed:" + table_id; }
   // How long that mark is kept: a node cut off from Redis for longer may take such a table back.
   static constexpr std::chrono::milliseconds kClosedMs{24 * 60 * 60 * 1000};
