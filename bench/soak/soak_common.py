@@ -20,10 +20,11 @@ LEASE_MS = 1500  # a cluster node's table leases: short, so that a killed node's
 # On a cluster: a killed node's tables are taken over within about two leases (docs/protocol.md),
 # plus a restarted node's start; a player still told unknown_table after this long is a failure.
 TAKEOVER_LIMIT_S = 30.0
-# docs/protocol.md: a connection that closes within 5 s after its match ended keeps its seat (the
+# docs/protocol.md: a connection that closes within 10 s after its match ended keeps its seat (the
 # end may not have reached it). A player that let go of its connection later than this after the
-# end was there for it, so no seat is held; the margin covers the close reaching the node late.
-END_HELD_S = 5.0 - 1.0
+# end was there for it, so no seat is held; the margin covers the close reaching the node late on
+# a loaded machine.
+END_HELD_S = 10.0 - 5.0
 
 
 def parse_card(s):

@@ -237,7 +237,10 @@ void Table::hold_after_end(std::optional<Seat> except) {
   }
 }
 
-bool Table::end_maybe_unread() const { return ended_at_ && clocks_.now() - *ended_at_ < kEndDeliveryGrace; }
+bool Table::end_maybe_unread() const {
+  // A closed table (taken over elsewhere, say) holds nothing: its players are sent on.
+  return phase_ != Lifecycle::closed && ended_at_ && clocks_.now() - *ended_at_ < kEndDeliveryGrace;
+}
 
 void Table::begin_deal(const DealInfo& d) {
   // The commitment is made once per hand and goes out with every event of that hand.

@@ -68,7 +68,7 @@ class Table : public std::enable_shared_from_this<Table> {
   // A connection that drops this soon after its match ended may have dropped before the end
   // reached it (the end went out as its close was on the way), so its seat is held as for a
   // player away at the end. Later, its player is taken to have seen the end.
-  static constexpr std::chrono::milliseconds kEndDeliveryGrace{5000};
+  static constexpr std::chrono::milliseconds kEndDeliveryGrace{10'000};
 
   // The table starts the match once every seat is filled.
   Table(net::any_io_executor ex, TableInit init);
