@@ -33,7 +33,8 @@ class Conn:
         self.closed = asyncio.Event()
         self.close_code = None
         self.goodbye = None
-        self.closed_here = False  # the soak itself began closing it (a timeout, a drop, a move)
+        self.closed_here = False  # the soak itself began closing it (a drop, a move, a redirect)
+        self.closed_at = None  # time.monotonic() when it was seen closed
         self.task = None
         self.next_id = next(REQUEST_IDS)  # unique across connections, so acks never mix
         self.waiting = {}
@@ -63,6 +64,7 @@ class Conn:
             self.soak.fail(f"soak client error: {e!r}")
         finally:
             self.close_code = self.ws.close_code
+            self.closed_at = time.monotonic()
             self.closed.set()
             for f in self.waiting.values():
                 if not f.done():
@@ -336,19 +338,22 @@ class Player:
         gen = self.soak.mark()
         if not old.closed.is_set():
             self.let_go_at = time.time()
+        began = time.monotonic()
         await self.connect()
+        welcomed = time.monotonic()
         try:
             await asyncio.wait_for(old.closed.wait(), 12)
         except asyncio.TimeoutError:
             pass
-        # A kill, or the soak closing the old connection itself before the server replaced it
-        # (a request on it timed out under load, say), leaves nothing to judge.
-        if gen is None or gen != self.soak.mark() or (old.closed_here and old.goodbye is None):
+        if gen is None or gen != self.soak.mark():
             self.soak.probe("second_connection", None)
         else:
             ok = (old.goodbye or {}).get("reason") == "replaced" and old.close_code == 4001
             self.soak.probe("second_connection", ok,
-                            f"old connection got {old.goodbye} and close code {old.close_code}, not replaced/4001")
+                            f"old connection got {old.goodbye} and close code {old.close_code}, not replaced/4001 "
+                            f"(closed {old.closed_at - began if old.closed_at else float('nan'):+.2f} s after the "
+                            f"second hello began, welcomed at {welcomed - began:+.2f} s; the soak itself began "
+                            f"closing it: {old.closed_here})")
         self.acted_seq = None
         r = await self.conn.request({"type": "sit", "table_id": self.table_id, "seat": self.seat,
                                      "last_seq": self.last_seq or 0})
