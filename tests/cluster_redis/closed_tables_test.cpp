@@ -8,8 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <set>
 #include <string>
 
@@ -24,11 +22,7 @@ using namespace std::chrono_literals;
 class ClosedTables : public RedisNodes {};
 
 TEST_F(ClosedTables, ANodeThatWasCutOffDoesNotTakeBackATableAnotherNodeClosed) {
-  // What x's heartbeat reports (declared before x, whose heartbeat thread uses them until x goes).
-  std::mutex m;
-  std::condition_variable cv;
-  std::set<std::string> lost;
-  int rounds = 0;
+  HeartbeatWatch heartbeat;  // before x, whose heartbeat thread uses it
   auto x = join("x", 2s);
   auto y = join("y");
   ASSERT_TRUE(x && y);
@@ -46,23 +40,9 @@ TEST_F(ClosedTables, ANodeThatWasCutOffDoesNotTakeBackATableAnotherNodeClosed) {
   EXPECT_EQ(get(ClusterNode::closed_key("t1")), "1");
   EXPECT_EQ(get(ClusterNode::closed_key("t3")), std::nullopt);
 
-  x->start(ClusterNode::Hooks{{},
-                              [&] {
-                                std::lock_guard lock(m);
-                                ++rounds;
-                                cv.notify_all();
-                              },
-                              {},
-                              [&](const std::vector<std::string>& tables) {
-                                std::lock_guard lock(m);
-                                lost.insert(tables.begin(), tables.end());
-                                cv.notify_all();
-                              }});
-  {
-    std::unique_lock lock(m);
-    ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return rounds >= 2; })) << "x's heartbeat did not run two rounds";
-    EXPECT_EQ(lost, std::set<std::string>{"t1"}) << "x must let its stale t1 go, and keep t2 and t3";
-  }
+  x->start(heartbeat.hooks());
+  ASSERT_TRUE(heartbeat.wait_rounds(2, 20s)) << "x's heartbeat did not run two rounds";
+  EXPECT_EQ(heartbeat.lost(), std::set<std::string>{"t1"}) << "x must let its stale t1 go, and keep t2 and t3";
   EXPECT_EQ(get(ClusterNode::table_key("t1")), std::nullopt) << "x took back a table that y had closed";
   EXPECT_EQ(get(ClusterNode::table_key("t2")), "x") << "x did not take back the lease Redis had lost";
   EXPECT_EQ(get(ClusterNode::table_key("t3")), "x") << "x did not take back the lease y gave back";

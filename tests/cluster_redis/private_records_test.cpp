@@ -7,9 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <set>
 #include <string>
 
 #include "redis_nodes.hpp"
@@ -23,11 +20,7 @@ using namespace std::chrono_literals;
 class PrivateRecords : public RedisNodes {};
 
 TEST_F(PrivateRecords, ANodeThatLostItsTableToAnotherWritesNothingMoreOfIt) {
-  // What x's heartbeat reports (declared before x, whose heartbeat thread uses them until x goes).
-  std::mutex m;
-  std::condition_variable cv;
-  std::set<std::string> lost;
-  int rounds_after = 0;
+  HeartbeatWatch heartbeat;  // before x, whose heartbeat thread uses it
   // Heartbeats every third of two seconds.
   auto x = join("x", 2s);
   ASSERT_TRUE(x);
@@ -54,23 +47,9 @@ TEST_F(PrivateRecords, ANodeThatLostItsTableToAnotherWritesNothingMoreOfIt) {
 
   // x's heartbeat learns that the table is y's and forgets it (with the refused writes it had
   // marked to try again): y's records stand after two more rounds.
-  x->start(ClusterNode::Hooks{{},
-                              [&] {
-                                std::lock_guard lock(m);
-                                if (lost.contains("t1")) ++rounds_after;
-                                cv.notify_all();
-                              },
-                              {},
-                              [&](const std::vector<std::string>& tables) {
-                                std::lock_guard lock(m);
-                                lost.insert(tables.begin(), tables.end());
-                                cv.notify_all();
-                              }});
-  {
-    std::unique_lock lock(m);
-    ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return rounds_after >= 2; }))
-        << "x's heartbeat never reported t1 lost and then ran two rounds";
-  }
+  x->start(heartbeat.hooks());
+  ASSERT_TRUE(heartbeat.wait_rounds_after_losing("t1", 2, 20s))
+      << "x's heartbeat never reported t1 lost and then ran two rounds";
   EXPECT_EQ(hget(ClusterNode::kSeatedKey, "t1"), "cat\n");
   EXPECT_EQ(hget(ClusterNode::kInvitesKey, "code1"), std::nullopt);
   // Closing it there does not touch y's records either.

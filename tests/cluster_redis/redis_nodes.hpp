@@ -6,8 +6,12 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <chrono>
+#include <condition_variable>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +26,53 @@ inline int free_port() {
   boost::asio::ip::tcp::acceptor a(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
   return a.local_endpoint().port();
 }
+
+// What a node's heartbeat reports: each round it runs, and the tables it lets go (found another
+// node's, or closed by one). Declare it before the node, whose heartbeat thread uses it until the
+// node goes.
+class HeartbeatWatch {
+ public:
+  cluster::ClusterNode::Hooks hooks() {
+    return {{},
+            [this] {
+              std::lock_guard lock(m_);
+              ++rounds_;
+              cv_.notify_all();
+            },
+            {},
+            [this](const std::vector<std::string>& tables) {
+              std::lock_guard lock(m_);
+              for (const std::string& t : tables) lost_.emplace(t, rounds_);
+              cv_.notify_all();
+            }};
+  }
+  // Waits at most `limit` for the heartbeat to have run `n` rounds; false when it did not.
+  bool wait_rounds(int n, std::chrono::seconds limit) {
+    std::unique_lock lock(m_);
+    return cv_.wait_for(lock, limit, [&] { return rounds_ >= n; });
+  }
+  // Waits at most `limit` for the heartbeat to let `table` go and to run `n` rounds from the one
+  // that let it go; false when it did not.
+  bool wait_rounds_after_losing(const std::string& table, int n, std::chrono::seconds limit) {
+    std::unique_lock lock(m_);
+    return cv_.wait_for(lock, limit, [&] {
+      const auto it = lost_.find(table);
+      return it != lost_.end() && rounds_ - it->second >= n;
+    });
+  }
+  std::set<std::string> lost() {
+    std::lock_guard lock(m_);
+    std::set<std::string> out;
+    for (const auto& [t, round] : lost_) out.insert(t);
+    return out;
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  int rounds_ = 0;
+  std::map<std::string, int> lost_;  // each table let go, and the rounds run before
+};
 
 class RedisNodes : public ::testing::Test {
  protected:

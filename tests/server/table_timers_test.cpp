@@ -46,10 +46,23 @@ class TableTimersTest : public ::testing::Test {
     take(1);
     return t;
   }
-  std::vector<json> take(int seat) {
+  std::vector<json> take(int seat) { return take(*peers_[static_cast<std::size_t>(seat)]); }
+  static std::vector<json> take(RecordingPeer& peer) {
     std::vector<json> out;
-    for (const auto& text : peers_[static_cast<std::size_t>(seat)]->take()) out.push_back(json::parse(*text));
+    for (const auto& text : peer.take()) out.push_back(json::parse(*text));
     return out;
+  }
+  // What a resume answered: its `seated` reply and the last event, when there were any.
+  struct Resumed {
+    std::optional<json> seated, last;
+  };
+  static Resumed resumed(std::vector<json> messages) {
+    Resumed r;
+    for (json& m : messages) {
+      if (m["type"] == "seated") r.seated = m;
+      if (m["type"] == "event") r.last = std::move(m);
+    }
+    return r;
   }
   // The events seat 0 received since the last look.
   std::vector<json> events() {
@@ -183,12 +196,7 @@ TEST_F(TableTimersTest, AMatchThatEndsWhileItsPlayersAreAwayWaitsAReconnectWindo
   auto back = std::make_shared<RecordingPeer>();
   t->sit(member_for(back, 11, "p0"), 0, {}, std::uint64_t{1});
   ioc_.poll();
-  std::optional<json> seated, last;
-  for (const auto& text : back->take()) {
-    json m = json::parse(*text);
-    if (m["type"] == "seated") seated = m;
-    if (m["type"] == "event") last = std::move(m);
-  }
+  auto [seated, last] = resumed(take(*back));
   ASSERT_TRUE(seated) << "the finished table did not keep the seat";
   EXPECT_EQ((*seated)["resumed"], true);
   ASSERT_TRUE(last);
@@ -234,11 +242,7 @@ TEST_F(TableTimersTest, AConnectionThatDropsAsTheMatchEndsKeepsItsSeatToSeeTheEn
   // Seat 1's window opened 1 ms before seat 0 dropped; it comes back 1 ms before the window closes.
   advance(std::chrono::milliseconds(settings.reconnect_ms - 2));
   come_back(*t, 1, 12);
-  std::optional<json> seated, last;
-  for (json& m : take(1)) {
-    if (m["type"] == "seated") seated = m;
-    if (m["type"] == "event") last = std::move(m);
-  }
+  auto [seated, last] = resumed(take(1));
   ASSERT_TRUE(seated) << "the seat of a connection dropped as the match ended was not kept";
   EXPECT_EQ((*seated)["resumed"], true);
   ASSERT_TRUE(last);
